@@ -1,0 +1,36 @@
+package llmfs
+
+import (
+	"context"
+	"github.com/llmfs/llmfs/store"
+)
+
+// Delete removes the file at p and returns its absolute path. A directory is refused with
+// [CodeInvalidPath]; a symbolic link is removed itself, never its target.
+func (w *Workspace) Delete(ctx context.Context, p string) (string, error) {
+	r, err := w.resolve(p)
+	if err != nil {
+		return "", err
+	}
+	if err := w.check(ctx, opDelete, r); err != nil {
+		return "", err
+	}
+	if r.name == "." {
+		return "", errorf(CodeInvalidPath, p, "is a directory (the workspace root): %s", p)
+	}
+	fi, err := store.Lstat(ctx, w.store, r.name)
+	if err != nil {
+		return "", storeError(p, err)
+	}
+	if fi.IsDir() {
+		return "", errorf(CodeInvalidPath, p, "is a directory; only files can be deleted: %s", p)
+	}
+	if err := w.store.Remove(ctx, r.name); err != nil {
+		return "", storeError(p, err)
+	}
+	abs := w.display(r.name)
+	if w.tracker != nil {
+		w.tracker.forget(abs)
+	}
+	return abs, nil
+}

@@ -1,0 +1,141 @@
+// Package llmfs gives AI agents a file system: a [Workspace] confined to a root, with the
+// operations agents use (read, write, edit, list, find, grep, mkdir, delete, move, copy),
+// every failure a coded [*Error], and every write atomic.
+//
+// A workspace sits on a [store.Store]: a host directory (package store/osdir, opened
+// through [os.Root] so nothing escapes), memory (store/mem), or a database (store/sql).
+// The faces of llmfs (tool definitions for models in package tools, the MCP server, the ACP
+// methods, the CLI) all call the Workspace API and nothing below it.
+package llmfs
+
+import (
+	"path"
+	"strings"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// Limits bound what one operation hands back, so a read never floods a model.
+// A zero field takes its default.
+type Limits struct {
+	// MaxReadLines caps the lines a read returns when the caller gives no limit. Default 2000.
+	MaxReadLines int
+	// MaxReadBytes caps the bytes of content a read returns. Default 256 KiB.
+	MaxReadBytes int
+	// MaxLineLength cuts longer lines in reads, in characters. Default 2000; negative: never cut.
+	MaxLineLength int
+	// MaxEditBytes is the largest file Edit loads. Default 64 MiB.
+	MaxEditBytes int64
+}
+
+// Default limits.
+const (
+	DefaultMaxReadLines  = 2000
+	DefaultMaxReadBytes  = 256 << 10
+	DefaultMaxLineLength = 2000
+	DefaultMaxEditBytes  = 64 << 20
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxReadLines <= 0 {
+		l.MaxReadLines = DefaultMaxReadLines
+	}
+	if l.MaxReadBytes <= 0 {
+		l.MaxReadBytes = DefaultMaxReadBytes
+	}
+	if l.MaxLineLength == 0 {
+		l.MaxLineLength = DefaultMaxLineLength
+	}
+	if l.MaxEditBytes <= 0 {
+		l.MaxEditBytes = DefaultMaxEditBytes
+	}
+	return l
+}
+
+// Options configure a workspace. The zero value (or nil) gives a sandboxed workspace on the
+// current directory.
+type Options struct {
+	// Root is the workspace root. For a host workspace ([Open]) it is a directory, made
+	// absolute and canonicalized at open; empty means the current directory. For a store
+	// given to [New] it is only the name shown in absolute paths; empty means "/".
+	Root string
+	// Relaxed turns off the containment check: absolute paths and paths with ".." may leave
+	// the root. Relative paths still join the root.
+	Relaxed bool
+	// Limits bound reads and edits.
+	Limits Limits
+	// Mode is the work mode; empty means [Full].
+	Mode Mode
+	// RequireRead makes edits and overwrites of an existing file fail with
+	// [CodeFileNotRead] unless this workspace read the file first, and with
+	// [CodeFileChanged] if the file changed since. See [Workspace.Session].
+	RequireRead bool
+}
+
+// Workspace is a file system for an agent: a store, a root, and the rules for paths.
+// It is safe for concurrent use.
+type Workspace struct {
+	store   store.Store
+	root    string // absolute, slash-separated; what paths are shown relative to
+	base    string // the store name of root: "." unless the store is rooted above it
+	relaxed bool
+	limits  Limits
+	mode    Mode
+	tracker *readTracker // nil unless reads are tracked
+}
+
+// New returns a workspace over s. Store names map to absolute paths under opts.Root
+// ("/" by default): the store's "a/b" is the workspace's "/a/b".
+func New(s store.Store, opts *Options) *Workspace {
+	if opts == nil {
+		opts = &Options{}
+	}
+	var tracker *readTracker
+	if opts.RequireRead {
+		tracker = newReadTracker()
+	}
+	root := opts.Root
+	if root == "" {
+		root = "/"
+	}
+	return &Workspace{
+		store:   s,
+		root:    path.Clean("/" + strings.TrimPrefix(root, "/")),
+		base:    ".",
+		relaxed: opts.Relaxed,
+		limits:  opts.Limits.withDefaults(),
+		mode:    opts.Mode,
+		tracker: tracker,
+	}
+}
+
+// Session returns a workspace that shares w's store, root and rules but has a read tracker
+// of its own: give each agent session one, so that one agent's reads never vouch for
+// another's edits. When w does not require reads, the session does not either.
+func (w *Workspace) Session() *Workspace {
+	s := *w
+	if w.tracker != nil {
+		s.tracker = newReadTracker()
+	}
+	return &s
+}
+
+// Mode returns the work mode.
+func (w *Workspace) Mode() Mode {
+	if w.mode == "" {
+		return Full
+	}
+	return w.mode
+}
+
+// Root returns the workspace root as an absolute path.
+func (w *Workspace) Root() string { return w.root }
+
+// Store returns the store under the workspace.
+func (w *Workspace) Store() store.Store { return w.store }
+
+// Relaxed reports whether paths may leave the root.
+func (w *Workspace) Relaxed() bool { return w.relaxed }
+
+// Limits returns the limits in force, defaults filled in.
+func (w *Workspace) Limits() Limits { return w.limits }

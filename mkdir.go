@@ -1,0 +1,28 @@
+package llmfs
+
+import (
+	"context"
+	"errors"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// Mkdir creates the directory at p and any missing parents. A directory that already
+// exists is not an error; a file in the way is [CodeFileAlreadyExists]. It returns the
+// directory's absolute path.
+func (w *Workspace) Mkdir(ctx context.Context, p string) (string, error) {
+	r, err := w.resolve(p)
+	if err != nil {
+		return "", err
+	}
+	if err := w.check(ctx, opMkdir, r); err != nil {
+		return "", err
+	}
+	if err := w.mkdirAll(ctx, r.name); err != nil {
+		if errors.Is(err, store.ErrNotDir) {
+			return "", errorf(CodeFileAlreadyExists, p, "a file exists where a directory is needed: %s", p)
+		}
+		return "", storeError(p, err)
+	}
+	return w.display(r.name), nil
+}

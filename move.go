@@ -1,0 +1,120 @@
+package llmfs
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// MoveResult is what [Workspace.Move] and [Workspace.Copy] return.
+type MoveResult struct {
+	Source      string `json:"source"`      // absolute path of the source
+	Destination string `json:"destination"` // absolute path of the destination
+}
+
+// Move moves or renames the regular file src to dst, creating dst's missing parents. It
+// fails with [CodeFileAlreadyExists] if dst exists, and never replaces it. When the store
+// cannot rename across devices, Move copies then deletes the source; if that delete fails
+// it removes the copy again, so no stray file is left behind.
+func (w *Workspace) Move(ctx context.Context, src, dst string) (*MoveResult, error) {
+	rs, rd, err := w.twoFiles(ctx, opMove, src, dst)
+	if err != nil {
+		return nil, err
+	}
+	err = w.store.Rename(ctx, rs.name, rd.name)
+	if errors.Is(err, store.ErrCrossDevice) {
+		err = w.copyThenDelete(ctx, rs, rd)
+	}
+	if err != nil {
+		return nil, storeError(pathOf(err, src, dst), err)
+	}
+	res := &MoveResult{Source: w.display(rs.name), Destination: w.display(rd.name)}
+	if w.tracker != nil {
+		if h, ok := w.tracker.lookup(res.Source); ok {
+			w.tracker.record(res.Destination, h)
+		}
+		w.tracker.forget(res.Source)
+	}
+	return res, nil
+}
+
+func (w *Workspace) copyThenDelete(ctx context.Context, rs, rd resolved) error {
+	if err := store.Copy(ctx, w.store, rs.name, rd.name); err != nil {
+		return err
+	}
+	if err := w.store.Remove(ctx, rs.name); err != nil {
+		if rerr := w.store.Remove(ctx, rd.name); rerr != nil {
+			return errors.Join(err, rerr)
+		}
+		return err
+	}
+	return nil
+}
+
+// Copy copies the regular file src to dst, creating dst's missing parents. It fails with
+// [CodeFileAlreadyExists] if dst exists. The copy appears whole or not at all.
+func (w *Workspace) Copy(ctx context.Context, src, dst string) (*MoveResult, error) {
+	rs, rd, err := w.twoFiles(ctx, opCopy, src, dst)
+	if err != nil {
+		return nil, err
+	}
+	if err := store.Copy(ctx, w.store, rs.name, rd.name); err != nil {
+		return nil, storeError(pathOf(err, src, dst), err)
+	}
+	return &MoveResult{Source: w.display(rs.name), Destination: w.display(rd.name)}, nil
+}
+
+// twoFiles resolves and checks the paths of a move or a copy: src must be a regular file,
+// dst must not exist, and dst's parents are created.
+func (w *Workspace) twoFiles(ctx context.Context, op Op, src, dst string) (rs, rd resolved, err error) {
+	if rs, err = w.resolve(src); err != nil {
+		return
+	}
+	if rd, err = w.resolve(dst); err != nil {
+		return
+	}
+	if err = w.check(ctx, op, rs); err != nil {
+		return
+	}
+	if err = w.check(ctx, op, rd); err != nil {
+		return
+	}
+	fi, serr := w.store.Stat(ctx, rs.name)
+	switch {
+	case serr != nil:
+		err = storeError(src, serr)
+		return
+	case fi.IsDir():
+		err = errorf(CodeInvalidPath, src, "is a directory; only files can be moved or copied: %s", src)
+		return
+	case !fi.Mode().IsRegular():
+		err = errorf(CodeInvalidPath, src, "not a regular file: %s", src)
+		return
+	}
+	if rd.name == "." {
+		err = errorf(CodeFileAlreadyExists, dst, "destination already exists: %s", dst)
+		return
+	}
+	if _, serr := store.Lstat(ctx, w.store, rd.name); serr == nil {
+		err = errorf(CodeFileAlreadyExists, dst, "destination already exists: %s", dst)
+		return
+	} else if !errors.Is(serr, fs.ErrNotExist) {
+		err = storeError(dst, serr)
+		return
+	}
+	if serr := w.mkdirAll(ctx, parentName(rd.name)); serr != nil {
+		err = storeError(dst, serr)
+	}
+	return
+}
+
+// pathOf picks which of two caller paths an error is about: dst for an existing
+// destination, src otherwise.
+func pathOf(err error, src, dst string) string {
+	if errors.Is(err, fs.ErrExist) {
+		return dst
+	}
+	return src
+}

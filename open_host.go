@@ -1,0 +1,58 @@
+//go:build !js && !wasip1
+
+package llmfs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/llmfs/llmfs/store/osdir"
+)
+
+// Open opens a workspace on a host directory, opts.Root or the current directory. The root
+// is made absolute and its symbolic links resolved once, now. In sandbox mode the store
+// behind the workspace reaches files only through an [os.Root] on that directory.
+func Open(opts *Options) (*Workspace, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	dir := opts.Root
+	if dir == "" {
+		var err error
+		if dir, err = os.Getwd(); err != nil {
+			return nil, &Error{Code: CodeInvalidPath, Path: dir, Msg: "cannot determine the current directory", Err: err}
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		return nil, storeError(dir, err)
+	}
+	if fi, err := os.Stat(abs); err != nil {
+		return nil, storeError(dir, err)
+	} else if !fi.IsDir() {
+		return nil, errorf(CodeInvalidPath, dir, "workspace root is not a directory: %s", dir)
+	}
+	storeDir := abs
+	if opts.Relaxed {
+		// A relaxed workspace may reach the whole host, so its store is rooted at "/".
+		storeDir = "/"
+	}
+	s, err := osdir.New(storeDir, opts.Relaxed)
+	if err != nil {
+		return nil, storeError(dir, err)
+	}
+	o := *opts
+	o.Root = filepath.ToSlash(abs)
+	w := New(s, &o)
+	if opts.Relaxed {
+		w.base = strings.TrimPrefix(w.root, "/")
+		if w.base == "" {
+			w.base = "."
+		}
+	}
+	return w, nil
+}

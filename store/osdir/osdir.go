@@ -1,0 +1,490 @@
+//go:build !js && !wasip1
+
+// Package osdir is a [store.Store] over a directory of the host file system.
+//
+// In sandbox mode (the default) every access goes through an [os.Root], so no name, symbolic
+// link or concurrent rename can reach outside the directory: the kernel resolves each path
+// one element at a time below the root's descriptor. A symbolic link whose target is absolute
+// but lands inside the root is followed too, by resolving it and retrying through the root.
+//
+// In relaxed mode names are joined to the directory with plain [os] calls and nothing stops a
+// symbolic link from leading elsewhere; llmfs uses it rooted at "/" for its relaxed workspaces.
+//
+// Special files (FIFOs, sockets, devices) are never opened: [Store.Open] refuses them with
+// [store.ErrNotRegular] before anything can block.
+package osdir
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// Store is a host directory. Create one with [New].
+type Store struct {
+	dir     string   // absolute host path of the store root, symlinks resolved
+	root    *os.Root // nil in relaxed mode
+	relaxed bool
+}
+
+var (
+	_ store.Store   = (*Store)(nil)
+	_ store.Locator = (*Store)(nil)
+	_ store.Lstater = (*Store)(nil)
+)
+
+// New opens dir as a store. Unless relaxed, every access is confined to dir through an
+// [os.Root]. The directory's path is made absolute and its symbolic links resolved first.
+func New(dir string, relaxed bool) (*Store, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: store.ErrNotDir}
+	}
+	s := &Store{dir: real, relaxed: relaxed}
+	if !relaxed {
+		if s.root, err = os.OpenRoot(real); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Dir returns the absolute host path of the store's root directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Close releases the root directory's descriptor.
+func (s *Store) Close() error {
+	if s.root != nil {
+		return s.root.Close()
+	}
+	return nil
+}
+
+// HostPath implements [store.Locator].
+func (s *Store) HostPath(name string) string {
+	if name == "." {
+		return s.dir
+	}
+	return filepath.Join(s.dir, filepath.FromSlash(name))
+}
+
+// fsys is the set of calls both modes provide; rootFS confines them, hostFS does not.
+type fsys interface {
+	OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error)
+	Stat(name string) (fs.FileInfo, error)
+	Lstat(name string) (fs.FileInfo, error)
+	Mkdir(name string, perm fs.FileMode) error
+	Remove(name string) error
+	Rename(oldname, newname string) error
+	Link(oldname, newname string) error
+}
+
+type hostFS struct{ s *Store }
+
+func (h hostFS) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	return os.OpenFile(h.s.HostPath(name), flag, perm)
+}
+func (h hostFS) Stat(name string) (fs.FileInfo, error)  { return os.Stat(h.s.HostPath(name)) }
+func (h hostFS) Lstat(name string) (fs.FileInfo, error) { return os.Lstat(h.s.HostPath(name)) }
+func (h hostFS) Mkdir(name string, perm fs.FileMode) error {
+	return os.Mkdir(h.s.HostPath(name), perm)
+}
+func (h hostFS) Remove(name string) error { return os.Remove(h.s.HostPath(name)) }
+func (h hostFS) Rename(oldname, newname string) error {
+	return os.Rename(h.s.HostPath(oldname), h.s.HostPath(newname))
+}
+func (h hostFS) Link(oldname, newname string) error {
+	return os.Link(h.s.HostPath(oldname), h.s.HostPath(newname))
+}
+
+func (s *Store) fs() fsys {
+	if s.root != nil {
+		return s.root
+	}
+	return hostFS{s}
+}
+
+// do runs fn on name. In sandbox mode, when the root refuses name because a symbolic link
+// on the way is absolute, do resolves the link on the host and, if the result is still
+// inside the root, runs fn once more on the resolved name, again through the root.
+func (s *Store) do(op, name string, fn func(name string) error) error {
+	if !fs.ValidPath(name) {
+		return &fs.PathError{Op: op, Path: name, Err: store.ErrInvalidName}
+	}
+	err := fn(name)
+	if err == nil || s.root == nil || !isEscape(err) {
+		return fixErr(op, name, err)
+	}
+	real, ok := s.resolve(name)
+	if !ok {
+		return fixErr(op, name, err)
+	}
+	return fixErr(op, name, fn(real))
+}
+
+// resolve follows the symbolic links of name on the host and returns the store name the
+// result has, if it is inside the root. For a name that does not exist yet, the parent is
+// resolved instead.
+func (s *Store) resolve(name string) (string, bool) {
+	host := s.HostPath(name)
+	real, err := filepath.EvalSymlinks(host)
+	if errors.Is(err, fs.ErrNotExist) {
+		var parent string
+		if parent, err = filepath.EvalSymlinks(filepath.Dir(host)); err == nil {
+			real = filepath.Join(parent, filepath.Base(host))
+		}
+	}
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(s.dir, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// isEscape reports whether err is os.Root's refusal of a path that leaves the root. The
+// os package does not export that error, so it is recognized by its text; a test pins it.
+func isEscape(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+}
+
+// fixErr rewrites err in the store's terms: the caller's name, and store sentinels for the
+// conditions that have no io/fs twin.
+func fixErr(op, name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var inner error = err
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		inner = pe.Err
+	case errors.As(err, &le):
+		inner = le.Err
+	}
+	switch {
+	case isEscape(err):
+		inner = store.ErrEscape
+	case errors.Is(inner, syscall.ENOTDIR):
+		inner = store.ErrNotDir
+	case errors.Is(inner, syscall.EISDIR):
+		inner = store.ErrIsDir
+	case errors.Is(inner, syscall.ENOTEMPTY), errors.Is(inner, syscall.EEXIST) && op == "remove":
+		inner = store.ErrNotEmpty
+	case errors.Is(inner, syscall.EXDEV):
+		inner = store.ErrCrossDevice
+	case errors.Is(inner, syscall.ELOOP), errors.Is(inner, syscall.ENAMETOOLONG), errors.Is(inner, syscall.EILSEQ):
+		inner = fmt.Errorf("%w: %v", store.ErrInvalidName, inner)
+	case errors.Is(inner, syscall.ENOSPC), errors.Is(inner, syscall.EDQUOT), errors.Is(inner, syscall.EFBIG):
+		inner = fmt.Errorf("%w: %v", store.ErrQuota, inner)
+	case errors.Is(inner, syscall.EROFS):
+		inner = fmt.Errorf("%w: %v", fs.ErrPermission, inner)
+	}
+	return &fs.PathError{Op: op, Path: name, Err: inner}
+}
+
+// Stat implements [store.Store].
+func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
+	var fi fs.FileInfo
+	err := s.do("stat", name, func(n string) (err error) {
+		fi, err = s.fs().Stat(n)
+		return err
+	})
+	return fi, err
+}
+
+// Lstat implements [store.Lstater].
+func (s *Store) Lstat(ctx context.Context, name string) (fs.FileInfo, error) {
+	var fi fs.FileInfo
+	err := s.do("lstat", name, func(n string) (err error) {
+		fi, err = s.fs().Lstat(n)
+		return err
+	})
+	return fi, err
+}
+
+// ReadDir implements [store.Store].
+func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	var entries []fs.DirEntry
+	err := s.do("readdir", name, func(n string) error {
+		f, err := s.fs().OpenFile(n, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		entries, err = f.ReadDir(-1)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, nil
+}
+
+// Open implements [store.Store].
+func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
+	var f *os.File
+	err := s.do("open", name, func(n string) error {
+		fi, err := s.fs().Stat(n)
+		if err != nil {
+			return err
+		}
+		if err := checkRegular(fi); err != nil {
+			return err
+		}
+		// O_NONBLOCK: should a FIFO be swapped in after the Stat, the open still returns
+		// at once, and the second check below refuses it.
+		f, err = s.fs().OpenFile(n, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return err
+		}
+		if fi, err = f.Stat(); err == nil {
+			err = checkRegular(fi)
+		}
+		if err != nil {
+			f.Close()
+			f = nil
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func checkRegular(fi fs.FileInfo) error {
+	switch {
+	case fi.IsDir():
+		return store.ErrIsDir
+	case !fi.Mode().IsRegular():
+		return store.ErrNotRegular
+	}
+	return nil
+}
+
+// locks serializes writes to the same host file across every Store in the process, so that
+// a conditional write's check and its rename are one step.
+var locks sync.Map // host path -> *sync.Mutex
+
+func lockPath(p string) func() {
+	m, _ := locks.LoadOrStore(p, new(sync.Mutex))
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
+}
+
+// WriteFile implements [store.Store]. Replace and Exclusive write a temporary file in the
+// same directory, sync it and move it into place, so a crash leaves the old content or the
+// new one. Append writes in place and cuts the file back to its old size if the write fails.
+func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions) (int64, error) {
+	if name == "." {
+		return 0, &fs.PathError{Op: "write", Path: name, Err: store.ErrIsDir}
+	}
+	var n int64
+	err := s.do("write", name, func(target string) error {
+		// Write through a symbolic link to its target, as a shell redirection would,
+		// rather than replacing the link with a file.
+		if fi, err := s.fs().Lstat(target); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			real, ok := s.resolve(target)
+			if !ok {
+				return &fs.PathError{Op: "write", Path: target, Err: store.ErrEscape}
+			}
+			target = real
+		}
+		defer lockPath(s.HostPath(target))()
+		cur, err := s.fs().Stat(target)
+		exists := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if exists {
+			if err := checkRegular(cur); err != nil {
+				return err
+			}
+		}
+		if opts.IfMatch != "" {
+			if !exists {
+				return store.ErrChanged
+			}
+			h, err := s.hash(target)
+			if err != nil {
+				return err
+			}
+			if h != opts.IfMatch {
+				return store.ErrChanged
+			}
+		}
+		switch opts.Mode {
+		case store.Append:
+			n, err = s.appendTo(target, r)
+			return err
+		case store.Exclusive:
+			if exists {
+				return fs.ErrExist
+			}
+			n, err = s.replace(target, r, 0o644, true)
+			return err
+		case store.Replace:
+			if opts.IfAbsent && exists {
+				return store.ErrChanged
+			}
+			perm := fs.FileMode(0o644)
+			if exists {
+				perm = cur.Mode().Perm()
+			}
+			n, err = s.replace(target, r, perm, false)
+			return err
+		}
+		return fs.ErrInvalid
+	})
+	return n, err
+}
+
+func (s *Store) hash(name string) (string, error) {
+	f, err := s.fs().OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return store.HashReader(f)
+}
+
+// replace writes r to a temporary sibling of name and moves it into place: by rename, or,
+// when exclusive, by a hard link that fails if name exists.
+func (s *Store) replace(name string, r io.Reader, perm fs.FileMode, exclusive bool) (int64, error) {
+	dir, base := path.Split(name)
+	var tmp string
+	var f *os.File
+	var err error
+	for i := 0; ; i++ {
+		tmp = dir + "." + base + ".llmfs-" + randomSuffix()
+		f, err = s.fs().OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if err == nil || !errors.Is(err, fs.ErrExist) || i == 10 {
+			break
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	n, err := io.Copy(f, r)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && perm != 0o644 {
+		// The umask may have narrowed the mode of the temporary file; keep the old one.
+		if ch, ok := s.fs().(interface{ Chmod(string, fs.FileMode) error }); ok {
+			err = ch.Chmod(tmp, perm)
+		}
+	}
+	if err == nil {
+		if exclusive {
+			err = s.fs().Link(tmp, name)
+		} else {
+			err = s.fs().Rename(tmp, name)
+		}
+	}
+	if err != nil || exclusive {
+		s.fs().Remove(tmp)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+func (s *Store) appendTo(name string, r io.Reader) (int64, error) {
+	f, err := s.fs().OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		err = checkRegular(fi)
+	}
+	if err != nil {
+		f.Close()
+		return 0, err
+	}
+	n, err := io.Copy(f, r)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		// Leave the file as it was.
+		f.Truncate(fi.Size())
+		f.Close()
+		return 0, err
+	}
+	return n, f.Close()
+}
+
+// Mkdir implements [store.Store].
+func (s *Store) Mkdir(ctx context.Context, name string) error {
+	return s.do("mkdir", name, func(n string) error {
+		if n == "." {
+			return fs.ErrExist
+		}
+		return s.fs().Mkdir(n, 0o755)
+	})
+}
+
+// Remove implements [store.Store].
+func (s *Store) Remove(ctx context.Context, name string) error {
+	return s.do("remove", name, func(n string) error {
+		if n == "." {
+			return fs.ErrInvalid
+		}
+		return s.fs().Remove(n)
+	})
+}
+
+// Rename implements [store.Store]. It never replaces newname: on Linux the kernel checks
+// that in the same step (RENAME_NOREPLACE); elsewhere a file is hard-linked then unlinked.
+func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
+	if !fs.ValidPath(newname) || newname == "." {
+		return &fs.PathError{Op: "rename", Path: newname, Err: store.ErrInvalidName}
+	}
+	return s.do("rename", oldname, func(old string) error {
+		if old == "." {
+			return fs.ErrInvalid
+		}
+		if old == newname || strings.HasPrefix(newname, old+"/") {
+			return fs.ErrInvalid
+		}
+		return s.renameNoReplace(old, newname)
+	})
+}
+
+func randomSuffix() string { return strconv.FormatUint(rand.Uint64(), 36) }

@@ -1,0 +1,7 @@
+//go:build !linux && !js && !wasip1
+
+package osdir
+
+func (s *Store) renameNoReplace(oldname, newname string) error {
+	return s.renameChecked(oldname, newname)
+}
