@@ -18,14 +18,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"strconv"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -404,7 +404,9 @@ func (s *Store) replace(name string, r io.Reader, perm fs.FileMode, exclusive bo
 	}
 	if err == nil && perm != 0o644 {
 		// The umask may have narrowed the mode of the temporary file; keep the old one.
-		if ch, ok := s.fs().(interface{ Chmod(string, fs.FileMode) error }); ok {
+		if ch, ok := s.fs().(interface {
+			Chmod(string, fs.FileMode) error
+		}); ok {
 			err = ch.Chmod(tmp, perm)
 		}
 	}
