@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/llmfs/llmfs/tools"
+)
+
+var callCmd = &command{
+	name:  "call",
+	args:  "TOOL ['ARGS-JSON'] [--dialect agentool|rtc] [--root DIR] [--relaxed] [--mode MODE]",
+	short: "run one tool call and print its JSON result",
+	long: `ARGS-JSON is the tool's arguments as a JSON object; "-" or nothing reads it from standard input.
+On failure the coded error {"code": ..., "message": ...} goes to standard error and the exit status is 1.`,
+	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		e.ws.register(fs)
+		dialect := fs.String("dialect", "agentool", "tool `DIALECT`: agentool or rtc")
+		fs.BoolVar(&e.ws.requireRead, "require-read", false, "require reading a file before editing or overwriting it (a one-shot call is its own session, so this refuses every edit of an existing file)")
+		return func(ctx context.Context, args []string) error {
+			if len(args) < 1 || len(args) > 2 {
+				return usagef("want a tool name and its JSON arguments")
+			}
+			var raw []byte
+			if len(args) == 1 || args[1] == "-" {
+				var err error
+				if raw, err = io.ReadAll(e.stdin); err != nil {
+					return err
+				}
+			} else {
+				raw = []byte(args[1])
+			}
+			ws, err := e.ws.open()
+			if err != nil {
+				return err
+			}
+			tb, err := tools.New(ws, tools.Dialect(*dialect))
+			if err != nil {
+				return usagef("%v", err)
+			}
+			out, err := tb.Call(ctx, args[0], json.RawMessage(raw))
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(e.stdout, "%s\n", out)
+			return err
+		}
+	},
+}

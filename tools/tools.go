@@ -1,0 +1,246 @@
+// Package tools turns a [llmfs.Workspace] into tools a language model can call: JSON Schema
+// definitions with descriptions written for a model, and a strict dispatcher.
+//
+// Two dialects name the same operations differently. "agentool" (the default) has
+// file_read, file_write, file_edit, directory_create, directory_list, file_delete,
+// file_move and file_copy, with host paths. "rtc" has ls, read, write, edit, find and grep,
+// with virtual paths where "/" is the workspace root.
+//
+// Arguments are decoded strictly: an unknown tool, a missing or unknown parameter, or a
+// value of the wrong JSON type (1.0 or "1" for an integer) is refused with
+// INVALID_ARGUMENT before anything is touched.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/strictjson"
+)
+
+// Dialect names a tool vocabulary.
+type Dialect string
+
+// The dialects.
+const (
+	Agentool Dialect = "agentool"
+	RTC      Dialect = "rtc"
+)
+
+// Dialects lists the known dialects.
+var Dialects = []Dialect{Agentool, RTC}
+
+// Definition describes one tool for a model.
+type Definition struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	// Hints for clients that show or gate tool use (MCP annotations).
+	ReadOnly    bool `json:"read_only"`
+	Destructive bool `json:"destructive"`
+	Idempotent  bool `json:"idempotent"`
+}
+
+// tool is one entry of a dialect's table.
+type tool struct {
+	name        string
+	op          llmfs.Op // the policy operation it needs
+	description string
+	params      []param
+	readOnly    bool
+	destructive bool
+	idempotent  bool
+	run         func(ctx context.Context, tb *Toolbox, args strictjson.Object) (any, error)
+}
+
+// param is a parameter with its description for the schema.
+type param struct {
+	strictjson.Param
+	description string
+	items       []param
+}
+
+func (p param) decl() strictjson.Param {
+	d := p.Param
+	for _, it := range p.items {
+		d.Items = append(d.Items, it.decl())
+	}
+	return d
+}
+
+func table(d Dialect) ([]tool, error) {
+	switch d {
+	case "", Agentool:
+		return agentoolTools, nil
+	case RTC:
+		return rtcTools, nil
+	}
+	return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("unknown dialect %q (known: agentool, rtc)", d)}
+}
+
+// Definitions returns the tools of dialect d that work mode m allows, in a stable order.
+// A tool the mode forbids is left out, so a model is never offered it.
+func Definitions(d Dialect, m llmfs.Mode) ([]Definition, error) {
+	tt, err := table(d)
+	if err != nil {
+		return nil, err
+	}
+	var out []Definition
+	for _, t := range tt {
+		if !m.Allows(t.op) {
+			continue
+		}
+		out = append(out, Definition{
+			Name:        t.name,
+			Description: t.description,
+			InputSchema: schema(t.params),
+			ReadOnly:    t.readOnly,
+			Destructive: t.destructive,
+			Idempotent:  t.idempotent,
+		})
+	}
+	return out, nil
+}
+
+// Toolbox runs the tools of one dialect on one workspace. It is safe for concurrent use.
+// For read-before-edit, give each agent session its own workspace session
+// ([llmfs.Workspace.Session]) and its own Toolbox.
+type Toolbox struct {
+	ws      *llmfs.Workspace
+	dialect Dialect
+	tools   []tool
+}
+
+// New returns a toolbox for ws in dialect d.
+func New(ws *llmfs.Workspace, d Dialect) (*Toolbox, error) {
+	tt, err := table(d)
+	if err != nil {
+		return nil, err
+	}
+	if d == "" {
+		d = Agentool
+	}
+	return &Toolbox{ws: ws, dialect: d, tools: tt}, nil
+}
+
+// Workspace returns the toolbox's workspace.
+func (tb *Toolbox) Workspace() *llmfs.Workspace { return tb.ws }
+
+// Dialect returns the toolbox's dialect.
+func (tb *Toolbox) Dialect() Dialect { return tb.dialect }
+
+// Definitions returns the definitions of the tools the workspace's mode allows.
+func (tb *Toolbox) Definitions() []Definition {
+	defs, _ := Definitions(tb.dialect, tb.ws.Mode())
+	return defs
+}
+
+// Call runs the tool name with JSON arguments args and returns its JSON result. A failure is
+// an *[llmfs.Error]; [ErrorJSON] renders it for a model.
+func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	i := slices.IndexFunc(tb.tools, func(t tool) bool { return t.name == name })
+	if i < 0 {
+		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("unknown tool %q in dialect %s", name, tb.dialect)}
+	}
+	t := tb.tools[i]
+	if !tb.ws.Mode().Allows(t.op) {
+		return nil, &llmfs.Error{Code: llmfs.CodePermissionDenied,
+			Msg: fmt.Sprintf("the workspace is %s; the tool %s is not available in this mode", tb.ws.Mode(), name)}
+	}
+	decls := make([]strictjson.Param, len(t.params))
+	for i, p := range t.params {
+		decls[i] = p.decl()
+	}
+	obj, err := strictjson.Decode(args, decls)
+	if err != nil {
+		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: name + ": " + err.Error(), Err: err}
+	}
+	out, err := safeRun(ctx, tb, t, obj)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(out)
+}
+
+// safeRun runs a tool and turns a panic into an error, so no input can crash a server.
+func safeRun(ctx context.Context, tb *Toolbox, t tool, obj strictjson.Object) (out any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &llmfs.Error{Code: llmfs.CodeIO, Msg: fmt.Sprintf("internal error in %s: %v", t.name, r)}
+		}
+	}()
+	out, err = t.run(ctx, tb, obj)
+	if err != nil && llmfs.CodeOf(err) == "" {
+		err = &llmfs.Error{Code: llmfs.CodeIO, Msg: err.Error(), Err: err}
+	}
+	return out, err
+}
+
+// ErrorObject is the JSON form of a failed call.
+type ErrorObject struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// ErrorOf returns the JSON form of err.
+func ErrorOf(err error) ErrorObject {
+	var e *llmfs.Error
+	if errors.As(err, &e) {
+		msg := e.Msg
+		if msg == "" {
+			msg = string(e.Code)
+		}
+		return ErrorObject{Code: string(e.Code), Message: msg}
+	}
+	return ErrorObject{Code: string(llmfs.CodeIO), Message: err.Error()}
+}
+
+// ErrorJSON renders err as {"code": ..., "message": ...}.
+func ErrorJSON(err error) json.RawMessage {
+	b, _ := json.Marshal(ErrorOf(err))
+	return b
+}
+
+// schema renders params as a JSON Schema object.
+func schema(params []param) json.RawMessage {
+	b, _ := json.Marshal(schemaObject(params))
+	return b
+}
+
+func schemaObject(params []param) map[string]any {
+	props := map[string]any{}
+	required := []string{}
+	for _, p := range params {
+		s := map[string]any{"description": p.description}
+		switch p.Kind {
+		case strictjson.String:
+			s["type"] = "string"
+			if len(p.Enum) > 0 {
+				s["enum"] = p.Enum
+			}
+		case strictjson.Integer:
+			s["type"] = "integer"
+			s["minimum"] = p.Min
+		case strictjson.Boolean:
+			s["type"] = "boolean"
+		case strictjson.Array:
+			s["type"] = "array"
+			s["minItems"] = 1
+			s["items"] = schemaObject(p.items)
+		}
+		props[p.Name] = s
+		if p.Required {
+			required = append(required, p.Name)
+		}
+	}
+	return map[string]any{
+		"type":                 "object",
+		"properties":           props,
+		"required":             required,
+		"additionalProperties": false,
+	}
+}
