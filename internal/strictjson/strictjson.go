@@ -31,7 +31,7 @@ type Param struct {
 	Name     string
 	Kind     Kind
 	Required bool
-	Min      int64   // for Integer: the smallest value allowed
+	Min      int64 // for Integer: the smallest value allowed
 	Enum     []string
 	Items    []Param // for Array: the fields of each object
 }
