@@ -42,7 +42,7 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 var commands []*command
 
 func init() {
-	commands = []*command{toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd}
+	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd}
 }
 
 func lookup(name string) *command {

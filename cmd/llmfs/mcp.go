@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"log/slog"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/mcpserver"
+	"github.com/llmfs/llmfs/tools"
+)
+
+var mcpCmd = &command{
+	name:  "mcp",
+	args:  "[--root DIR]... [--dialect agentool|rtc] [--mode MODE] [--relaxed] [--require-read]",
+	short: "serve the workspace as an MCP server over standard input and output",
+	long: `Each --root adds a directory to serve; the first (default: the current directory) is the one
+relative paths resolve against, and an absolute path goes to the directory that holds it.
+The directories must not nest. Clients that support MCP roots may narrow them, never widen them.
+Each MCP session tracks its own reads: with --require-read (the default in the rtc dialect),
+editing or overwriting a file needs a read of it in the same session first.
+The log goes to standard error.`,
+	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		var f mcpFlags
+		f.register(fs)
+		return func(ctx context.Context, args []string) error {
+			if len(args) > 0 {
+				return usagef("unexpected argument %q", args[0])
+			}
+			logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			srv, err := f.server(fs, e, logger)
+			if err != nil {
+				return err
+			}
+			err = srv.Run(ctx, &mcp.StdioTransport{})
+			if ctx.Err() != nil {
+				return nil // interrupted: a normal end
+			}
+			return err
+		}
+	},
+}
+
+// mcpFlags are the flags of the commands that serve MCP.
+type mcpFlags struct {
+	roots       rootsFlag
+	dialect     string
+	mode        string
+	relaxed     bool
+	requireRead bool
+}
+
+// rootsFlag is a repeatable --root.
+type rootsFlag []string
+
+func (r *rootsFlag) String() string     { return strings.Join(*r, ", ") }
+func (r *rootsFlag) Set(s string) error { *r = append(*r, s); return nil }
+
+func (f *mcpFlags) register(fs *flag.FlagSet) {
+	fs.Var(&f.roots, "root", "a `DIR` to serve; repeat for several (default: the current directory)")
+	fs.StringVar(&f.dialect, "dialect", "agentool", "tool `DIALECT`: agentool or rtc")
+	fs.StringVar(&f.mode, "mode", "full", "work `MODE`: read-only, read-write or full")
+	fs.BoolVar(&f.relaxed, "relaxed", false, "let paths leave the roots (absolute paths and '..' are followed)")
+	fs.BoolVar(&f.requireRead, "require-read", false, "require reading a file in the session before editing or overwriting it (default: on in the rtc dialect)")
+}
+
+// server opens one workspace per root and returns the MCP server over them.
+func (f *mcpFlags) server(fs *flag.FlagSet, e *env, logger *slog.Logger) (*mcp.Server, error) {
+	dialect := tools.Dialect(f.dialect)
+	if !setFlag(fs, "require-read") {
+		f.requireRead = dialect == tools.RTC
+	}
+	roots := f.roots
+	if len(roots) == 0 {
+		roots = []string{""}
+	}
+	var wss []*llmfs.Workspace
+	for _, dir := range roots {
+		w := wsFlags{root: dir, relaxed: f.relaxed, mode: f.mode, requireRead: f.requireRead}
+		ws, err := w.open()
+		if err != nil {
+			return nil, err
+		}
+		wss = append(wss, ws)
+	}
+	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], Version: version, Logger: logger})
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return srv, nil
+}
+
+// setFlag reports whether the flag name was given on the command line.
+func setFlag(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+// version is the llmfs version reported to MCP clients.
+var version = "dev"
+

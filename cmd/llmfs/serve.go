@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/llmfs/llmfs/mcpserver"
+)
+
+var serveCmd = &command{
+	name:  "serve",
+	args:  "[--addr 127.0.0.1:7700] [--root DIR]... [--token T] [--dialect agentool|rtc] [--mode MODE]",
+	short: "serve the workspace as an MCP server over streamable HTTP at /mcp",
+	long: `Every request needs "Authorization: Bearer TOKEN". Without --token (or $LLMFS_TOKEN) a random
+token is made and printed to standard error at start. The Host header must name a loopback
+address or the listening host, and a request from a web page of another origin is refused (403).
+Each MCP session (Mcp-Session-Id) tracks its own reads. SIGINT or SIGTERM stops the server
+gracefully. Requests are logged to standard error, one structured line each.`,
+	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		var f mcpFlags
+		f.register(fs)
+		addr := fs.String("addr", "127.0.0.1:7700", "listen on `ADDR` (host:port; port 0 picks a free one)")
+		token := fs.String("token", "", "bearer `TOKEN` clients must send (default: $LLMFS_TOKEN, else a random one)")
+		maxBody := fs.Int64("max-body", mcpserver.DefaultMaxBodyBytes, "largest request body in `BYTES`")
+		return func(ctx context.Context, args []string) error {
+			if len(args) > 0 {
+				return usagef("unexpected argument %q", args[0])
+			}
+			logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+			srv, err := f.server(fs, e, logger)
+			if err != nil {
+				return err
+			}
+			tok := *token
+			if tok == "" {
+				tok = os.Getenv("LLMFS_TOKEN")
+			}
+			if tok == "" {
+				tok = rand.Text()
+				fmt.Fprintf(e.stderr, "llmfs: bearer token: %s\n", tok)
+			}
+			ln, err := net.Listen("tcp", *addr)
+			if err != nil {
+				return err
+			}
+			host, _, _ := net.SplitHostPort(ln.Addr().String())
+			mux := http.NewServeMux()
+			mux.Handle("/mcp", mcpserver.NewHTTPHandler(srv, &mcpserver.HTTPOptions{
+				Token: tok, Hosts: []string{host}, MaxBodyBytes: *maxBody, Logger: logger,
+			}))
+			hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+			fmt.Fprintf(e.stderr, "llmfs: serving MCP at http://%s/mcp\n", ln.Addr())
+
+			served := make(chan error, 1)
+			go func() { served <- hs.Serve(ln) }()
+			select {
+			case err := <-served:
+				return err
+			case <-ctx.Done():
+			}
+			logger.Info("shutting down")
+			// Close the MCP sessions so their open event streams end, then wait for the
+			// requests in flight.
+			shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			done := make(chan error, 1)
+			go func() { done <- hs.Shutdown(shutdownCtx) }()
+			for ss := range srv.Sessions() {
+				ss.Close()
+			}
+			if err := <-done; err != nil {
+				return fmt.Errorf("shutting down: %w", err)
+			}
+			if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			logger.Info("stopped")
+			return nil
+		}
+	},
+}

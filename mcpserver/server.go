@@ -1,0 +1,191 @@
+// Package mcpserver serves a [llmfs.Workspace] over the Model Context Protocol, on the
+// official go-sdk.
+//
+// Every tool of the chosen dialect (package tools) becomes an MCP tool with its JSON Schema,
+// description and annotations. Arguments go through the strict decoder of package tools,
+// so an MCP call and a direct [tools.Toolbox.Call] refuse exactly the same input (1.0 or
+// "1" for an integer, an unknown key). A failure comes back as an isError result whose text
+// starts with the error code ("FILE_NOT_FOUND: ...") and whose structured content is
+// {"code", "message"}; a success as structured content (the result object) plus its JSON
+// text.
+//
+// Each MCP session gets its own workspace session ([llmfs.Workspace.Session]) and so its
+// own read tracker: when the workspace requires reads before edits
+// ([llmfs.Options.RequireRead]), one client's reads never vouch for another's edits.
+//
+// # Several directories
+//
+// A server may serve several directories: the workspace given to [New] and those in
+// [Options.Roots]. Relative paths always resolve against the first; an absolute path goes to
+// the directory that holds it. The directories must not nest, so every path has at most one
+// owner; a move or copy between two of them is refused. The rtc dialect has a single virtual
+// root and takes one directory only.
+//
+// If the client supports MCP roots, the server asks for them before a session's first tool
+// call, and again after each roots/list_changed notification, and narrows the session to
+// the parts of its directories that lie within a client root. Client roots narrow, never
+// widen: a client root outside every directory adds nothing. A client that lists no file
+// roots, or fails to answer, leaves the directories as they are (as the reference filesystem
+// server does). Client roots are checked lexically, on top of the directories' own sandbox.
+// In relaxed mode there is nothing to narrow, and client roots are ignored.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/tools"
+)
+
+// Options configure a server. The zero value (or nil) serves the agentool dialect.
+type Options struct {
+	// Dialect is the tool vocabulary; empty means [tools.Agentool].
+	Dialect tools.Dialect
+	// Roots are more directories to serve besides the workspace given to [New]. They must
+	// have the same mode and rules, and must not nest inside one another or the first.
+	Roots []*llmfs.Workspace
+	// Name and Version identify the server to clients. Defaults: "llmfs" and "dev".
+	Name, Version string
+	// Logger receives the server's log; nil discards it.
+	Logger *slog.Logger
+	// RootsTimeout bounds the wait for a client's roots/list answer. Default 10 seconds.
+	RootsTimeout time.Duration
+}
+
+// DefaultRootsTimeout is the default of [Options.RootsTimeout].
+const DefaultRootsTimeout = 10 * time.Second
+
+// protocolVersions are the MCP versions served: those with sessions. The 2026-07-28
+// protocol has no sessions (so no per-session read tracker) and no roots; its clients
+// fall back to 2025-11-25.
+func protocolVersions() []string {
+	return slices.DeleteFunc(mcp.SupportedProtocolVersions(), func(v string) bool { return v >= "2026-07-28" })
+}
+
+// server is the state behind one *mcp.Server.
+type server struct {
+	roots        []*llmfs.Workspace // roots[0] is the default for relative paths
+	dialect      tools.Dialect
+	logger       *slog.Logger
+	rootsTimeout time.Duration
+
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]*session
+}
+
+// New returns an MCP server for ws, with the tools of opts.Dialect that ws's mode allows.
+// Serve it with [mcp.Server.Run] on a transport, or over HTTP with [NewHTTPHandler].
+func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	o := *opts
+	if o.Dialect == "" {
+		o.Dialect = tools.Agentool
+	}
+	if o.Name == "" {
+		o.Name = "llmfs"
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.RootsTimeout <= 0 {
+		o.RootsTimeout = DefaultRootsTimeout
+	}
+	defs, err := tools.Definitions(o.Dialect, ws.Mode())
+	if err != nil {
+		return nil, err
+	}
+	s := &server{
+		roots:        append([]*llmfs.Workspace{ws}, o.Roots...),
+		dialect:      o.Dialect,
+		logger:       o.Logger,
+		rootsTimeout: o.RootsTimeout,
+		sessions:     map[*mcp.ServerSession]*session{},
+	}
+	if err := s.checkRoots(); err != nil {
+		return nil, err
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Title: "llmfs file system", Version: o.Version}, &mcp.ServerOptions{
+		Instructions:              s.instructions(),
+		Logger:                    o.Logger,
+		RootsListChangedHandler:   s.rootsChanged,
+		SupportedProtocolVersions: protocolVersions(),
+		// No logging capability: llmfs logs to its own stderr.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
+	for _, d := range defs {
+		keys, err := pathKeys(d.InputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", d.Name, err)
+		}
+		srv.AddTool(&mcp.Tool{
+			Name:        d.Name,
+			Description: d.Description,
+			InputSchema: d.InputSchema,
+			Annotations: annotations(d),
+		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			out, err := s.call(ctx, req, d.Name, keys)
+			return result(out, err), nil
+		})
+	}
+	return srv, nil
+}
+
+// annotations sets every hint explicitly: the spec's defaults for the pointer hints are true.
+func annotations(d tools.Definition) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{
+		ReadOnlyHint:    d.ReadOnly,
+		DestructiveHint: new(d.Destructive),
+		IdempotentHint:  d.Idempotent,
+		OpenWorldHint:   new(false), // a closed set of directories, not the open world
+	}
+}
+
+// result turns a tool's outcome into an MCP result: a coded error as an isError result
+// whose text starts with the code, a success as structured content plus its JSON text.
+func result(out json.RawMessage, err error) *mcp.CallToolResult {
+	if err != nil {
+		e := tools.ErrorOf(err)
+		return &mcp.CallToolResult{
+			IsError:           true,
+			Content:           []mcp.Content{&mcp.TextContent{Text: e.Code + ": " + e.Message}},
+			StructuredContent: e,
+		}
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(out)}},
+		StructuredContent: out,
+	}
+}
+
+// instructions tells the client which directories it may use.
+func (s *server) instructions() string {
+	var b strings.Builder
+	b.WriteString("llmfs: file tools confined to ")
+	if s.dialect == tools.RTC {
+		b.WriteString("one workspace; paths are virtual and absolute, / is the workspace root.")
+		return b.String()
+	}
+	dirs := make([]string, len(s.roots))
+	for i, r := range s.roots {
+		dirs[i] = r.Root()
+	}
+	fmt.Fprintf(&b, "these directories: %s. Relative paths are relative to %s.", strings.Join(dirs, ", "), dirs[0])
+	if s.roots[0].Relaxed() {
+		b.WriteString(" The server is relaxed: paths may also leave them.")
+	}
+	return b.String()
+}

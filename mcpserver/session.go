@@ -1,0 +1,270 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/tools"
+)
+
+// session is the state of one MCP session: a toolbox per directory, each over a workspace
+// session of its own (so reads are tracked per MCP session), and the client's roots.
+type session struct {
+	toolboxes []*tools.Toolbox // index-aligned with server.roots
+
+	mu      sync.Mutex // guards the fields below and serializes roots/list calls
+	stale   bool       // the client's roots must be fetched before the next call
+	allowed []string   // directories the client's roots leave; nil: no narrowing
+}
+
+// session returns the state of ss, making it on first use. It is dropped when ss ends.
+func (s *server) session(ss *mcp.ServerSession) (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.sessions[ss]; ok {
+		return st, nil
+	}
+	st := &session{}
+	for _, r := range s.roots {
+		tb, err := tools.New(r.Session(), s.dialect)
+		if err != nil {
+			return nil, err
+		}
+		st.toolboxes = append(st.toolboxes, tb)
+	}
+	if p := ss.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil && !s.roots[0].Relaxed() {
+		st.stale = true
+	}
+	s.sessions[ss] = st
+	go func() {
+		ss.Wait()
+		s.mu.Lock()
+		delete(s.sessions, ss)
+		s.mu.Unlock()
+	}()
+	return st, nil
+}
+
+// rootsChanged marks the session's client roots for fetching before its next call.
+func (s *server) rootsChanged(ctx context.Context, req *mcp.RootsListChangedRequest) {
+	st, err := s.session(req.Session)
+	if err != nil {
+		return
+	}
+	st.mu.Lock()
+	st.stale = !s.roots[0].Relaxed()
+	st.mu.Unlock()
+}
+
+// call routes one tool call to the toolbox of the directory that holds its paths, after
+// checking them against the client's roots.
+func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string, keys []string) (json.RawMessage, error) {
+	st, err := s.session(req.Session)
+	if err != nil {
+		return nil, err
+	}
+	allowed, err := s.allowed(ctx, req.Session, st)
+	if err != nil {
+		return nil, err
+	}
+	args := json.RawMessage(req.Params.Arguments)
+	i, err := s.route(args, keys, allowed)
+	if err != nil {
+		return nil, err
+	}
+	return st.toolboxes[i].Call(ctx, name, args)
+}
+
+// allowed returns the directories the session may use after its client's roots, or nil
+// for all of them, asking the client first if its roots are not known yet.
+func (s *server) allowed(ctx context.Context, ss *mcp.ServerSession, st *session) ([]string, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.stale {
+		return st.allowed, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.rootsTimeout)
+	defer cancel()
+	res, err := ss.ListRoots(ctx, nil)
+	if err != nil {
+		// Keep the directories as they are, as the reference server does; ask again
+		// on the next call.
+		s.logger.Warn("listing the client's roots failed; not narrowing", "session", ss.ID(), "error", err)
+		return st.allowed, nil
+	}
+	st.stale = false
+	st.allowed = s.intersect(clientDirs(res.Roots))
+	s.logger.Info("client roots", "session", ss.ID(), "roots", len(res.Roots), "allowed", st.allowed)
+	return st.allowed, nil
+}
+
+// clientDirs returns the directories of the file:// roots, cleaned and with symbolic links
+// resolved where they exist, so they compare with the canonical server directories.
+func clientDirs(roots []*mcp.Root) []string {
+	var dirs []string
+	for _, r := range roots {
+		u, err := url.Parse(r.URI)
+		if err != nil || u.Scheme != "file" || u.Path == "" || u.Host != "" && u.Host != "localhost" {
+			continue
+		}
+		dir := path.Clean(u.Path)
+		if real, err := filepath.EvalSymlinks(filepath.FromSlash(dir)); err == nil {
+			dir = filepath.ToSlash(real)
+		}
+		dirs = append(dirs, dir)
+	}
+	return dirs
+}
+
+// intersect returns the parts of the server's directories that lie within the client's:
+// a client directory inside a server one, or a server directory inside a client one.
+// No client directory at all means no narrowing (nil); directories that share nothing
+// give an empty, non-nil list, which allows nothing.
+func (s *server) intersect(client []string) []string {
+	if len(client) == 0 {
+		return nil
+	}
+	out := []string{}
+	for _, c := range client {
+		for _, r := range s.roots {
+			switch {
+			case within(r.Root(), c):
+				out = append(out, c)
+			case within(c, r.Root()):
+				out = append(out, r.Root())
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// route returns the index of the directory whose toolbox must run a call with arguments
+// args, checking every path argument (keys) against the allowed directories. Arguments
+// that do not decode are left to the toolbox's strict decoder, which refuses them.
+func (s *server) route(args json.RawMessage, keys []string, allowed []string) (int, error) {
+	if len(s.roots) == 1 && allowed == nil {
+		return 0, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(args, &obj); err != nil {
+		return 0, nil
+	}
+	owner := -1
+	for _, k := range keys {
+		var p string
+		if raw, ok := obj[k]; ok {
+			if json.Unmarshal(raw, &p) != nil {
+				return 0, nil // not a string: the decoder says so
+			}
+		}
+		abs, i, err := s.locate(p)
+		if err != nil {
+			return 0, err
+		}
+		if allowed != nil && !slices.ContainsFunc(allowed, func(dir string) bool { return within(dir, abs) }) {
+			return 0, &llmfs.Error{Code: llmfs.CodeInvalidPath, Path: p,
+				Msg: fmt.Sprintf("path is outside the client's roots (allowed: %s): %s", strings.Join(allowed, ", "), display(p))}
+		}
+		if owner >= 0 && i != owner {
+			return 0, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Path: p,
+				Msg: fmt.Sprintf("the paths are in different served directories (%s and %s); a move or copy stays within one", s.roots[owner].Root(), s.roots[i].Root())}
+		}
+		owner = i
+	}
+	return max(owner, 0), nil
+}
+
+// locate returns the absolute host path of the path argument p ("" when absent: the
+// default directory) and the index of the directory that holds it.
+func (s *server) locate(p string) (string, int, error) {
+	root0 := s.roots[0]
+	if s.dialect == tools.RTC {
+		// A virtual path: "/" is the root; ".." is refused by the tool itself.
+		return path.Join(root0.Root(), path.Clean("/"+p)), 0, nil
+	}
+	if p == "" || !path.IsAbs(p) {
+		return path.Join(root0.Root(), p), 0, nil
+	}
+	abs := path.Clean(p)
+	if root0.Relaxed() {
+		return abs, 0, nil
+	}
+	for i, r := range s.roots {
+		if within(r.Root(), abs) {
+			return abs, i, nil
+		}
+	}
+	dirs := make([]string, len(s.roots))
+	for i, r := range s.roots {
+		dirs[i] = r.Root()
+	}
+	return "", 0, &llmfs.Error{Code: llmfs.CodeInvalidPath, Path: p,
+		Msg: fmt.Sprintf("path is outside the served directories (%s): %s", strings.Join(dirs, ", "), p)}
+}
+
+func display(p string) string {
+	if p == "" {
+		return "(the default directory)"
+	}
+	return p
+}
+
+// within reports whether the clean absolute path p is dir or below it, comparing whole
+// elements, so "/ws-evil" is not within "/ws".
+func within(dir, p string) bool {
+	if dir == "/" || p == dir {
+		return true
+	}
+	return strings.HasPrefix(p, dir) && p[len(dir)] == '/'
+}
+
+// checkRoots refuses directories that nest (a path would have two owners), several
+// directories in the rtc dialect (it has one virtual root), and mixed rules.
+func (s *server) checkRoots() error {
+	if len(s.roots) == 1 {
+		return nil
+	}
+	if s.dialect == tools.RTC {
+		return &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "the rtc dialect serves one directory (its virtual root); give one root"}
+	}
+	first := s.roots[0]
+	for i, a := range s.roots {
+		if a.Mode() != first.Mode() || a.Relaxed() != first.Relaxed() {
+			return &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("directory %s has other rules than %s", a.Root(), first.Root())}
+		}
+		for _, b := range s.roots[:i] {
+			if within(a.Root(), b.Root()) || within(b.Root(), a.Root()) {
+				return &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("served directories must not nest: %s and %s", b.Root(), a.Root())}
+			}
+		}
+	}
+	return nil
+}
+
+// pathKeys returns the names of a tool's path parameters, read from its schema.
+func pathKeys(schema json.RawMessage) ([]string, error) {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(schema, &s); err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, k := range []string{"path", "source", "destination"} {
+		if _, ok := s.Properties[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	return keys, nil
+}
