@@ -102,4 +102,3 @@ func setFlag(fs *flag.FlagSet, name string) bool {
 
 // version is the llmfs version reported to MCP clients.
 var version = "dev"
-
