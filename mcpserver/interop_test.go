@@ -1,0 +1,38 @@
+package mcpserver_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestInteropTypeScript drives llmfs with the official TypeScript SDK
+// (testdata/interop/interop.mjs) over stdio and HTTP. It needs node and the SDK installed
+// by testdata/interop/install.sh.
+func TestInteropTypeScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in -short mode")
+	}
+	dir, err := filepath.Abs("testdata/interop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		t.Skip("the TypeScript SDK is not installed: run mcpserver/testdata/interop/install.sh (npm ci)")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	stdioDir, httpDir := tempDir(t), tempDir(t)
+	s := startServe(t, "--root", httpDir)
+	cmd := exec.Command(node, "interop.mjs", llmfsBinary(t), stdioDir, s.url, s.token)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "LLMFS_HTTP_ROOT="+httpDir)
+	out, err := cmd.CombinedOutput()
+	t.Logf("node interop.mjs:\n%s", out)
+	if err != nil {
+		t.Fatalf("interop failed: %v", err)
+	}
+}
