@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -54,6 +55,10 @@ const binarySniffLen = 8000
 
 // readBufferSize is the chunk size for streaming reads.
 const readBufferSize = 256 << 10
+
+// readBuffers recycles read buffers: allocating and zeroing 256 KiB per read cost more
+// than reading a small file.
+var readBuffers = sync.Pool{New: func() any { return new([readBufferSize]byte) }}
 
 // Read returns lines of the text file at p. It streams the file: lines before Offset are
 // counted, not kept, so a read deep into a huge file costs one pass and little memory.
@@ -119,8 +124,10 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 		last     byte
 		first    = true
 		done     bool // collected all we will return
-		buf      = make([]byte, readBufferSize)
+		bufp     = readBuffers.Get().(*[readBufferSize]byte)
+		buf      = bufp[:]
 	)
+	defer readBuffers.Put(bufp)
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err

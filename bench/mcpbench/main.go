@@ -1,0 +1,369 @@
+// Command mcpbench measures MCP file-system servers side by side through one client (the
+// go-sdk), over stdio: small-file reads per second (sequential and with 16 calls in
+// flight), listing a directory of many entries, and a file-name search over a tree.
+//
+//	mcpbench -data DIR -big DIR -tree DIR -pattern '**/*_test.go' \
+//	    -server 'llmfs=llmfs mcp --root DIR --root DIR2 ...' \
+//	    -server 'reference=node .../server-filesystem/dist/index.js DIR DIR2 ...'
+//
+// DIR/small holds the small files (f0000.txt, ...). The tools are found by name: llmfs's
+// agentool dialect (file_read, directory_list, file_find if the server has it) or the
+// reference server's (read_text_file, list_directory, search_files). A server without a
+// find tool is measured walking the tree with its listing tool, one call per directory.
+// The first server is the baseline of the ratios printed.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type serverFlag []string
+
+func (s *serverFlag) String() string     { return strings.Join(*s, "; ") }
+func (s *serverFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+var (
+	servers  serverFlag
+	dataDir  = flag.String("data", "", "directory whose small/ holds the small files")
+	bigDir   = flag.String("big", "", "directory with many entries to list")
+	treeDir  = flag.String("tree", "/usr/local/go/src", "tree to search for file names")
+	pattern  = flag.String("pattern", "**/*_test.go", "glob of the file-name search")
+	duration = flag.Duration("time", 3*time.Second, "how long to run each read measurement")
+	lists    = flag.Int("lists", 10, "listings of the big directory to time")
+	searches = flag.Int("searches", 3, "searches to time")
+	create   = flag.Bool("create", false, "create DATA/small (1,000 files) and the big directory (10,000 entries) if missing")
+)
+
+// result is one measurement of one server.
+type result struct {
+	metric string
+	value  float64
+	unit   string
+	higher bool // higher is better
+	note   string
+}
+
+func main() {
+	flag.Var(&servers, "server", "`NAME=COMMAND` of a server to measure; repeat")
+	flag.Parse()
+	if len(servers) == 0 || *dataDir == "" || *bigDir == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if *create {
+		if err := createData(); err != nil {
+			fmt.Fprintf(os.Stderr, "mcpbench: %v\n", err)
+			os.Exit(1)
+		}
+	}
+	var names []string
+	all := map[string][]result{}
+	for _, s := range servers {
+		name, command, ok := strings.Cut(s, "=")
+		if !ok {
+			fmt.Fprintf(os.Stderr, "mcpbench: -server wants NAME=COMMAND, got %q\n", s)
+			os.Exit(2)
+		}
+		res, err := measure(command)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "mcpbench: %s: %v\n", name, err)
+			os.Exit(1)
+		}
+		names = append(names, name)
+		all[name] = res
+	}
+	report(names, all)
+}
+
+// toolset names a server's tools.
+type toolset struct {
+	read, list, find string
+}
+
+func (ts toolset) readArgs(p string) map[string]any { return map[string]any{"path": p} }
+
+func measure(command string) ([]result, error) {
+	ctx := context.Background()
+	argv := strings.Fields(command)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stderr = os.Stderr
+	// No roots capability: both servers serve the directories they were started with.
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpbench", Version: "v0"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	lt, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var have []string
+	for _, t := range lt.Tools {
+		have = append(have, t.Name)
+	}
+	var ts toolset
+	switch {
+	case slices.Contains(have, "file_read"):
+		ts = toolset{read: "file_read", list: "directory_list"}
+		if slices.Contains(have, "file_find") {
+			ts.find = "file_find"
+		}
+	case slices.Contains(have, "read_text_file"):
+		ts = toolset{read: "read_text_file", list: "list_directory", find: "search_files"}
+	default:
+		return nil, fmt.Errorf("unknown tool set %v", have)
+	}
+
+	small, err := os.ReadDir(path.Join(*dataDir, "small"))
+	if err != nil {
+		return nil, err
+	}
+	files := make([]string, len(small))
+	for i, e := range small {
+		files[i] = path.Join(*dataDir, "small", e.Name())
+	}
+	call := func(name string, args map[string]any) (*mcp.CallToolResult, error) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("%s %v: %s", name, args, textOf(res))
+		}
+		return res, err
+	}
+	var out []result
+
+	pid := cmd.Process.Pid
+
+	// Small-file reads.
+	for _, inflight := range []int{1, 16} {
+		cpu0 := cpuTime(pid)
+		var n atomic.Int64
+		var firstErr error
+		var once sync.Once
+		deadline := time.Now().Add(*duration)
+		start := time.Now()
+		var wg sync.WaitGroup
+		for w := range inflight {
+			wg.Go(func() {
+				for i := w; time.Now().Before(deadline); i += inflight {
+					if _, err := call(ts.read, ts.readArgs(files[i%len(files)])); err != nil {
+						once.Do(func() { firstErr = err })
+						return
+					}
+					n.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		if firstErr != nil {
+			return nil, firstErr
+		}
+		metric := "small-file reads, sequential"
+		if inflight > 1 {
+			metric = fmt.Sprintf("small-file reads, %d in flight", inflight)
+		}
+		out = append(out, result{metric: metric, value: float64(n.Load()) / time.Since(start).Seconds(), unit: "reads/s", higher: true})
+		if inflight == 1 {
+			// CPU time per read is steadier than reads/s on a busy machine.
+			out = append(out, result{metric: "server CPU per small-file read", value: float64((cpuTime(pid) - cpu0).Microseconds()) / float64(n.Load()), unit: "µs"})
+		}
+	}
+
+	// Listing the big directory.
+	entries, _ := os.ReadDir(*bigDir)
+	cpu0 := cpuTime(pid)
+	start := time.Now()
+	for range *lists {
+		if _, err := call(ts.list, map[string]any{"path": *bigDir}); err != nil {
+			return nil, err
+		}
+	}
+	out = append(out, result{metric: fmt.Sprintf("list a directory of %d entries", len(entries)),
+		value: float64(time.Since(start).Milliseconds()) / float64(*lists), unit: "ms", note: ts.list})
+	out = append(out, result{metric: "server CPU per listing", value: float64((cpuTime(pid) - cpu0).Milliseconds()) / float64(*lists), unit: "ms"})
+
+	// File-name search.
+	var found int
+	start = time.Now()
+	for range *searches {
+		if ts.find != "" {
+			res, err := call(ts.find, map[string]any{"path": *treeDir, "pattern": *pattern})
+			if err != nil {
+				return nil, err
+			}
+			found = countFound(res)
+		} else {
+			found, err = walk(call, ts.list, *treeDir, *pattern)
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	note := ts.find
+	if note == "" {
+		note = "no find tool: walked with " + ts.list
+	}
+	out = append(out, result{metric: fmt.Sprintf("find %s in %s (%d found)", *pattern, *treeDir, found),
+		value: float64(time.Since(start).Milliseconds()) / float64(*searches), unit: "ms", note: note})
+	return out, nil
+}
+
+// cpuTime returns the user and system CPU time process pid has used, from /proc.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name (which is in parentheses): utime and stime are the
+	// 12th and 13th, in clock ticks of 1/100 s.
+	_, rest, _ := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0
+	}
+	var u, s int64
+	fmt.Sscan(f[11], &u)
+	fmt.Sscan(f[12], &s)
+	return time.Duration(u+s) * 10 * time.Millisecond
+}
+
+// walk searches dir for names matching the last element of pattern, one listing call per
+// directory, as an agent without a find tool would.
+func walk(call func(string, map[string]any) (*mcp.CallToolResult, error), list, dir, pattern string) (int, error) {
+	glob := path.Base(pattern)
+	found := 0
+	queue := []string{dir}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		res, err := call(list, map[string]any{"path": d})
+		if err != nil {
+			return 0, err
+		}
+		var r struct {
+			Entries []struct{ Name, Type string }
+		}
+		if err := json.Unmarshal([]byte(textOf(res)), &r); err != nil {
+			return 0, err
+		}
+		for _, e := range r.Entries {
+			if e.Type == "directory" {
+				queue = append(queue, path.Join(d, e.Name))
+			} else if ok, _ := path.Match(glob, e.Name); ok {
+				found++
+			}
+		}
+	}
+	return found, nil
+}
+
+// countFound counts the matches of a find result: llmfs's {"matches": [...]} or the
+// reference server's lines.
+func countFound(res *mcp.CallToolResult) int {
+	text := textOf(res)
+	var r map[string]any
+	if json.Unmarshal([]byte(text), &r) == nil {
+		for _, v := range r {
+			if a, ok := v.([]any); ok {
+				return len(a)
+			}
+		}
+	}
+	if text == "No matches found" {
+		return 0
+	}
+	return strings.Count(text, "\n") + 1
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// report prints a Markdown table, one column per server, and the ratio of each server to
+// the last (the reference), better-is-higher.
+func report(names []string, all map[string][]result) {
+	fmt.Printf("| measurement |")
+	for _, n := range names {
+		fmt.Printf(" %s |", n)
+	}
+	if len(names) > 1 {
+		fmt.Printf(" %s vs %s |", names[0], names[len(names)-1])
+	}
+	fmt.Printf("\n|---|")
+	for range names {
+		fmt.Printf("---|")
+	}
+	if len(names) > 1 {
+		fmt.Printf("---|")
+	}
+	fmt.Println()
+	for i, r := range all[names[0]] {
+		fmt.Printf("| %s |", r.metric)
+		for _, n := range names {
+			x := all[n][i]
+			fmt.Printf(" %s %s", num(x.value), x.unit)
+			if x.note != "" {
+				fmt.Printf(" (%s)", x.note)
+			}
+			fmt.Printf(" |")
+		}
+		if len(names) > 1 {
+			a, b := r.value, all[names[len(names)-1]][i].value
+			ratio := a / b
+			if !r.higher {
+				ratio = b / a
+			}
+			fmt.Printf(" %.1fx |", ratio)
+		}
+		fmt.Println()
+	}
+	if len(names) > 1 {
+		fmt.Println("\n(ratio > 1: the first server is faster)")
+	}
+}
+
+func num(v float64) string {
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+// createData makes the small files and the big directory.
+func createData() error {
+	small := path.Join(*dataDir, "small")
+	line := "a line of text that a model might read, not too long and not too short\n"
+	for dir, n := range map[string]int{small: 1000, *bigDir: 10000} {
+		if _, err := os.Stat(dir); err == nil {
+			continue
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		for i := range n {
+			if err := os.WriteFile(path.Join(dir, fmt.Sprintf("f%05d.txt", i)), []byte(strings.Repeat(line, 1+i%20)), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
