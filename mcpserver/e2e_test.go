@@ -577,13 +577,26 @@ func TestSeveralRoots(t *testing.T) {
 func fileURI(dir string) string { return (&url.URL{Scheme: "file", Path: dir}).String() }
 
 func TestClientRootsNarrow(t *testing.T) {
+	t.Run("stdio", func(t *testing.T) {
+		testClientRootsNarrow(t, func(dir string, client *mcp.Client) *mcp.ClientSession {
+			return stdioSession(t, client, "--root", dir)
+		})
+	})
+	t.Run("http", func(t *testing.T) {
+		testClientRootsNarrow(t, func(dir string, client *mcp.Client) *mcp.ClientSession {
+			return startServe(t, "--root", dir).connect(t, client)
+		})
+	})
+}
+
+func testClientRootsNarrow(t *testing.T, connect func(dir string, client *mcp.Client) *mcp.ClientSession) {
 	dir, outside := tempDir(t), tempDir(t)
 	writeFile(t, filepath.Join(dir, "sub", "in.txt"), "in\n")
 	writeFile(t, filepath.Join(dir, "other", "no.txt"), "no\n")
 	writeFile(t, filepath.Join(outside, "x.txt"), "x\n")
 	client := newClient()
 	client.AddRoots(&mcp.Root{URI: fileURI(filepath.Join(dir, "sub"))}, &mcp.Root{URI: fileURI(outside)})
-	cs := stdioSession(t, client, "--root", dir)
+	cs := connect(dir, client)
 
 	ok(t, cs, "file_read", `{"path":"sub/in.txt"}`)
 	fails(t, cs, "file_read", `{"path":"other/no.txt"}`, "INVALID_PATH")
