@@ -2,4 +2,7 @@ module github.com/llmfs/llmfs
 
 go 1.26.0
 
-require golang.org/x/sys v0.50.0 // indirect
+require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
