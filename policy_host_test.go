@@ -58,13 +58,13 @@ func TestDenyOnHostDirectory(t *testing.T) {
 		"app/main.go":        "package main\n",
 		"keys/server.pem":    "key\n",
 		"README.md":          "hi\n",
-		"gitdir":             "@.git",              // relative link to a denied directory
-		"abs-gitdir":         "@$ROOT/.git",        // absolute link, inside the root
-		"cfg":                "@.git/config",       // link to a denied file
-		"app/env-link":       "@../.env",           // link to a denied file, from below
+		"gitdir":             "@.git",               // relative link to a denied directory
+		"abs-gitdir":         "@$ROOT/.git",         // absolute link, inside the root
+		"cfg":                "@.git/config",        // link to a denied file
+		"app/env-link":       "@../.env",            // link to a denied file, from below
 		"app/innocent.txt":   "@../keys/server.pem", // a harmless name for a key
-		"links/up":           "@..",                // a loop back to the root: allowed itself
-		"docs/readme":        "@../README.md",      // a link to an allowed file
+		"links/up":           "@..",                 // a loop back to the root: allowed itself
+		"docs/readme":        "@../README.md",       // a link to an allowed file
 		"app/case/.eNv":      "TOKEN=3\n",
 		"app/upper/ID_RSA":   "key\n",
 		"app/upper/ok.txt":   "ok\n",
