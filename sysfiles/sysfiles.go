@@ -154,12 +154,18 @@ func Ensure(ctx context.Context, ws *llmfs.Workspace, opts *Options) ([]Result, 
 	return out, nil
 }
 
-// Restore regenerates the system file at p (for example "/AGENT.md" or "AGENT.md"),
-// replacing whatever it holds, edits included, and remembers it as generated again, so
-// later calls of [Ensure] keep it current. A path no generator makes is refused with
-// [llmfs.CodeInvalidArgument].
+// Restore regenerates the system file at p, replacing whatever it holds, edits included,
+// and remembers it as generated again, so later calls of [Ensure] keep it current. p is
+// relative to the workspace root ("AGENT.md"), virtual ("/AGENT.md"), or an absolute path
+// inside the root. A path no generator makes is refused with [llmfs.CodeInvalidArgument].
 func Restore(ctx context.Context, ws *llmfs.Workspace, p string, opts *Options) error {
-	want := cleanRel(p)
+	want := p
+	if path.IsAbs(p) {
+		if rel := ws.Rel(p); rel != p {
+			want = rel
+		}
+	}
+	want = cleanRel(want)
 	files, err := generate(ctx, ws, opts)
 	if err != nil {
 		return err
