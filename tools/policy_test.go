@@ -16,10 +16,10 @@ import (
 	"github.com/llmfs/llmfs/tools"
 )
 
-var modes = []llmfs.Mode{llmfs.ReadOnly, llmfs.ReadWrite, llmfs.Full}
+var polModes = []llmfs.Mode{llmfs.ReadOnly, llmfs.ReadWrite, llmfs.Full}
 
-// leastMode is the least mode that offers each known tool.
-var leastMode = map[string]llmfs.Mode{
+// polLeastMode is the least mode that offers each known tool.
+var polLeastMode = map[string]llmfs.Mode{
 	// agentool
 	"file_read": llmfs.ReadOnly, "directory_list": llmfs.ReadOnly, "file_find": llmfs.ReadOnly, "file_grep": llmfs.ReadOnly,
 	"file_write": llmfs.ReadWrite, "file_edit": llmfs.ReadWrite, "directory_create": llmfs.ReadWrite,
@@ -30,20 +30,20 @@ var leastMode = map[string]llmfs.Mode{
 	"write": llmfs.ReadWrite, "edit": llmfs.ReadWrite,
 }
 
-func rank(m llmfs.Mode) int { return slices.Index(modes, m) }
+func polRank(m llmfs.Mode) int { return slices.Index(polModes, m) }
 
 // offered reports whether a tool should be offered in mode m. A tool this test does not
 // know is judged by its read-only hint: read-only tools in every mode, others not in
 // read-only.
-func offered(d tools.Definition, m llmfs.Mode) bool {
-	if least, ok := leastMode[d.Name]; ok {
-		return rank(m) >= rank(least)
+func polOffered(d tools.Definition, m llmfs.Mode) bool {
+	if least, ok := polLeastMode[d.Name]; ok {
+		return polRank(m) >= polRank(least)
 	}
 	return d.ReadOnly || m != llmfs.ReadOnly
 }
 
-// callArgs are valid arguments for each known tool on the tree seeded by seed.
-var callArgs = map[string]string{
+// polCallArgs are valid arguments for each known tool on the tree seeded by seed.
+var polCallArgs = map[string]string{
 	"file_read":        `{"path": "a.txt"}`,
 	"directory_list":   `{"path": "."}`,
 	"file_write":       `{"path": "new/w.txt", "content": "w"}`,
@@ -58,7 +58,7 @@ var callArgs = map[string]string{
 	"edit":             `{"path": "/a.txt", "old_string": "alpha", "new_string": "ALPHA"}`,
 }
 
-func seed(t *testing.T) store.Store {
+func polStoreSeed(t *testing.T) store.Store {
 	t.Helper()
 	s := mem.New()
 	if _, err := s.WriteFile(context.Background(), "a.txt", strings.NewReader("alpha\n"), store.WriteOptions{}); err != nil {
@@ -68,7 +68,7 @@ func seed(t *testing.T) store.Store {
 }
 
 // snapshot lists every name and file content in s.
-func snapshot(t *testing.T, s store.Store) string {
+func polSnapshot(t *testing.T, s store.Store) string {
 	t.Helper()
 	ctx := context.Background()
 	var sb strings.Builder
@@ -112,7 +112,7 @@ func TestModeEachToolEachDialect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range modes {
+		for _, m := range polModes {
 			defs, err := tools.Definitions(d, m)
 			if err != nil {
 				t.Fatal(err)
@@ -123,20 +123,20 @@ func TestModeEachToolEachDialect(t *testing.T) {
 			}
 			for _, def := range all {
 				t.Run(string(d)+"/"+string(m)+"/"+def.Name, func(t *testing.T) {
-					want := offered(def, m)
+					want := polOffered(def, m)
 					if got := slices.Contains(names, def.Name); got != want {
 						t.Fatalf("Definitions(%s, %s) offers %s: %v, want %v", d, m, def.Name, got, want)
 					}
 					if want && m == llmfs.ReadOnly && !def.ReadOnly {
 						t.Errorf("%s is offered in read-only mode but not hinted read-only", def.Name)
 					}
-					s := seed(t)
-					before := snapshot(t, s)
+					s := polStoreSeed(t)
+					before := polSnapshot(t, s)
 					tb, err := tools.New(llmfs.New(s, &llmfs.Options{Mode: m}), d)
 					if err != nil {
 						t.Fatal(err)
 					}
-					args, known := callArgs[def.Name]
+					args, known := polCallArgs[def.Name]
 					if !known {
 						args = `{}`
 					}
@@ -159,7 +159,7 @@ func TestModeEachToolEachDialect(t *testing.T) {
 							t.Errorf("message %q does not name the available tool %s", obj.Message, alt)
 						}
 					}
-					if after := snapshot(t, s); after != before {
+					if after := polSnapshot(t, s); after != before {
 						t.Errorf("refused call changed the store:\n%s\nwant\n%s", after, before)
 					}
 				})
@@ -171,7 +171,7 @@ func TestModeEachToolEachDialect(t *testing.T) {
 // TestDeniedToolResult checks that a tool call on a denied path says why in its result.
 func TestDeniedToolResult(t *testing.T) {
 	ctx := context.Background()
-	s := seed(t)
+	s := polStoreSeed(t)
 	if _, err := s.WriteFile(ctx, ".env", strings.NewReader("TOKEN=1\n"), store.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
