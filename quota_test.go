@@ -2,6 +2,7 @@ package llmfs_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -157,4 +158,39 @@ func TestNoQuotaCountsNothing(t *testing.T) {
 	if b, n, err := w.Usage(context.Background()); b != 0 || n != 0 || err != nil {
 		t.Errorf("Usage without a quota = %d, %d, %v", b, n, err)
 	}
+}
+
+// TestQuotaConcurrentWrites checks that a quota check and the write it admits are one
+// step: of many concurrent writers, exactly as many succeed as the quota holds.
+func TestQuotaConcurrentWrites(t *testing.T) {
+	ctx := context.Background()
+	eachQuotaStore(t, func(t *testing.T, ps polStore) {
+		w, _ := ps.open(t, nil, &llmfs.Options{Quota: llmfs.Quota{MaxBytes: 100}})
+		const writers = 25
+		errs := make(chan error, writers)
+		for i := range writers {
+			go func() {
+				ws := w.Session()
+				_, err := ws.Write(ctx, fmt.Sprintf("f%02d.txt", i), "0123456789", llmfs.WriteOptions{})
+				errs <- err
+			}()
+		}
+		ok := 0
+		for range writers {
+			err := <-errs
+			switch llmfs.CodeOf(err) {
+			case "":
+				ok++
+			case llmfs.CodeQuotaExceeded:
+			default:
+				t.Errorf("write: %v", err)
+			}
+		}
+		if ok != 10 {
+			t.Errorf("%d writes of 10 bytes succeeded under a 100-byte quota, want 10", ok)
+		}
+		if b, n, _ := w.Usage(ctx); b != 100 || n != 10 {
+			t.Errorf("Usage = %d bytes, %d files; want 100, 10", b, n)
+		}
+	})
 }
