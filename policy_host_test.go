@@ -69,6 +69,7 @@ func TestDenyOnHostDirectory(t *testing.T) {
 		"app/upper/ID_RSA":   "key\n",
 		"app/upper/ok.txt":   "ok\n",
 		"dotenvdir/.env/any": "nested\n",
+		"hook":               "@.git/hooks/post-commit", // a dangling link into a denied directory
 	})
 	w, err := llmfs.Open(&llmfs.Options{Root: dir})
 	if err != nil {
@@ -122,6 +123,8 @@ func TestDenyOnHostDirectory(t *testing.T) {
 	polCode(t, "Write gitdir/hooks/post-checkout", err, llmfs.CodePermissionDenied)
 	_, err = w.Write(ctx, "abs-gitdir/new", "pwned", llmfs.WriteOptions{})
 	polCode(t, "Write abs-gitdir/new", err, llmfs.CodePermissionDenied)
+	_, err = w.Write(ctx, "hook", "#!/bin/sh\nevil\n", llmfs.WriteOptions{})
+	polCode(t, "Write hook (dangling link)", err, llmfs.CodePermissionDenied)
 	_, err = w.Edit(ctx, "app/env-link", "TOKEN", "X", false)
 	polCode(t, "Edit app/env-link", err, llmfs.CodePermissionDenied)
 	_, err = w.Copy(ctx, "app/innocent.txt", "stolen.txt")
@@ -145,7 +148,7 @@ func TestDenyOnHostDirectory(t *testing.T) {
 	if got, _ := polRead(t, filepath.Join(dir, ".env")); got != "TOKEN=1\n" {
 		t.Errorf(".env = %q after refused edit", got)
 	}
-	for _, p := range []string{".git/hooks", ".git/new", ".git/x", ".git/README.md", "stolen.txt", "opened"} {
+	for _, p := range []string{".git/hooks", ".git/hooks/post-commit", ".git/new", ".git/x", ".git/README.md", "stolen.txt", "opened"} {
 		if _, ok := polRead(t, filepath.Join(dir, p)); ok {
 			t.Errorf("%s exists after refused operations", p)
 		}
