@@ -259,3 +259,14 @@ func modeError(mode Mode, op Op, p string) *Error {
 	}
 	return &Error{Code: CodePermissionDenied, Path: p, Msg: msg}
 }
+
+// StoreName returns the name in the workspace's store of the path p, after the path rules
+// of the workspace (not its policy). System code that writes below the agent's policy,
+// such as package sysfiles, uses it with [Workspace.Store].
+func (w *Workspace) StoreName(p string) (string, error) {
+	r, err := w.resolve(p)
+	if err != nil {
+		return "", err
+	}
+	return r.name, nil
+}
