@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/store/mem"
 	"github.com/llmfs/llmfs/store/osdir"
 	"github.com/llmfs/llmfs/sysfiles"
 	"github.com/llmfs/llmfs/tools"
@@ -97,4 +98,31 @@ func TestAgentMDOnHostDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantStatus(t, ensure(t, open(), opts), "AGENT.md", sysfiles.Refreshed)
+}
+
+func TestWanted(t *testing.T) {
+	host := func(m llmfs.Mode) *llmfs.Workspace {
+		ws, err := llmfs.Open(&llmfs.Options{Root: t.TempDir(), Mode: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ws
+	}
+	type test struct {
+		name string
+		ws   *llmfs.Workspace
+		rtc  bool
+		want bool
+	}
+	for _, tt := range []test{
+		{"mem", llmfs.New(mem.New(), nil), false, true},
+		{"mem read-only", llmfs.New(mem.New(), &llmfs.Options{Mode: llmfs.ReadOnly}), false, true},
+		{"host agentool", host(llmfs.Full), false, false},
+		{"host rtc", host(llmfs.ReadWrite), true, true},
+		{"host rtc read-only", host(llmfs.ReadOnly), true, false},
+	} {
+		if got := sysfiles.Wanted(tt.ws, tt.rtc); got != tt.want {
+			t.Errorf("Wanted(%s, rtc=%v) = %v, want %v", tt.name, tt.rtc, got, tt.want)
+		}
+	}
 }

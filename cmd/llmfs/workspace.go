@@ -95,7 +95,10 @@ func (f *wsFlags) open() (*llmfs.Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the workspace: %w", err)
 	}
-	if agentMD && !f.noSysfiles {
+	if agentMD == nil {
+		agentMD = new(sysfiles.Wanted(ws, f.dialect == tools.RTC))
+	}
+	if *agentMD && !f.noSysfiles {
 		if _, err := sysfiles.Ensure(context.Background(), ws, f.sysOptions(ws)); err != nil && f.stderr != nil {
 			fmt.Fprintf(f.stderr, "llmfs: warning: system files: %v\n", err)
 		}
@@ -114,11 +117,11 @@ func (f *wsFlags) sysOptions(ws *llmfs.Workspace) *sysfiles.Options {
 }
 
 // options merges the configuration file and the flags. It also says whether system files
-// are wanted.
-func (f *wsFlags) options() (*llmfs.Options, bool, error) {
+// are wanted, if the configuration or a flag says so (nil: the default, [sysfiles.Wanted]).
+func (f *wsFlags) options() (*llmfs.Options, *bool, error) {
 	cfg, err := f.loadConfig()
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	opts := &llmfs.Options{Root: f.root, Relaxed: f.relaxed, Limits: f.limits, RequireRead: f.requireRead}
 	mode := cfg.Mode
@@ -127,7 +130,7 @@ func (f *wsFlags) options() (*llmfs.Options, bool, error) {
 	}
 	opts.Mode = llmfs.Mode(mode)
 	if !opts.Mode.Valid() || opts.Mode == "" {
-		return nil, false, usagef("--mode must be read-only, read-write or full, got %q", mode)
+		return nil, nil, usagef("--mode must be read-only, read-write or full, got %q", mode)
 	}
 	if cfg.RequireRead != nil && !f.set("require-read") {
 		opts.RequireRead = *cfg.RequireRead
@@ -137,7 +140,7 @@ func (f *wsFlags) options() (*llmfs.Options, bool, error) {
 		opts.Deny = append(opts.Deny, rel)
 	}
 	if err := llmfs.ValidateDeny(opts.Deny); err != nil {
-		return nil, false, usagef("%v", err)
+		return nil, nil, usagef("%v", err)
 	}
 	opts.NoDefaultDeny = f.noDefaultDeny
 	if cfg.NoDefaultDeny != nil && !f.set("no-default-deny") {
@@ -155,14 +158,11 @@ func (f *wsFlags) options() (*llmfs.Options, bool, error) {
 		MaxFiles:     pick("max-files", f.quota.files, cfg.MaxFiles),
 	}
 	if opts.Quota.MaxBytes < 0 || opts.Quota.MaxFileBytes < 0 || opts.Quota.MaxFiles < 0 {
-		return nil, false, usagef("quota bounds must be 0 (none) or positive")
+		return nil, nil, usagef("quota bounds must be 0 (none) or positive")
 	}
-	agentMD := f.dialect == tools.RTC && opts.Mode != llmfs.ReadOnly
-	if cfg.AgentMD != nil {
-		agentMD = *cfg.AgentMD
-	}
+	agentMD := cfg.AgentMD
 	if f.agentMD.set {
-		agentMD = f.agentMD.v
+		agentMD = &f.agentMD.v
 	}
 	return opts, agentMD, nil
 }
