@@ -317,3 +317,25 @@ func TestFileRead_SizeAndHash(t *testing.T) {
 		}
 	})
 }
+
+// TestFileRead_LimitZeroReadsNothing checks that limit 0 returns no lines and reports no
+// truncation or cut lines, whatever the caps: the caller asked for nothing.
+func TestFileRead_LimitZeroReadsNothing(t *testing.T) {
+	eachBackend(t, &llmfs.Options{Limits: llmfs.Limits{MaxReadBytes: 64, MaxLineLength: 10}}, func(t *testing.T, w *llmfs.Workspace) {
+		put(t, w, "f.txt", strings.Repeat(strings.Repeat("w", 50)+"\n", 20))
+		res, err := w.Read(bg, "f.txt", llmfs.ReadOptions{Limit: 0})
+		noErr(t, err)
+		if res.Content != "" || res.Lines != 0 || res.Truncated || res.NextOffset != 0 || res.CutLines != 0 || res.TotalLines != 20 {
+			t.Errorf("Read(limit 0) = %+v", res)
+		}
+	})
+}
+
+func TestFileRead_InvalidUTF8PathRefused(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
+		_, err := w.Read(bg, "caf\xe9.txt", llmfs.ReadOptions{})
+		wantCode(t, err, llmfs.CodeInvalidPath)
+		_, err = w.Write(bg, "caf\xe9.txt", "x", llmfs.WriteOptions{})
+		wantCode(t, err, llmfs.CodeInvalidPath)
+	})
+}
