@@ -41,3 +41,29 @@ func TestFileMove_CrossDeviceOnHost(t *testing.T) {
 		t.Errorf("the source still exists: %v", err)
 	}
 }
+
+// TestFileMove_ThroughSymlinksInsideRoot moves files into and out of directories reached
+// through relative and absolute links that stay inside the root.
+func TestFileMove_ThroughSymlinksInsideRoot(t *testing.T) {
+	dir := t.TempDir()
+	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	noErr(t, err)
+	put(t, w, "real/keep.txt", "k")
+	put(t, w, "a.txt", "a")
+	noErr(t, os.Symlink(filepath.Join(w.Root(), "real"), filepath.Join(dir, "abs")))
+	noErr(t, os.Symlink("real", filepath.Join(dir, "rel")))
+	for _, step := range [][2]string{{"a.txt", "abs/a.txt"}, {"abs/a.txt", "rel/b.txt"}, {"rel/b.txt", "abs/new/c.txt"}, {"real/new/c.txt", "d.txt"}} {
+		if _, err := w.Move(bg, step[0], step[1]); err != nil {
+			t.Fatalf("Move(%s, %s): %v", step[0], step[1], err)
+		}
+	}
+	if got := mustRaw(t, w, "d.txt"); got != "a" {
+		t.Errorf("d.txt = %q", got)
+	}
+	if _, err := w.Copy(bg, "d.txt", "abs/copy.txt"); err != nil {
+		t.Errorf("Copy into an absolute link: %v", err)
+	}
+	if got := mustRaw(t, w, "real/copy.txt"); got != "a" {
+		t.Errorf("real/copy.txt = %q", got)
+	}
+}

@@ -148,19 +148,22 @@ func (s *Store) do(op, name string, fn func(name string) error) error {
 }
 
 // resolve follows the symbolic links of name on the host and returns the store name the
-// result has, if it is inside the root. For a name that does not exist yet, the parent is
-// resolved instead.
+// result has, if it is inside the root. For a name that does not exist yet, its longest
+// existing prefix is resolved and the missing elements are joined to the result.
 func (s *Store) resolve(name string) (string, bool) {
 	host := s.HostPath(name)
+	var missing []string
 	real, err := filepath.EvalSymlinks(host)
-	if errors.Is(err, fs.ErrNotExist) {
-		var parent string
-		if parent, err = filepath.EvalSymlinks(filepath.Dir(host)); err == nil {
-			real = filepath.Join(parent, filepath.Base(host))
-		}
+	for errors.Is(err, fs.ErrNotExist) && filepath.Dir(host) != host {
+		missing = append(missing, filepath.Base(host))
+		host = filepath.Dir(host)
+		real, err = filepath.EvalSymlinks(host)
 	}
 	if err != nil {
 		return "", false
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		real = filepath.Join(real, missing[i])
 	}
 	rel, err := filepath.Rel(s.dir, real)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
@@ -515,8 +518,36 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 		if old == newname || strings.HasPrefix(newname, old+"/") {
 			return fs.ErrInvalid
 		}
-		return s.renameNoReplace(old, newname)
+		err := s.renameNoReplace(old, newname)
+		if s.root != nil && isEscape(err) {
+			// The root refused newname's directory (do resolves only oldname): follow
+			// its links as do would, and try once more through the root.
+			if real, ok := s.resolveParent(newname); ok && real != newname {
+				if old == real || strings.HasPrefix(real, old+"/") {
+					return fs.ErrInvalid
+				}
+				err = s.renameNoReplace(old, real)
+			}
+		}
+		return err
 	})
+}
+
+// resolveParent is resolve for the directory of name: name's last element is kept as it
+// is, so a rename onto an existing link still finds the link and fails.
+func (s *Store) resolveParent(name string) (string, bool) {
+	dir, base := path.Split(name)
+	if dir == "" {
+		return name, true
+	}
+	real, ok := s.resolve(strings.TrimSuffix(dir, "/"))
+	if !ok {
+		return "", false
+	}
+	if real == "." {
+		return base, true
+	}
+	return real + "/" + base, true
 }
 
 func randomSuffix() string { return strconv.FormatUint(rand.Uint64(), 36) }

@@ -182,6 +182,12 @@ func TestSymlinkResolution(t *testing.T) {
 	if got, ok := s.resolve("abs-chain"); !ok || got != "sub/in.txt" {
 		t.Errorf("resolve(abs-chain) = %q, %v; want sub/in.txt", got, ok)
 	}
+	if got, ok := s.resolve("abs-sub/not/yet/there"); !ok || got != "sub/not/yet/there" {
+		t.Errorf("resolve(abs-sub/not/yet/there) = %q, %v; want sub/not/yet/there", got, ok)
+	}
+	if got, ok := s.resolve("evil-dir/not/there"); ok {
+		t.Errorf("resolve(evil-dir/not/there) = %q inside, want outside", got)
+	}
 	if got, ok := s.resolve("evil-prefix"); ok {
 		t.Errorf("resolve(evil-prefix) = %q inside, want outside", got)
 	}
