@@ -26,7 +26,9 @@ func (w *Workspace) Mkdir(ctx context.Context, p string) (string, error) {
 	done(err)
 	if err != nil {
 		if errors.Is(err, store.ErrNotDir) {
-			return "", errorf(CodeFileAlreadyExists, p, "a file exists where a directory is needed: %s", p)
+			e := errorf(CodeFileAlreadyExists, p, "a file exists where a directory is needed: %s", p)
+			e.Err = err
+			return "", e
 		}
 		return "", storeError(p, err)
 	}
