@@ -201,6 +201,18 @@ func (w *Workspace) denyRel(name string) string {
 	return relForDeny(w.Rel(w.display(name)))
 }
 
+// deniedName reports whether the store name is denied by its path alone. It is the
+// filter for the search engine (find, grep), which walks store names: the walk skips a
+// denied directory whole. For a symbolic link it follows, the engine uses denied, which
+// also checks the target.
+func (w *Workspace) deniedName(name string) bool {
+	if w.deny == nil {
+		return false
+	}
+	_, ok := w.deny.match(w.denyRel(name))
+	return ok
+}
+
 // denied checks the store name and, if the store has symbolic links, the name it really
 // leads to. It returns the rule that matched.
 func (w *Workspace) denied(ctx context.Context, name string) (string, bool) {
@@ -221,10 +233,7 @@ func (w *Workspace) denied(ctx context.Context, name string) (string, bool) {
 // hidden reports whether a directory entry, named name in the store, is invisible under
 // the deny rules. Only symbolic links need the store to resolve them.
 func (w *Workspace) hidden(ctx context.Context, name string, de fs.DirEntry) bool {
-	if w.deny == nil {
-		return false
-	}
-	if _, ok := w.deny.match(w.denyRel(name)); ok {
+	if w.deniedName(name) {
 		return true
 	}
 	if de.Type()&fs.ModeSymlink == 0 {
