@@ -97,7 +97,13 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 		}
 		total += n
 	}
-	if _, err := w.store.WriteFile(ctx, r.name, strings.NewReader(text), store.WriteOptions{IfMatch: hash}); err != nil {
+	done, err := w.admitFile(ctx, r, func(int64) int64 { return int64(len(text)) })
+	if err != nil {
+		return nil, err
+	}
+	_, err = w.store.WriteFile(ctx, r.name, strings.NewReader(text), store.WriteOptions{IfMatch: hash})
+	done(err)
+	if err != nil {
 		return nil, storeError(p, err)
 	}
 	if w.tracker != nil {

@@ -57,6 +57,23 @@ func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOpti
 	if r.name == "." {
 		return nil, errorf(CodeInvalidPath, p, "is a directory: %s", p)
 	}
+	done, err := w.admitFile(ctx, r, func(old int64) int64 {
+		if mode == store.Append {
+			return old + int64(len(content))
+		}
+		return int64(len(content))
+	})
+	if err != nil {
+		return nil, err
+	}
+	res, err := w.write(ctx, r, content, mode)
+	done(err)
+	return res, err
+}
+
+// write is Write after the checks.
+func (w *Workspace) write(ctx context.Context, r resolved, content string, mode store.WriteMode) (*WriteResult, error) {
+	p := r.arg
 	if err := w.mkdirAll(ctx, parentName(r.name)); err != nil {
 		return nil, storeError(p, err)
 	}

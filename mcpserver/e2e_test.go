@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 package mcpserver_test
 
 // End-to-end tests: they build the real llmfs binary, start it as `llmfs mcp` (stdio) or

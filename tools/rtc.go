@@ -154,8 +154,8 @@ func numbered(res *llmfs.ReadResult) string {
 	if res.Lines == 0 && res.Offset > res.TotalLines {
 		fmt.Fprintf(&sb, "(offset %d is past the end: the file has %d lines)\n", res.Offset, res.TotalLines)
 	}
-	if res.Truncated {
-		fmt.Fprintf(&sb, "(showing lines %d-%d of %d; continue with offset=%d)\n", res.Offset, res.Offset+res.Lines-1, res.TotalLines, res.NextOffset)
+	if last := res.Offset + res.Lines - 1; res.Lines > 0 && last < res.TotalLines {
+		fmt.Fprintf(&sb, "(showing lines %d-%d of %d; continue with offset=%d)\n", res.Offset, last, res.TotalLines, last+1)
 	}
 	return sb.String()
 }

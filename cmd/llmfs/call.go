@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 package main
 
 import (
@@ -12,7 +14,7 @@ import (
 
 var callCmd = &command{
 	name:  "call",
-	args:  "TOOL ['ARGS-JSON'] [--dialect agentool|rtc] [--root DIR] [--relaxed] [--mode MODE]",
+	args:  "TOOL ['ARGS-JSON'] [--dialect agentool|rtc] [workspace flags]",
 	short: "run one tool call and print its JSON result",
 	long: `ARGS-JSON is the tool's arguments as a JSON object; "-" or nothing reads it from standard input.
 On failure the coded error {"code": ..., "message": ...} goes to standard error and the exit status is 1.`,
@@ -33,6 +35,7 @@ On failure the coded error {"code": ..., "message": ...} goes to standard error 
 			} else {
 				raw = []byte(args[1])
 			}
+			e.ws.dialect = tools.Dialect(*dialect)
 			ws, err := e.ws.open()
 			if err != nil {
 				return err

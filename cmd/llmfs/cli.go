@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 package main
 
 import (
@@ -42,7 +44,7 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 var commands []*command
 
 func init() {
-	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd}
+	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd, restoreCmd}
 }
 
 func lookup(name string) *command {
@@ -68,6 +70,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e.ws.stderr = stderr
 	fs := flag.NewFlagSet("llmfs "+cmd.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	runFn := cmd.setup(fs, e)

@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 package main
 
 import (
@@ -6,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,7 +18,7 @@ import (
 
 var mcpCmd = &command{
 	name:  "mcp",
-	args:  "[--root DIR]... [--dialect agentool|rtc] [--mode MODE] [--relaxed] [--require-read]",
+	args:  "[--root DIR]... [--dialect agentool|rtc] [--require-read] [workspace flags]",
 	short: "serve the workspace as an MCP server over standard input and output",
 	long: `Each --root adds a directory to serve; the first (default: the current directory) is the one
 relative paths resolve against, and an absolute path goes to the directory that holds it.
@@ -27,13 +28,13 @@ editing or overwriting a file needs a read of it in the same session first.
 The log goes to standard error.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
-		f.register(fs)
+		f.register(fs, &e.ws)
 		return func(ctx context.Context, args []string) error {
 			if len(args) > 0 {
 				return usagef("unexpected argument %q", args[0])
 			}
 			logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			srv, err := f.server(fs, e, logger)
+			srv, err := f.server(e, logger)
 			if err != nil {
 				return err
 			}
@@ -46,47 +47,45 @@ The log goes to standard error.`,
 	},
 }
 
-// mcpFlags are the flags of the commands that serve MCP.
+// mcpFlags are the flags of the commands that serve MCP: the workspace flags, with a
+// repeatable --root, and the dialect.
 type mcpFlags struct {
-	roots       rootsFlag
-	dialect     string
-	mode        string
-	relaxed     bool
-	requireRead bool
+	ws      *wsFlags
+	roots   stringList
+	dialect string
 }
 
-// rootsFlag is a repeatable --root.
-type rootsFlag []string
-
-func (r *rootsFlag) String() string     { return strings.Join(*r, ", ") }
-func (r *rootsFlag) Set(s string) error { *r = append(*r, s); return nil }
-
-func (f *mcpFlags) register(fs *flag.FlagSet) {
-	fs.Var(&f.roots, "root", "a `DIR` to serve; repeat for several (default: the current directory)")
+func (f *mcpFlags) register(fs *flag.FlagSet, ws *wsFlags) {
+	f.ws = ws
+	ws.register(fs)
+	// Here --root may be repeated: take the workspace flag over.
+	root := fs.Lookup("root")
+	root.Value, root.DefValue = &f.roots, ""
+	root.Usage = "a `DIR` to serve; repeat for several, the first is the default (default: the current directory)"
 	fs.StringVar(&f.dialect, "dialect", "agentool", "tool `DIALECT`: agentool or rtc")
-	fs.StringVar(&f.mode, "mode", "full", "work `MODE`: read-only, read-write or full")
-	fs.BoolVar(&f.relaxed, "relaxed", false, "let paths leave the roots (absolute paths and '..' are followed)")
-	fs.BoolVar(&f.requireRead, "require-read", false, "require reading a file in the session before editing or overwriting it (default: on in the rtc dialect)")
+	fs.BoolVar(&ws.requireRead, "require-read", false, "require reading a file in the session before editing or overwriting it (default: on in the rtc dialect)")
 }
 
 // server opens one workspace per root and returns the MCP server over them.
-func (f *mcpFlags) server(fs *flag.FlagSet, e *env, logger *slog.Logger) (*mcp.Server, error) {
+func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 	if os.Getenv("GOGC") == "" {
 		// A server's live heap is small and each call leaves JSON garbage: collecting
 		// at 100% growth spent a fifth of the CPU of a small read in the GC.
 		debug.SetGCPercent(400)
 	}
 	dialect := tools.Dialect(f.dialect)
-	if !setFlag(fs, "require-read") {
-		f.requireRead = dialect == tools.RTC
+	if !f.ws.set("require-read") {
+		f.ws.requireRead = dialect == tools.RTC
 	}
+	f.ws.dialect, f.ws.stderr = dialect, e.stderr
 	roots := f.roots
 	if len(roots) == 0 {
 		roots = []string{""}
 	}
 	var wss []*llmfs.Workspace
 	for _, dir := range roots {
-		w := wsFlags{root: dir, relaxed: f.relaxed, mode: f.mode, requireRead: f.requireRead}
+		w := *f.ws
+		w.root = dir
 		ws, err := w.open()
 		if err != nil {
 			return nil, err
@@ -98,13 +97,6 @@ func (f *mcpFlags) server(fs *flag.FlagSet, e *env, logger *slog.Logger) (*mcp.S
 		return nil, usagef("%v", err)
 	}
 	return srv, nil
-}
-
-// setFlag reports whether the flag name was given on the command line.
-func setFlag(fs *flag.FlagSet, name string) bool {
-	found := false
-	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
-	return found
 }
 
 // version is the llmfs version reported to MCP clients.

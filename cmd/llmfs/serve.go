@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 package main
 
 import (
@@ -17,7 +19,7 @@ import (
 
 var serveCmd = &command{
 	name:  "serve",
-	args:  "[--addr 127.0.0.1:7700] [--root DIR]... [--token T] [--dialect agentool|rtc] [--mode MODE]",
+	args:  "[--addr 127.0.0.1:7700] [--root DIR]... [--token T] [--dialect agentool|rtc] [workspace flags]",
 	short: "serve the workspace as an MCP server over streamable HTTP at /mcp",
 	long: `Every request needs "Authorization: Bearer TOKEN". Without --token (or $LLMFS_TOKEN) a random
 token is made and printed to standard error at start. The Host header must name a loopback
@@ -26,7 +28,7 @@ Each MCP session (Mcp-Session-Id) tracks its own reads. SIGINT or SIGTERM stops 
 gracefully. Requests are logged to standard error, one structured line each.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
-		f.register(fs)
+		f.register(fs, &e.ws)
 		addr := fs.String("addr", "127.0.0.1:7700", "listen on `ADDR` (host:port; port 0 picks a free one)")
 		token := fs.String("token", "", "bearer `TOKEN` clients must send (default: $LLMFS_TOKEN, else a random one)")
 		maxBody := fs.Int64("max-body", mcpserver.DefaultMaxBodyBytes, "largest request body in `BYTES`")
@@ -35,7 +37,7 @@ gracefully. Requests are logged to standard error, one structured line each.`,
 				return usagef("unexpected argument %q", args[0])
 			}
 			logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-			srv, err := f.server(fs, e, logger)
+			srv, err := f.server(e, logger)
 			if err != nil {
 				return err
 			}
