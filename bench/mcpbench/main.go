@@ -176,10 +176,8 @@ func measure(command string) ([]result, error) {
 			metric = fmt.Sprintf("small-file reads, %d in flight", inflight)
 		}
 		out = append(out, result{metric: metric, value: float64(n.Load()) / time.Since(start).Seconds(), unit: "reads/s", higher: true})
-		if inflight == 1 {
-			// CPU time per read is steadier than reads/s on a busy machine.
-			out = append(out, result{metric: "server CPU per small-file read", value: float64((cpuTime(pid) - cpu0).Microseconds()) / float64(n.Load()), unit: "µs"})
-		}
+		// CPU time per read is steadier than reads/s on a busy machine.
+		out = append(out, result{metric: "server CPU per read, " + strings.TrimPrefix(metric, "small-file reads, "), value: float64((cpuTime(pid) - cpu0).Microseconds()) / float64(n.Load()), unit: "µs"})
 	}
 
 	// Listing the big directory.
