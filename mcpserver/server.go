@@ -26,7 +26,7 @@
 // the parts of its directories that lie within a client root. Client roots narrow, never
 // widen: a client root outside every directory adds nothing. A client that lists no file
 // roots, or fails to answer, leaves the directories as they are (as the reference filesystem
-// server does). Client roots are checked lexically, on top of the directories' own sandbox.
+// server does) until its next roots/list_changed. Client roots are checked lexically, on top of the directories' own sandbox.
 // In relaxed mode there is nothing to narrow, and client roots are ignored.
 package mcpserver
 

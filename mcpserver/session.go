@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,8 +23,12 @@ import (
 type session struct {
 	toolboxes []*tools.Toolbox // index-aligned with server.roots
 
-	mu      sync.Mutex // guards the fields below and serializes roots/list calls
-	stale   bool       // the client's roots must be fetched before the next call
+	// stale says the client's roots must be fetched before the next call. It is not under
+	// mu: a roots/list_changed notification must never wait for a roots/list call in
+	// flight, whose answer may come behind it.
+	stale atomic.Bool
+
+	mu      sync.Mutex // guards allowed and serializes roots/list calls
 	allowed []string   // directories the client's roots leave; nil: no narrowing
 }
 
@@ -43,7 +48,7 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 		st.toolboxes = append(st.toolboxes, tb)
 	}
 	if p := ss.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil && !s.roots[0].Relaxed() {
-		st.stale = true
+		st.stale.Store(true)
 	}
 	s.sessions[ss] = st
 	go func() {
@@ -61,9 +66,7 @@ func (s *server) rootsChanged(ctx context.Context, req *mcp.RootsListChangedRequ
 	if err != nil {
 		return
 	}
-	st.mu.Lock()
-	st.stale = !s.roots[0].Relaxed()
-	st.mu.Unlock()
+	st.stale.Store(!s.roots[0].Relaxed())
 }
 
 // call routes one tool call to the toolbox of the directory that holds its paths, after
@@ -90,19 +93,19 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 func (s *server) allowed(ctx context.Context, ss *mcp.ServerSession, st *session) ([]string, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if !st.stale {
+	if !st.stale.Swap(false) {
 		return st.allowed, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.rootsTimeout)
 	defer cancel()
 	res, err := ss.ListRoots(ctx, nil)
 	if err != nil {
-		// Keep the directories as they are, as the reference server does; ask again
-		// on the next call.
+		// Keep the directories as they are, as the reference server does, until the
+		// next roots/list_changed: asking at every call would make each wait for the
+		// timeout when a client never answers.
 		s.logger.Warn("listing the client's roots failed; not narrowing", "session", ss.ID(), "error", err)
 		return st.allowed, nil
 	}
-	st.stale = false
 	st.allowed = s.intersect(clientDirs(res.Roots))
 	s.logger.Info("client roots", "session", ss.ID(), "roots", len(res.Roots), "allowed", st.allowed)
 	return st.allowed, nil

@@ -1,0 +1,150 @@
+//go:build !js && !wasip1
+
+package mcpserver_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/mcpserver"
+	"github.com/llmfs/llmfs/tools"
+)
+
+// These tests run client and server in this process, over in-memory transports.
+
+func openWS(t *testing.T, dir string, opts llmfs.Options) *llmfs.Workspace {
+	t.Helper()
+	opts.Root = dir
+	ws, err := llmfs.Open(&opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// connectInMemory serves srv to a client over in-memory transports.
+func connectInMemory(t *testing.T, srv *mcp.Server, client *mcp.Client) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if client == nil {
+		client = newClient()
+	}
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
+
+func TestNewRefuses(t *testing.T) {
+	one, two := tempDir(t), tempDir(t)
+	nested := filepath.Join(one, "nested")
+	os.Mkdir(nested, 0o755)
+	ws := openWS(t, one, llmfs.Options{})
+	for _, c := range []struct {
+		name string
+		opts mcpserver.Options
+		want string
+	}{
+		{"unknown dialect", mcpserver.Options{Dialect: "klingon"}, "unknown dialect"},
+		{"rtc with two roots", mcpserver.Options{Dialect: tools.RTC, Roots: []*llmfs.Workspace{openWS(t, two, llmfs.Options{})}}, "one directory"},
+		{"nested", mcpserver.Options{Roots: []*llmfs.Workspace{openWS(t, nested, llmfs.Options{})}}, "must not nest"},
+		{"same twice", mcpserver.Options{Roots: []*llmfs.Workspace{openWS(t, one, llmfs.Options{})}}, "must not nest"},
+		{"other mode", mcpserver.Options{Roots: []*llmfs.Workspace{openWS(t, two, llmfs.Options{Mode: llmfs.ReadOnly})}}, "other rules"},
+	} {
+		_, err := mcpserver.New(ws, &c.opts)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one about %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestSessionProtocol: llmfs speaks the session-based protocol versions, so a client that
+// tries 2026-07-28 first falls back to 2025-11-25.
+func TestSessionProtocol(t *testing.T) {
+	srv, err := mcpserver.New(openWS(t, tempDir(t), llmfs.Options{}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connectInMemory(t, srv, nil)
+	if v := cs.InitializeResult().ProtocolVersion; v != "2025-11-25" {
+		t.Errorf("protocol version %s, want 2025-11-25", v)
+	}
+	if !strings.Contains(cs.InitializeResult().Instructions, "Relative paths") {
+		t.Errorf("instructions: %q", cs.InitializeResult().Instructions)
+	}
+}
+
+// TestRTCClientRoots: in the rtc dialect, client roots narrow the virtual tree too; a
+// listing of the default "/" is outside a root below it.
+func TestRTCClientRoots(t *testing.T) {
+	dir := tempDir(t)
+	writeFile(t, filepath.Join(dir, "sub", "in.txt"), "in\n")
+	writeFile(t, filepath.Join(dir, "out.txt"), "out\n")
+	srv, err := mcpserver.New(openWS(t, dir, llmfs.Options{RequireRead: true}), &mcpserver.Options{Dialect: tools.RTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := newClient()
+	client.AddRoots(&mcp.Root{URI: fileURI(filepath.Join(dir, "sub"))})
+	cs := connectInMemory(t, srv, client)
+	ok(t, cs, "read", `{"path":"/sub/in.txt"}`)
+	ok(t, cs, "ls", `{"path":"/sub"}`)
+	fails(t, cs, "read", `{"path":"/out.txt"}`, "INVALID_PATH")
+	fails(t, cs, "ls", `{}`, "INVALID_PATH")
+	fails(t, cs, "read", `{"path":"/sub/../out.txt"}`, "INVALID_PATH")
+}
+
+// TestRelaxedIgnoresClientRoots: a relaxed server has no boundary to narrow.
+func TestRelaxedIgnoresClientRoots(t *testing.T) {
+	dir, other := tempDir(t), tempDir(t)
+	writeFile(t, filepath.Join(other, "x.txt"), "x\n")
+	srv, err := mcpserver.New(openWS(t, dir, llmfs.Options{Relaxed: true}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := newClient()
+	client.AddRoots(&mcp.Root{URI: fileURI(dir)})
+	cs := connectInMemory(t, srv, client)
+	ok(t, cs, "file_read", `{"path":"`+other+`/x.txt"}`)
+}
+
+// TestNonFileRootsIgnored: roots that are not file:// URIs narrow nothing.
+func TestNonFileRootsIgnored(t *testing.T) {
+	dir := tempDir(t)
+	writeFile(t, filepath.Join(dir, "a.txt"), "a\n")
+	srv, err := mcpserver.New(openWS(t, dir, llmfs.Options{}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := newClient()
+	client.AddRoots(&mcp.Root{URI: "https://example.com/repo"})
+	cs := connectInMemory(t, srv, client)
+	ok(t, cs, "file_read", `{"path":"a.txt"}`)
+}
+
+// TestModeHidesTools: a read-only server offers no writing tool, and refuses a call of one
+// as an unknown tool (the go-sdk answers before llmfs sees it).
+func TestModeHidesTools(t *testing.T) {
+	srv, err := mcpserver.New(openWS(t, tempDir(t), llmfs.Options{Mode: llmfs.ReadOnly}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connectInMemory(t, srv, nil)
+	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "file_write", Arguments: map[string]any{"path": "a", "content": "b"}})
+	if err == nil || !strings.Contains(err.Error(), "unknown tool") {
+		t.Errorf("file_write on a read-only server: %v", err)
+	}
+}
