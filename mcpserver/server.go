@@ -24,10 +24,14 @@
 // If the client supports MCP roots, the server asks for them before a session's first tool
 // call, and again after each roots/list_changed notification, and narrows the session to
 // the parts of its directories that lie within a client root. Client roots narrow, never
-// widen: a client root outside every directory adds nothing. A client that lists no file
-// roots, or fails to answer, leaves the directories as they are (as the reference filesystem
-// server does) until its next roots/list_changed. Client roots are checked lexically, on top of the directories' own sandbox.
-// In relaxed mode there is nothing to narrow, and client roots are ignored.
+// widen: a client root outside every directory adds nothing, and roots that share nothing
+// with the directories allow nothing. A client that lists no file roots, or fails to answer,
+// leaves the directories as they are (as the reference filesystem server does) until its
+// next roots/list_changed. Client roots are checked lexically, on top of the directories'
+// own sandbox. In relaxed mode there is nothing to narrow, and client roots are ignored.
+//
+// The server speaks the MCP versions that have sessions (up to 2025-11-25): the read
+// tracker and the roots belong to a session.
 package mcpserver
 
 import (
