@@ -483,7 +483,7 @@ const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 
 func TestHTTPRefusals(t *testing.T) {
 	dir := tempDir(t)
-	s := startServe(t, "--root", dir, "--max-body", "4096")
+	s := startServe(t, "--root", dir, "--max-body", "4096", "--allow-host", "trusted.example")
 	auth := "Bearer " + s.token
 	for _, c := range []struct {
 		name   string
@@ -498,6 +498,9 @@ func TestHTTPRefusals(t *testing.T) {
 		{"rebound host", http.Header{"Authorization": {auth}, "Host": {"evil.example:80"}}, initBody, 403},
 		{"body too large", http.Header{"Authorization": {auth}}, initBody[:len(initBody)-1] + `,"pad":"` + strings.Repeat("x", 8000) + `"}`, 413},
 		{"same origin", http.Header{"Authorization": {auth}, "Origin": {"http://127.0.0.1"}}, initBody, 200},
+		{"allowed origin", http.Header{"Authorization": {auth}, "Origin": {"https://trusted.example"}}, initBody, 200},
+		{"look-alike origin", http.Header{"Authorization": {auth}, "Origin": {"https://trusted.example.evil.example"}}, initBody, 403},
+		{"null origin", http.Header{"Authorization": {auth}, "Origin": {"null"}}, initBody, 403},
 		{"good", http.Header{"Authorization": {auth}}, initBody, 200},
 	} {
 		resp := rawPost(t, s, c.header, c.body)

@@ -27,9 +27,16 @@ type HTTPOptions struct {
 	// MaxBodyBytes bounds a request body; a bigger one gets 413. Default
 	// [DefaultMaxBodyBytes].
 	MaxBodyBytes int64
+	// SessionTimeout closes a session that has had no request for this long, so clients
+	// that vanish without ending their session do not pile up. Zero means
+	// [DefaultSessionTimeout]; negative, never.
+	SessionTimeout time.Duration
 	// Logger receives one structured line per request; nil discards them.
 	Logger *slog.Logger
 }
+
+// DefaultSessionTimeout is the default of [HTTPOptions.SessionTimeout].
+const DefaultSessionTimeout = time.Hour
 
 // DefaultMaxBodyBytes is the default of [HTTPOptions.MaxBodyBytes]: room for a large write.
 const DefaultMaxBodyBytes = 16 << 20
@@ -48,6 +55,12 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	switch {
+	case o.SessionTimeout == 0:
+		o.SessionTimeout = DefaultSessionTimeout
+	case o.SessionTimeout < 0:
+		o.SessionTimeout = 0 // the go-sdk's "never"
+	}
 	hosts := []string{"localhost", "127.0.0.1", "::1"}
 	for _, h := range o.Hosts {
 		hosts = append(hosts, strings.ToLower(strings.Trim(h, "[]")))
@@ -55,6 +68,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Logger:              o.Logger,
 		MaxRequestBodyBytes: o.MaxBodyBytes,
+		SessionTimeout:      o.SessionTimeout,
 	})
 	return &httpHandler{next: mcpHandler, token: o.Token, hosts: hosts, maxBody: o.MaxBodyBytes, logger: o.Logger}
 }

@@ -23,7 +23,8 @@ var serveCmd = &command{
 	short: "serve the workspace as an MCP server over streamable HTTP at /mcp",
 	long: `Every request needs "Authorization: Bearer TOKEN". Without --token (or $LLMFS_TOKEN) a random
 token is made and printed to standard error at start. The Host header must name a loopback
-address or the listening host, and a request from a web page of another origin is refused (403).
+address, the listening host or an --allow-host name, and so must an Origin header: anything
+else is refused (403), which defeats DNS rebinding and requests from web pages.
 Each MCP session (Mcp-Session-Id) tracks its own reads. SIGINT or SIGTERM stops the server
 gracefully. Requests are logged to standard error, one structured line each.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
@@ -32,6 +33,9 @@ gracefully. Requests are logged to standard error, one structured line each.`,
 		addr := fs.String("addr", "127.0.0.1:7700", "listen on `ADDR` (host:port; port 0 picks a free one)")
 		token := fs.String("token", "", "bearer `TOKEN` clients must send (default: $LLMFS_TOKEN, else a random one)")
 		maxBody := fs.Int64("max-body", mcpserver.DefaultMaxBodyBytes, "largest request body in `BYTES`")
+		sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "end a session idle for `DURATION` (negative: never)")
+		var allowHosts stringList
+		fs.Var(&allowHosts, "allow-host", "also accept `NAME` in the Host and Origin headers (repeatable; loopback names and the listening host always are)")
 		return func(ctx context.Context, args []string) error {
 			if len(args) > 0 {
 				return usagef("unexpected argument %q", args[0])
@@ -54,9 +58,16 @@ gracefully. Requests are logged to standard error, one structured line each.`,
 				return err
 			}
 			host, _, _ := net.SplitHostPort(ln.Addr().String())
+			if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() && len(allowHosts) == 0 {
+				logger.Warn("listening on all interfaces, but only loopback names are accepted in the Host header; add --allow-host NAME for the names clients use")
+			}
 			mux := http.NewServeMux()
 			mux.Handle("/mcp", mcpserver.NewHTTPHandler(srv, &mcpserver.HTTPOptions{
-				Token: tok, Hosts: []string{host}, MaxBodyBytes: *maxBody, Logger: logger,
+				Token:          tok,
+				Hosts:          append([]string{host}, allowHosts...),
+				MaxBodyBytes:   *maxBody,
+				SessionTimeout: *sessionTimeout,
+				Logger:         logger,
 			}))
 			hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 			fmt.Fprintf(e.stderr, "llmfs: serving MCP at http://%s/mcp\n", ln.Addr())
