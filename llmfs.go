@@ -156,6 +156,15 @@ func (w *Workspace) Session() *Workspace {
 	return &s
 }
 
+// StrictSession is [Workspace.Session] with reads required before edits and overwrites,
+// as with [Options.RequireRead], whether or not w requires them: for a server that turns
+// the rule on for its agents' sessions on a workspace shared with others.
+func (w *Workspace) StrictSession() *Workspace {
+	s := *w
+	s.tracker = newReadTracker()
+	return &s
+}
+
 // Mode returns the work mode.
 func (w *Workspace) Mode() Mode {
 	if w.mode == "" {

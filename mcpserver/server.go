@@ -11,7 +11,8 @@
 //
 // Each MCP session gets its own workspace session ([llmfs.Workspace.Session]) and so its
 // own read tracker: when the workspace requires reads before edits
-// ([llmfs.Options.RequireRead]), one client's reads never vouch for another's edits.
+// ([llmfs.Options.RequireRead], or [Options.RequireRead] here), one client's reads never
+// vouch for another's edits.
 //
 // # Several directories
 //
@@ -57,6 +58,10 @@ type Options struct {
 	// Roots are more directories to serve besides the workspace given to [New]. They must
 	// have the same mode and rules, and must not nest inside one another or the first.
 	Roots []*llmfs.Workspace
+	// RequireRead makes every session read a file before it edits or overwrites it
+	// ([llmfs.Workspace.StrictSession]), even when the workspaces do not require it
+	// themselves ([llmfs.Options.RequireRead]). Clients of the rtc dialect expect it.
+	RequireRead bool
 	// Name and Version identify the server to clients. Defaults: "llmfs" and "dev".
 	Name, Version string
 	// Logger receives the server's log; nil discards it.
@@ -79,6 +84,7 @@ func protocolVersions() []string {
 type server struct {
 	roots        []*llmfs.Workspace // roots[0] is the default for relative paths
 	dialect      tools.Dialect
+	requireRead  bool
 	logger       *slog.Logger
 	rootsTimeout time.Duration
 
@@ -115,6 +121,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	s := &server{
 		roots:        append([]*llmfs.Workspace{ws}, o.Roots...),
 		dialect:      o.Dialect,
+		requireRead:  o.RequireRead,
 		logger:       o.Logger,
 		rootsTimeout: o.RootsTimeout,
 		sessions:     map[*mcp.ServerSession]*session{},

@@ -148,3 +148,25 @@ func TestModeHidesTools(t *testing.T) {
 		t.Errorf("file_write on a read-only server: %v", err)
 	}
 }
+
+// TestOptionsRequireRead turns read-before-edit on for sessions of a workspace that does not
+// require it, each session with its own tracker.
+func TestOptionsRequireRead(t *testing.T) {
+	dir := tempDir(t)
+	writeFile(t, filepath.Join(dir, "f.txt"), "one\n")
+	ws := openWS(t, dir, llmfs.Options{})
+	srv, err := mcpserver.New(ws, &mcpserver.Options{RequireRead: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := connectInMemory(t, srv, nil), connectInMemory(t, srv, nil)
+	edit := `{"path":"f.txt","old_text":"one","new_text":"two"}`
+	fails(t, a, "file_edit", edit, "FILE_NOT_READ")
+	ok(t, a, "file_read", `{"path":"f.txt"}`)
+	fails(t, b, "file_edit", edit, "FILE_NOT_READ")
+	ok(t, a, "file_edit", edit)
+	// The workspace itself still does not require reads.
+	if _, err := ws.Edit(context.Background(), "f.txt", "two", "three", false); err != nil {
+		t.Errorf("direct edit: %v", err)
+	}
+}

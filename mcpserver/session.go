@@ -41,7 +41,11 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 	}
 	st := &session{}
 	for _, r := range s.roots {
-		tb, err := tools.New(r.Session(), s.dialect)
+		ws := r.Session()
+		if s.requireRead {
+			ws = r.StrictSession()
+		}
+		tb, err := tools.New(ws, s.dialect)
 		if err != nil {
 			return nil, err
 		}
