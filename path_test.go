@@ -3,10 +3,12 @@
 package llmfs_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/store/mem"
@@ -198,5 +200,49 @@ func TestFsContext_RelWithinRoot(t *testing.T) {
 		if got := w.Rel(w.Root() + "-evil/x"); got != w.Root()+"-evil/x" {
 			t.Errorf("Rel(sibling) = %q, want it unchanged", got)
 		}
+	}
+}
+
+// TestFsContext_RelaxedAllowsOutside checks that a relaxed workspace reaches outside its root by
+// .. and by absolute paths, and still refuses empty paths and NUL bytes.
+func TestFsContext_RelaxedAllowsOutside(t *testing.T) {
+	site := newAttackSite(t)
+	w, err := llmfs.Open(&llmfs.Options{Root: site.root, Relaxed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, p := range []string{"../outside/secret.txt", site.outside + "/secret.txt", "dir/../../ws-evil/secret", "ln-secret", "ln-outdir/sub/deep.txt"} {
+		res, err := w.Read(ctx, p, llmfs.ReadOptions{Limit: llmfs.NoLimit})
+		if err != nil || res.Content != secret {
+			t.Errorf("relaxed Read(%s) = %v, %v; want the secret", p, res, err)
+		}
+	}
+	res, err := w.Write(ctx, "../outside/new/deep.txt", "relaxed", llmfs.WriteOptions{})
+	if err != nil || res.Path != site.outside+"/new/deep.txt" {
+		t.Errorf("relaxed Write(../outside/new/deep.txt) = %v, %v", res, err)
+	}
+	if b, _ := os.ReadFile(site.outside + "/new/deep.txt"); string(b) != "relaxed" {
+		t.Errorf("outside/new/deep.txt = %q", b)
+	}
+	if _, err := w.Write(ctx, "inside.txt", "in", llmfs.WriteOptions{}); err != nil {
+		t.Errorf("relaxed Write(inside.txt): %v", err)
+	} else if b, _ := os.ReadFile(site.root + "/inside.txt"); string(b) != "in" {
+		t.Errorf("relaxed relative write landed elsewhere: %q", b)
+	}
+	for _, p := range []string{"", "a\x00b"} {
+		if _, err := w.Read(ctx, p, llmfs.ReadOptions{}); llmfs.CodeOf(err) != llmfs.CodeInvalidPath {
+			t.Errorf("relaxed Read(%q) = %v, want INVALID_PATH", p, err)
+		}
+	}
+	errc := make(chan error, 1)
+	go func() { _, err := w.Read(ctx, "fifo", llmfs.ReadOptions{}); errc <- err }()
+	select {
+	case err := <-errc:
+		if llmfs.CodeOf(err) != llmfs.CodeInvalidPath {
+			t.Errorf("relaxed Read(fifo) = %v, want INVALID_PATH", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("relaxed Read(fifo) blocked")
 	}
 }
