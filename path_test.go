@@ -235,6 +235,18 @@ func TestFsContext_RelaxedAllowsOutside(t *testing.T) {
 			t.Errorf("relaxed Read(%q) = %v, want INVALID_PATH", p, err)
 		}
 	}
+	// Devices are never opened: /dev/zero would never end, /dev/null would swallow writes.
+	for _, dev := range []string{"/dev/zero", "/dev/null", "/dev/urandom"} {
+		if _, err := os.Stat(dev); err != nil {
+			continue
+		}
+		_, err := w.Read(ctx, dev, llmfs.ReadOptions{Limit: llmfs.NoLimit})
+		wantCode(t, err, llmfs.CodeInvalidPath)
+		_, err = w.Write(ctx, dev, "x", llmfs.WriteOptions{Mode: llmfs.AppendTo})
+		wantCode(t, err, llmfs.CodeInvalidPath)
+		_, err = w.Copy(ctx, dev, "copy-of-device")
+		wantCode(t, err, llmfs.CodeInvalidPath)
+	}
 	errc := make(chan error, 1)
 	go func() { _, err := w.Read(ctx, "fifo", llmfs.ReadOptions{}); errc <- err }()
 	select {
