@@ -258,3 +258,24 @@ func TestFsContext_RelaxedAllowsOutside(t *testing.T) {
 		t.Fatal("relaxed Read(fifo) blocked")
 	}
 }
+
+// TestFsContext_SymlinksResolvedBeforeContainment checks that containment is judged on the
+// real path: a link inside the root that leads inside works, one that leads out is
+// INVALID_PATH however it is spelled.
+func TestFsContext_SymlinksResolvedBeforeContainment(t *testing.T) {
+	site := newAttackSite(t)
+	w, err := llmfs.Open(&llmfs.Options{Root: site.root})
+	noErr(t, err)
+	noErr(t, os.Symlink("dir/b.txt", filepath.Join(site.root, "ln-in")))
+	noErr(t, os.Symlink(filepath.Join(site.root, "dir"), filepath.Join(site.root, "ln-in-abs")))
+	for _, p := range []string{"ln-in", "ln-in-abs/b.txt", "dir/ln-up/ws/a.txt"} {
+		res, err := w.Read(bg, p, llmfs.ReadOptions{Limit: llmfs.NoLimit})
+		if err != nil || !strings.HasPrefix(res.Content, "inside") {
+			t.Errorf("Read(%s) = %v, %v; want the file inside", p, res, err)
+		}
+	}
+	for _, p := range []string{"ln-secret", "ln-rel-secret", "ln-outdir/secret.txt", "ln-evil/secret", "dir/ln-up/outside/secret.txt"} {
+		_, err := w.Read(bg, p, llmfs.ReadOptions{Limit: llmfs.NoLimit})
+		wantCode(t, err, llmfs.CodeInvalidPath)
+	}
+}
