@@ -300,14 +300,36 @@ func checkRegular(fi fs.FileInfo) error {
 }
 
 // locks serializes writes to the same host file across every Store in the process, so that
-// a conditional write's check and its rename are one step.
-var locks sync.Map // host path -> *sync.Mutex
+// a conditional write's check and its rename are one step. An entry lives only while some
+// writer holds or waits for it, so a long-running server does not accumulate one per path.
+var locks = struct {
+	sync.Mutex
+	m map[string]*pathLock
+}{m: map[string]*pathLock{}}
 
-func lockPath(p string) func() {
-	m, _ := locks.LoadOrStore(p, new(sync.Mutex))
-	mu := m.(*sync.Mutex)
-	mu.Lock()
-	return mu.Unlock
+type pathLock struct {
+	sync.Mutex
+	users int // holders and waiters; guarded by locks.Mutex
+}
+
+func lockPath(p string) (unlock func()) {
+	locks.Lock()
+	l := locks.m[p]
+	if l == nil {
+		l = &pathLock{}
+		locks.m[p] = l
+	}
+	l.users++
+	locks.Unlock()
+	l.Lock()
+	return func() {
+		l.Unlock()
+		locks.Lock()
+		if l.users--; l.users == 0 {
+			delete(locks.m, p)
+		}
+		locks.Unlock()
+	}
 }
 
 // WriteFile implements [store.Store]. Replace and Exclusive write a temporary file in the

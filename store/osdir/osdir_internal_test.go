@@ -5,11 +5,13 @@ package osdir
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -235,5 +237,25 @@ func TestReplaceKeepsMode(t *testing.T) {
 				t.Errorf("relaxed=%v: mode %v after a replace, want %v", relaxed, fi.Mode().Perm(), mode)
 			}
 		}
+	}
+}
+
+func TestLockPathForgetsUnusedPaths(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			unlock := lockPath("/same/path")
+			unlock()
+			lockPath(fmt.Sprintf("/p/%d", i))()
+		}()
+	}
+	wg.Wait()
+	locks.Lock()
+	n := len(locks.m)
+	locks.Unlock()
+	if n != 0 {
+		t.Fatalf("lock table holds %d entries after every writer finished, want 0", n)
 	}
 }
