@@ -150,13 +150,14 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 	}
 	conn := NewConn(stdout, stdin, handler)
 	defer func() {
-		conn.Close()
+		conn.Close() // closes the agent's stdin: a well-behaved agent exits
 		select {
 		case <-exited:
 		case <-time.After(5 * time.Second):
 			cmd.Process.Kill()
 			<-exited
 		}
+		conn.Wait() // no handler writes to Stdout after RunClient returns
 	}()
 
 	// Calls fail when the agent exits; watch for that as well as for ctx.
@@ -222,6 +223,8 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 			err = <-promptErr
 		}
 	}
+	// Show the updates the agent sent before it answered the prompt.
+	conn.SyncNotifications()
 	out.endLine()
 	sum.StopReason = res.StopReason
 	sum.Changes = fsrv.Changes()

@@ -257,10 +257,16 @@ func runRawClient(t *testing.T, p *peerProject, caps FileSystemCapability, srv *
 		}
 		return srv.Handle(ctx, method, params)
 	})
-	defer func() {
-		conn.Close()
-		cmd.Wait()
-	}()
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			conn.Close()
+			cmd.Wait()
+			conn.Wait()
+		}
+	}
+	defer stop()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var init InitializeResponse
@@ -278,8 +284,7 @@ func runRawClient(t *testing.T, p *peerProject, caps FileSystemCapability, srv *
 	if err != nil {
 		t.Fatalf("prompt: %v\n%s", err, stderr.String())
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	stop()
 	return calls
 }
 

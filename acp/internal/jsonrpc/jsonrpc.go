@@ -118,6 +118,10 @@ type Conn struct {
 	noteCond *sync.Cond
 	notes    []*message
 	noteEnd  bool
+	noteRecv int // notifications queued so far
+	noteDone int // notifications handled so far
+
+	readDone chan struct{} // closed when the reader loop has returned
 }
 
 // message is any JSON-RPC message, for both decoding and encoding.
@@ -157,6 +161,8 @@ func NewConn(r io.Reader, w io.Writer, h Handler) *Conn {
 		ctx:     ctx,
 		cancel:  cancel,
 		done:    make(chan struct{}),
+
+		readDone: make(chan struct{}),
 	}
 	c.noteCond = sync.NewCond(&c.noteMu)
 	if cl, ok := w.(io.Closer); ok {
@@ -189,11 +195,25 @@ func (c *Conn) Close() error {
 	return nil
 }
 
-// Wait blocks until the connection has ended and every handler has returned.
+// Wait blocks until the reader has stopped (at EOF or a read error) and every handler
+// has returned. Close alone does not stop a reader blocked on input: close the reader, or
+// end the peer, for that.
 func (c *Conn) Wait() error {
-	<-c.done
+	<-c.readDone
 	c.wg.Wait()
 	return c.Err()
+}
+
+// SyncNotifications waits until every notification received so far has been handled.
+// Call it after a call returns to see the effects of the notifications the peer sent
+// before its response (ACP agents send session updates, then answer the prompt).
+func (c *Conn) SyncNotifications() {
+	c.noteMu.Lock()
+	defer c.noteMu.Unlock()
+	target := c.noteRecv
+	for c.noteDone < target {
+		c.noteCond.Wait()
+	}
 }
 
 func (c *Conn) shutdown(err error) {
@@ -317,8 +337,9 @@ func (c *Conn) read() {
 	defer func() {
 		c.noteMu.Lock()
 		c.noteEnd = true
-		c.noteCond.Signal()
+		c.noteCond.Broadcast()
 		c.noteMu.Unlock()
+		close(c.readDone)
 	}()
 	for {
 		line, err := c.r.ReadBytes('\n')
@@ -372,7 +393,8 @@ func (c *Conn) dispatch(line []byte) {
 		c.wg.Add(1)
 		c.noteMu.Lock()
 		c.notes = append(c.notes, &m)
-		c.noteCond.Signal()
+		c.noteRecv++
+		c.noteCond.Broadcast()
 		c.noteMu.Unlock()
 	case m.ID != nil && (m.Result != nil || m.Error != nil):
 		c.mu.Lock()
@@ -435,6 +457,10 @@ func (c *Conn) serveNotes() {
 		c.notes = c.notes[1:]
 		c.noteMu.Unlock()
 		c.call(m)
+		c.noteMu.Lock()
+		c.noteDone++
+		c.noteCond.Broadcast()
+		c.noteMu.Unlock()
 		c.wg.Done()
 	}
 }

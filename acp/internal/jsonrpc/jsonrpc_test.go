@@ -329,3 +329,38 @@ func TestPeerEOF(t *testing.T) {
 		t.Fatalf("Wait after clean EOF = %v", err)
 	}
 }
+
+// TestSyncNotifications checks that notifications sent before a response can be awaited
+// once the call returns.
+func TestSyncNotifications(t *testing.T) {
+	const n = 50
+	var (
+		mu      sync.Mutex
+		handled int
+	)
+	ha := func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		time.Sleep(200 * time.Microsecond)
+		mu.Lock()
+		handled++
+		mu.Unlock()
+		return nil, nil
+	}
+	var b *Conn
+	hb := func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		for i := range n {
+			b.Notify(ctx, "update", i)
+		}
+		return "done", nil
+	}
+	var a *Conn
+	a, b = pipePair(t, ha, hb)
+	if err := a.Call(context.Background(), "prompt", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	a.SyncNotifications()
+	mu.Lock()
+	defer mu.Unlock()
+	if handled != n {
+		t.Fatalf("after SyncNotifications %d of %d notifications handled", handled, n)
+	}
+}
