@@ -42,10 +42,13 @@ type agentPeer struct {
 	mu   sync.Mutex
 	caps FileSystemCapability
 	cwd  string
+
+	resultPath string // where the results go
+	outside    string // a file outside the root
 }
 
 func runAgentPeer() int {
-	p := &agentPeer{}
+	p := &agentPeer{resultPath: os.Getenv("LLMFS_ACP_RESULT"), outside: os.Getenv("LLMFS_ACP_OUTSIDE")}
 	p.conn = NewConn(os.Stdin, os.Stdout, p.handle)
 	if err := p.conn.Wait(); err != nil {
 		fmt.Fprintln(os.Stderr, "agent peer:", err)
@@ -88,7 +91,7 @@ func (p *agentPeer) handle(ctx context.Context, method string, params json.RawMe
 			return nil, err
 		}
 		b, _ := json.Marshal(results)
-		if err := os.WriteFile(os.Getenv("LLMFS_ACP_RESULT"), b, 0o644); err != nil {
+		if err := os.WriteFile(p.resultPath, b, 0o644); err != nil {
 			return nil, err
 		}
 		p.say(ctx, "done: "+req.Prompt[0].Text+"\n")
@@ -164,14 +167,14 @@ func (p *agentPeer) scenario(ctx context.Context, name string) ([]peerResult, er
 		add(p.direct(ctx, "line+limit", map[string]any{"path": abs("a.txt"), "line": 2, "limit": 2}))
 		add(p.direct(ctx, "past end", map[string]any{"path": abs("a.txt"), "line": 99}))
 		add(p.direct(ctx, "missing", map[string]any{"path": abs("nope.txt")}))
-		add(p.direct(ctx, "outside", map[string]any{"path": os.Getenv("LLMFS_ACP_OUTSIDE")}))
+		add(p.direct(ctx, "outside", map[string]any{"path": p.outside}))
 		add(p.direct(ctx, "symlink out", map[string]any{"path": abs("link-out")}))
 		add(p.direct(ctx, "bad line", map[string]any{"path": abs("a.txt"), "line": 0}))
 		add(p.directWrite(ctx, "write new", abs("new.txt"), "fresh\n"))
 		add(p.directWrite(ctx, "write nested", abs("x/y/z.txt"), "deep"))
 		add(p.directWrite(ctx, "write empty", abs("empty.txt"), ""))
 		add(p.directWrite(ctx, "write overwrite", abs("b.txt"), "overwritten\n"))
-		add(p.directWrite(ctx, "write outside", os.Getenv("LLMFS_ACP_OUTSIDE"), "pwned"))
+		add(p.directWrite(ctx, "write outside", p.outside, "pwned"))
 	case "store":
 		// The same through the agent-side store and a workspace on it.
 		r, err := ws.Read(ctx, "a.txt", llmfs.ReadOptions{Offset: 1, Limit: llmfs.NoLimit})
