@@ -50,7 +50,7 @@ func (e *Error) Error() string {
 func NewError(code int, message string, data any) *Error {
 	e := &Error{Code: code, Message: message}
 	if data != nil {
-		b, err := json.Marshal(data)
+		b, err := marshal(data)
 		if err == nil {
 			e.Data = b
 		}
@@ -308,13 +308,25 @@ func marshalParams(params any) (json.RawMessage, error) {
 	if raw, ok := params.(json.RawMessage); ok {
 		return raw, nil
 	}
-	return json.Marshal(params)
+	return marshal(params)
+}
+
+// marshal encodes v as JSON without Go's HTML escaping: peers read "<" better than
+// "\u003c", and both mean the same.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // write sends one message as one line. Go's encoder escapes newlines inside strings, so
 // a message never spans lines.
 func (c *Conn) write(v any) error {
-	b, err := json.Marshal(v)
+	b, err := marshal(v)
 	if err != nil {
 		return fmt.Errorf("jsonrpc: encoding message: %w", err)
 	}
@@ -423,7 +435,7 @@ func (c *Conn) serveRequest(id json.RawMessage, m *message) {
 		c.reply(id, nil, e)
 		return
 	}
-	b, err := json.Marshal(res)
+	b, err := marshal(res)
 	if err != nil {
 		c.reply(id, nil, NewError(CodeInternalError, "encoding result: "+err.Error(), nil))
 		return
