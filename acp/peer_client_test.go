@@ -377,3 +377,55 @@ func TestRunClientErrors(t *testing.T) {
 		t.Errorf("RunClient with an agent that exits = %v", err)
 	}
 }
+
+// TestRunClientCancel cancels RunClient's context mid-turn: the agent gets session/cancel
+// and ends the turn with stopReason "cancelled".
+func TestRunClientCancel(t *testing.T) {
+	p := newPeerProject(t)
+	var stdout bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		// Cancel once the agent has started working.
+		for !strings.Contains(syncRead(&stdout), "working...") {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	stdoutW := &lockedWriter{w: &stdout}
+	sum, err := RunClient(ctx, ClientOptions{Root: p.root, Prompt: "hang", Command: []string{os.Args[0]}, Env: p.env(), Stdout: stdoutW, Approve: ApproveNone})
+	if err != nil {
+		t.Fatalf("RunClient after cancel: %v", err)
+	}
+	if sum.StopReason != "cancelled" {
+		t.Errorf("stop reason %q, want cancelled", sum.StopReason)
+	}
+}
+
+// TestRunClientAgentCrash has the agent exit in the middle of a turn.
+func TestRunClientAgentCrash(t *testing.T) {
+	p := newPeerProject(t)
+	var stdout bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := RunClient(ctx, ClientOptions{Root: p.root, Prompt: "crash", Command: []string{os.Args[0]}, Env: p.env(), Stdout: &stdout, Approve: ApproveNone})
+	if err == nil || !strings.Contains(err.Error(), "closed the connection") {
+		t.Errorf("RunClient with a crashing agent = %v", err)
+	}
+}
+
+var outMu sync.Mutex
+
+// lockedWriter lets a test read what RunClient writes while it runs.
+type lockedWriter struct{ w *bytes.Buffer }
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	outMu.Lock()
+	defer outMu.Unlock()
+	return l.w.Write(b)
+}
+
+func syncRead(b *bytes.Buffer) string {
+	outMu.Lock()
+	defer outMu.Unlock()
+	return b.String()
+}

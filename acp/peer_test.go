@@ -43,6 +43,8 @@ type agentPeer struct {
 	caps FileSystemCapability
 	cwd  string
 
+	cancelled chan struct{} // closed by session/cancel
+
 	resultPath string // where the results go
 	outside    string // a file outside the root
 }
@@ -86,6 +88,22 @@ func (p *agentPeer) handle(ctx context.Context, method string, params json.RawMe
 		if err := json.Unmarshal(params, &req); err != nil || len(req.Prompt) == 0 {
 			return nil, fmt.Errorf("bad prompt: %v", err)
 		}
+		switch req.Prompt[0].Text {
+		case "hang":
+			// Stream something, then wait for session/cancel.
+			p.say(ctx, "working...")
+			p.mu.Lock()
+			if p.cancelled == nil {
+				p.cancelled = make(chan struct{})
+			}
+			c := p.cancelled
+			p.mu.Unlock()
+			<-c
+			return map[string]string{"stopReason": "cancelled"}, nil
+		case "crash":
+			p.say(ctx, "about to crash\n")
+			os.Exit(3)
+		}
 		results, err := p.scenario(ctx, req.Prompt[0].Text)
 		if err != nil {
 			return nil, err
@@ -97,6 +115,16 @@ func (p *agentPeer) handle(ctx context.Context, method string, params json.RawMe
 		p.say(ctx, "done: "+req.Prompt[0].Text+"\n")
 		return map[string]string{"stopReason": "end_turn"}, nil
 	case MethodSessionCancel:
+		p.mu.Lock()
+		if p.cancelled == nil {
+			p.cancelled = make(chan struct{})
+		}
+		select {
+		case <-p.cancelled:
+		default:
+			close(p.cancelled)
+		}
+		p.mu.Unlock()
 		return nil, nil
 	}
 	return nil, &Error{Code: CodeMethodNotFound, Message: "Method not found: " + method}
