@@ -221,7 +221,7 @@ func TestInteropTSClient(t *testing.T) {
 				t.Fatal(err)
 			}
 			agent := &agentPeer{resultPath: p.result, outside: filepath.Join(p.outside, "secret.txt")}
-			agent.conn = NewConn(stdout, stdin, agent.handle)
+			agent.connect(stdout, stdin)
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			select {

@@ -51,7 +51,7 @@ type agentPeer struct {
 
 func runAgentPeer() int {
 	p := &agentPeer{resultPath: os.Getenv("LLMFS_ACP_RESULT"), outside: os.Getenv("LLMFS_ACP_OUTSIDE")}
-	p.conn = NewConn(os.Stdin, os.Stdout, p.handle)
+	p.connect(os.Stdin, os.Stdout)
 	if err := p.conn.Wait(); err != nil {
 		fmt.Fprintln(os.Stderr, "agent peer:", err)
 		return 1
@@ -61,7 +61,17 @@ func runAgentPeer() int {
 
 const peerSession = "go-peer-session"
 
+// connect starts the peer's connection. It holds p.mu while it sets p.conn, and handle
+// takes p.mu first, so no handler sees p.conn unset.
+func (p *agentPeer) connect(r io.Reader, w io.Writer) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.conn = NewConn(r, w, p.handle)
+}
+
 func (p *agentPeer) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	p.mu.Lock() // wait for connect
+	p.mu.Unlock()
 	switch method {
 	case MethodInitialize:
 		var req InitializeRequest
