@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,6 +247,35 @@ func TestFileServerWrite(t *testing.T) {
 	}
 }
 
+// TestFileServerWriteAtomic checks that a write replaces the file in one step (a new file
+// renamed over the old) rather than truncating and rewriting it: a reader that opened the
+// old file still reads the old content whole.
+func TestFileServerWriteAtomic(t *testing.T) {
+	f := newFSFixture(t, nil)
+	a := filepath.Join(f.root, "a.txt")
+	old, err := os.Open(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if err := f.write(map[string]any{"sessionId": "s1", "path": a, "content": "new content\n"}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(old)
+	if string(got) != "one\ntwo\nthree\nfour\nfive\n" {
+		t.Errorf("a reader of the old file saw %q: the write was not a rename", got)
+	}
+	if now, _ := os.ReadFile(a); string(now) != "new content\n" {
+		t.Errorf("a.txt = %q", now)
+	}
+	entries, _ := os.ReadDir(f.root)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") || strings.Contains(e.Name(), "tmp") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
 func TestFileServerUndo(t *testing.T) {
 	f := newFSFixture(t, nil)
 	p := func(name string) string { return filepath.Join(f.root, name) }
@@ -282,6 +312,16 @@ func TestFileServerUndo(t *testing.T) {
 	}
 	if err := f.srv.Undo(ctx, 9); err == nil {
 		t.Error("undo of a change that does not exist succeeded")
+	}
+	// A binary file can be overwritten, but its old bytes were never read as text: no undo.
+	if err := f.write(map[string]any{"sessionId": "s1", "path": p("binary.bin"), "content": "text now"}); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.srv.Changes()[2]; c.BeforeHash != "" || c.Created {
+		t.Errorf("binary overwrite change = %+v", c)
+	}
+	if err := f.srv.Undo(ctx, 3); err == nil {
+		t.Error("undo of a binary overwrite succeeded")
 	}
 }
 
