@@ -99,7 +99,8 @@ type Conn struct {
 	closer  io.Closer
 	handler Handler
 
-	writeMu sync.Mutex
+	writeMu     sync.Mutex
+	writeClosed bool // set by Close; until then responses go out even after the peer's EOF
 
 	mu      sync.Mutex
 	nextID  int64
@@ -107,7 +108,7 @@ type Conn struct {
 	closed  bool
 	err     error // why the connection closed
 
-	ctx    context.Context // cancelled when the connection closes, to stop handlers
+	ctx    context.Context // cancelled by Close, to stop handlers
 	cancel context.CancelFunc
 	done   chan struct{}
 	wg     sync.WaitGroup
@@ -173,7 +174,9 @@ func NewConn(r io.Reader, w io.Writer, h Handler) *Conn {
 	return c
 }
 
-// Done is closed when the connection has ended.
+// Done is closed when the connection has ended: the peer's stream reached EOF or failed,
+// or Close was called. After the peer's EOF, requests it sent before are still answered
+// (a peer may half-close), but calls to it fail with [ErrClosed].
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
 // Err returns why the connection ended ([ErrClosed] after Close, nil on a clean EOF), or
@@ -185,10 +188,14 @@ func (c *Conn) Err() error {
 }
 
 // Close ends the connection: pending calls fail with [ErrClosed], running handlers see
-// their context cancelled, and the writer is closed if it is an [io.Closer]. The reader is
-// not closed; the caller owns it.
+// their context cancelled, nothing more is written, and the writer is closed if it is an
+// [io.Closer]. The reader is not closed; the caller owns it.
 func (c *Conn) Close() error {
 	c.shutdown(ErrClosed)
+	c.cancel()
+	c.writeMu.Lock()
+	c.writeClosed = true
+	c.writeMu.Unlock()
 	if c.closer != nil {
 		return c.closer.Close()
 	}
@@ -227,7 +234,6 @@ func (c *Conn) shutdown(err error) {
 	pending := c.pending
 	c.pending = nil
 	c.mu.Unlock()
-	c.cancel()
 	for _, ch := range pending {
 		close(ch)
 	}
@@ -333,10 +339,8 @@ func (c *Conn) write(v any) error {
 	b = append(b, '\n')
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	select {
-	case <-c.done:
+	if c.writeClosed {
 		return ErrClosed
-	default:
 	}
 	if _, err := c.w.Write(b); err != nil {
 		return fmt.Errorf("jsonrpc: writing message: %w", err)

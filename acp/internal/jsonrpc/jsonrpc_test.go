@@ -364,3 +364,23 @@ func TestSyncNotifications(t *testing.T) {
 		t.Fatalf("after SyncNotifications %d of %d notifications handled", handled, n)
 	}
 }
+
+// TestHalfClose sends a request and closes the input at once: the answer still comes.
+func TestHalfClose(t *testing.T) {
+	block := make(chan struct{})
+	h := func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		<-block // still running when EOF arrives
+		return "late but there", ctx.Err()
+	}
+	p := newRawPeer(t, h)
+	p.send(t, `{"jsonrpc":"2.0","id":1,"method":"slow"}`)
+	p.in.Close()
+	<-p.conn.Done()
+	close(block)
+	if m := p.recv(t); m["result"] != "late but there" {
+		t.Fatalf("response after the peer's EOF = %v", m)
+	}
+	if err := p.conn.Call(context.Background(), "x", nil, nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("call after the peer's EOF = %v, want ErrClosed", err)
+	}
+}
