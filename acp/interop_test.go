@@ -79,7 +79,7 @@ func TestInteropTSAgent(t *testing.T) {
 		Prompt:  "go",
 		Command: []string{node, filepath.Join(dir, "fake-agent.mjs")},
 		Env:     append(os.Environ(), "RESULT_FILE="+p.result, "OUTSIDE="+secret),
-		Approve: ApproveNone,
+		Approve: ApproveAll,
 		Stdout:  &stdout,
 		Stderr:  &stderr,
 	})
@@ -100,6 +100,7 @@ func TestInteropTSAgent(t *testing.T) {
 		"read missing":      {code: CodeResourceNotFound},
 		"read outside":      {code: CodeResourceNotFound},
 		"read symlink out":  {code: CodeResourceNotFound},
+		"read line zero":    {code: CodeInvalidParams},
 		"read crlf":         {content: "x\r\ny\r\n"},
 		"read unicode":      {content: files["unicode.txt"]},
 		"read big":          {content: fmt.Sprint(len(files["big.txt"]))},
@@ -111,6 +112,7 @@ func TestInteropTSAgent(t *testing.T) {
 		"write outside":     {code: CodeResourceNotFound},
 		"write symlink out": {code: CodeResourceNotFound},
 		"read back":         {content: "overwritten by js\n"},
+		"permission":        {content: "selected allow"},
 	} {
 		g, ok := got[name]
 		switch {
@@ -140,7 +142,7 @@ func TestInteropTSAgent(t *testing.T) {
 	if len(sum.Changes) != 4 {
 		t.Errorf("%d changes recorded, want 4", len(sum.Changes))
 	}
-	for _, want := range []string{"ran 19 cases\n", "[tool t1] Write files (edit) completed", "--- 4 file(s) changed"} {
+	for _, want := range []string{"ran 21 cases\n", "[permission] Run the tests -> Allow once", "[tool t1] Write files (edit) completed", "--- 4 file(s) changed"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
 		}

@@ -39,6 +39,7 @@ async function runCases(client, sessionId) {
     await add("read missing", () => read({ path: p("nope.txt") }));
     await add("read outside", () => read({ path: outside }));
     await add("read symlink out", () => read({ path: p("link-out") }));
+    await add("read line zero", () => read({ path: p("a.txt"), line: 0 }));
     await add("read crlf", () => read({ path: p("crlf.txt") }));
     await add("read unicode", () => read({ path: p("unicode.txt") }));
     await add("read big", async () => {
@@ -65,6 +66,17 @@ async function runCases(client, sessionId) {
     // Not advertised: a well-behaved agent does not call it. Check that the client refuses.
     await add("write unadvertised", () => write(p("new.txt"), "x"));
   }
+  await add("permission", async () => {
+    const res = await client.request("session/request_permission", {
+      sessionId,
+      toolCall: { toolCallId: "t0", title: "Run the tests" },
+      options: [
+        { optionId: "allow", name: "Allow once", kind: "allow_once" },
+        { optionId: "deny", name: "Reject", kind: "reject_once" },
+      ],
+    });
+    return { content: `${res.outcome.outcome} ${res.outcome.optionId ?? ""}`.trim() };
+  });
   return results;
 }
 
