@@ -9,7 +9,13 @@
 //     write so that an editor can show and undo it.
 //   - [AgentStore] is the agent side: a store.Store that sends reads and writes to the
 //     client when the client advertised them, and uses the local disk for the rest.
-//   - [RunClient] is a headless client: it runs an agent as a subprocess on a root.
+//   - [RunClient] is a headless client: it runs an agent as a subprocess on a root, and
+//     [Command] is `llmfs acp`, its flags parsed, for the CLI to call.
+//
+// Errors follow the conventions of ACP clients: a missing path, or one outside the
+// session's roots, is -32002 "Resource not found: PATH" with data.uri; a bad line or
+// limit, a relative path, and an unknown session are -32602; a method the client did not
+// advertise is -32601.
 //
 // # The JSON-RPC layer
 //

@@ -7,7 +7,8 @@
 // Incoming notifications run one at a time, in the order they arrived.
 //
 // Messages have no size limit beyond memory: ACP carries whole files in one message.
-// Batches (JSON arrays) are not part of ACP and are answered with one -32600 error.
+// Batches (JSON arrays) are not part of ACP and are answered with one -32600 error. A
+// request whose id is null is taken for a notification: ACP peers never send one.
 package jsonrpc
 
 import (
