@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 // Package acp serves and uses the file-system methods of the Agent Client Protocol (ACP)
 // v1, fs/read_text_file and fs/write_text_file, for editors and agents written in Go.
 //

@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 package acp
 
 // Interop tests against the official ACP TypeScript SDK (@agentclientprotocol/sdk): a

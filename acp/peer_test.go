@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 package acp
 
 // This file runs the test binary itself as an ACP agent in a second process, so that the

@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 package acp
 
 // Transcript tests replay JSON-RPC exchanges kept in testdata/transcripts/*.txtar against

@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 // Package jsonrpc is a small JSON-RPC 2.0 peer over newline-delimited JSON, the transport
 // of the Agent Client Protocol: one message per line, in both directions, on one stream.
 //
