@@ -52,6 +52,9 @@ type ClientOptions struct {
 	// Stdout receives the session as readable text; Stderr the agent's stderr. Nil
 	// discards.
 	Stdout, Stderr io.Writer
+	// Workspace, if not nil, is the template for the workspaces that serve the agent's
+	// reads and writes (deny rules, quotas); see [FileServerOptions.Workspace].
+	Workspace *llmfs.Options
 	// ClientName is sent in initialize; empty means "llmfs".
 	ClientName, ClientVersion string
 }
@@ -107,7 +110,8 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 	fsrv := NewFileServer(&FileServerOptions{
 		Mode:     opts.Mode,
 		Roots:    opts.Roots,
-		OnChange: func(c Change) { out.change(root, c) },
+		OnChange:  func(c Change) { out.change(root, c) },
+		Workspace: opts.Workspace,
 	})
 
 	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)

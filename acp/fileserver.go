@@ -28,6 +28,9 @@ type FileServerOptions struct {
 	Roots []string
 	// OnChange, if set, is called after each write of the agent, outside any lock.
 	OnChange func(Change)
+	// Workspace, if not nil, is the template for each root's workspace: its deny rules and
+	// quotas apply. Root, Mode and Limits are set by the server.
+	Workspace *llmfs.Options
 }
 
 // FileServer is the client (editor) side of ACP's fs methods: it serves each session's
@@ -157,7 +160,12 @@ func (s *FileServer) workspace(dir string) (fsRoot, error) {
 			mode = llmfs.ReadOnly
 		}
 		var err error
-		ws, err = llmfs.Open(&llmfs.Options{Root: canon, Mode: mode, Limits: rawLimits})
+		var o llmfs.Options
+		if s.opts.Workspace != nil {
+			o = *s.opts.Workspace
+		}
+		o.Root, o.Mode, o.Limits = canon, mode, rawLimits
+		ws, err = llmfs.Open(&o)
 		if err != nil {
 			return fsRoot{}, fmt.Errorf("acp: session root %s: %w", dir, err)
 		}

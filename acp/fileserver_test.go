@@ -442,3 +442,21 @@ func TestSliceLines(t *testing.T) {
 		}
 	}
 }
+
+func TestFileServerWorkspacePolicy(t *testing.T) {
+	f := newFSFixture(t, &FileServerOptions{Workspace: &llmfs.Options{
+		Deny:  []string{"a.txt"},
+		Quota: llmfs.Quota{MaxFileBytes: 4},
+	}})
+	_, err := f.read(map[string]any{"sessionId": "s1", "path": filepath.Join(f.root, "a.txt")})
+	if err == nil {
+		t.Fatal("read of a denied file succeeded")
+	}
+	err = f.write(map[string]any{"sessionId": "s1", "path": filepath.Join(f.root, "big.txt"), "content": "too big"})
+	if err == nil {
+		t.Fatal("write over the per-file quota succeeded")
+	}
+	if _, serr := os.Stat(filepath.Join(f.root, "big.txt")); !os.IsNotExist(serr) {
+		t.Errorf("write over quota left big.txt behind (err %v)", serr)
+	}
+}
