@@ -3,9 +3,13 @@ package llmfs
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/llmfs/llmfs/internal/textdiff"
 	"github.com/llmfs/llmfs/store"
@@ -45,10 +49,10 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 	}
 	for i, e := range edits {
 		if e.Old == "" {
-			return nil, errorf(CodeInvalidArgument, p, "%sold text must not be empty", editLabel(i, len(edits)))
+			return nil, errorf(CodeInvalidArgument, p, "%sthe old text is empty; give the exact text to replace (to create or replace a whole file, write it)", editLabel(i, len(edits)))
 		}
 		if e.Old == e.New {
-			return nil, errorf(CodeInvalidArgument, p, "%sold and new text are the same; nothing to change", editLabel(i, len(edits)))
+			return nil, errorf(CodeInvalidArgument, p, "%sthe old and new text are identical, so the edit would change nothing", editLabel(i, len(edits)))
 		}
 	}
 	r, err := w.resolve(p)
@@ -58,37 +62,99 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 	if err := w.check(ctx, opEdit, r); err != nil {
 		return nil, err
 	}
-	data, err := w.load(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	hash := store.Hash(data)
-	abs := w.display(r.name)
-	if w.tracker != nil {
-		seen, err := w.readFirst(abs, p)
+	for attempt := 1; ; attempt++ {
+		data, err := w.load(ctx, r)
 		if err != nil {
 			return nil, err
 		}
-		if seen != hash {
-			return nil, errorf(CodeFileChanged, p, "the file changed since this session read it; read it again, then edit: %s", p)
+		hash := store.Hash(data)
+		if w.tracker != nil {
+			seen, err := w.readFirst(r.name, p)
+			if err != nil {
+				return nil, err
+			}
+			if seen != hash {
+				return nil, changedError(p, nil)
+			}
 		}
+		text, total, err := applyEdits(p, string(data), edits)
+		if err != nil {
+			return nil, err
+		}
+		_, err = w.store.WriteFile(ctx, r.name, strings.NewReader(text), store.WriteOptions{IfMatch: hash})
+		if errors.Is(err, store.ErrChanged) {
+			// Someone wrote the file between our load and our write. A session that
+			// tracks reads promised to edit what it read, so it must look again; without
+			// tracking, the edit applies to whatever the file now holds, as if it had
+			// come a moment later.
+			if w.tracker == nil && attempt < maxEditAttempts {
+				continue
+			}
+			return nil, changedError(p, err)
+		}
+		if err != nil {
+			return nil, storeError(p, err)
+		}
+		if w.tracker != nil {
+			w.tracker.record(r.name, store.Hash([]byte(text)))
+		}
+		abs := w.display(r.name)
+		return &EditResult{
+			Path:         abs,
+			Replacements: total,
+			Diff:         textdiff.Unified(w.Rel(abs), string(data), text, 3, 60),
+		}, nil
 	}
-	text := string(data)
-	crlf := strings.Contains(text, "\r\n")
+}
+
+// maxEditAttempts bounds how often an edit without read tracking retries after losing a
+// race to another writer.
+const maxEditAttempts = 8
+
+const bom = "\uFEFF"
+
+// applyEdits applies edits to text in order and returns the result and the number of
+// replacements. A byte-order mark at the start of text stays there (and is ignored at the
+// start of an old or new text, where a model may have copied it). In a file whose lines end
+// in CRLF, an old and new text written with "\n" match and are written with CRLF; the
+// reverse holds for LF files; text that matches as given is taken as given.
+func applyEdits(p, text string, edits []Replacement) (string, int, error) {
+	mark := ""
+	if strings.HasPrefix(text, bom) {
+		mark, text = bom, text[len(bom):]
+	}
+	i := strings.IndexByte(text, '\n')
+	crlf := i > 0 && text[i-1] == '\r'
 	total := 0
-	for i, e := range edits {
+	for k, e := range edits {
 		old, new := e.Old, e.New
-		n := strings.Count(text, old)
-		if n == 0 && crlf && strings.Contains(old, "\n") && !strings.Contains(old, "\r\n") {
-			old = strings.ReplaceAll(old, "\n", "\r\n")
-			new = strings.ReplaceAll(strings.ReplaceAll(new, "\r\n", "\n"), "\n", "\r\n")
-			n = strings.Count(text, old)
+		if mark != "" && strings.HasPrefix(old, bom) && len(old) > len(bom) {
+			old, new = old[len(bom):], strings.TrimPrefix(new, bom)
 		}
+		n := strings.Count(text, old)
 		switch {
 		case n == 0:
-			return nil, notFound(p, text, e.Old, editLabel(i, len(edits)))
+			// Try the old and new text with the file's own line endings.
+			o, nw := toLF(old), toLF(new)
+			if crlf {
+				o, nw = toCRLF(old), toCRLF(new)
+			}
+			if o != old {
+				if c := strings.Count(text, o); c > 0 {
+					old, new, n = o, nw, c
+				}
+			}
+		case crlf && strings.Count(old, "\n") == strings.Count(old, "\r\n"):
+			// Matched as given, with no bare LF in the match: new lines get CRLF too.
+			// (An old text with bare LFs matched a mixed file; new stays as given.)
+			new = toCRLF(new)
+		}
+		label := editLabel(k, len(edits))
+		switch {
+		case n == 0:
+			return "", 0, notFound(p, text, e.Old, label)
 		case n > 1 && !e.ReplaceAll:
-			return nil, notUnique(p, text, old, n, editLabel(i, len(edits)))
+			return "", 0, notUnique(p, text, old, n, label)
 		}
 		if e.ReplaceAll {
 			text = strings.ReplaceAll(text, old, new)
@@ -97,18 +163,19 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 		}
 		total += n
 	}
-	if _, err := w.store.WriteFile(ctx, r.name, strings.NewReader(text), store.WriteOptions{IfMatch: hash}); err != nil {
-		return nil, storeError(p, err)
-	}
-	if w.tracker != nil {
-		w.tracker.record(abs, store.Hash([]byte(text)))
-	}
-	return &EditResult{
-		Path:         abs,
-		Replacements: total,
-		Diff:         textdiff.Unified(w.Rel(abs), string(data), text, 3, 60),
-	}, nil
+	return mark + text, total, nil
 }
+
+// toCRLF gives every line break of s the form CRLF.
+func toCRLF(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	return strings.ReplaceAll(toLF(s), "\n", "\r\n")
+}
+
+// toLF gives every CRLF line break of s the form LF.
+func toLF(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
 
 // load reads a whole regular text file for an edit.
 func (w *Workspace) load(ctx context.Context, r resolved) ([]byte, error) {
@@ -149,47 +216,147 @@ func editLabel(i, n int) string {
 
 // notUnique names how many times old occurs and on which lines, so the caller can widen it.
 func notUnique(p, text, old string, n int, label string) error {
+	const show = 5
 	var lines []string
-	at := 0
-	for i := 0; i < n && i < 5; i++ {
+	at, line := 0, 1
+	for i := 0; i < n && i < show; i++ {
 		j := strings.Index(text[at:], old)
-		lines = append(lines, fmt.Sprint(1+strings.Count(text[:at+j], "\n")))
+		line += strings.Count(text[at:at+j], "\n")
+		lines = append(lines, fmt.Sprint(line))
+		line += strings.Count(old, "\n")
 		at += j + len(old)
 	}
-	more := ""
-	if n > 5 {
-		more = ", ..."
+	where := "at lines " + strings.Join(lines, ", ")
+	if n > show {
+		where = "first at lines " + strings.Join(lines, ", ")
 	}
 	return errorf(CodePatternNotUnique, p,
-		"%sthe old text occurs %d times (at lines %s%s); add surrounding lines to make it unique, or set replace_all: %s",
-		label, n, strings.Join(lines, ", "), more, p)
+		"%sthe old text occurs %d times in %s (%s). Include more surrounding lines to make it unique, or set replace_all to replace every occurrence.",
+		label, n, p, where)
 }
 
-// notFound says the old text is absent and, when a line of the file looks like the first
-// line of old but for whitespace, points to it.
+// notFound says the old text is absent and points to the line of the file most like the
+// first non-blank line of old, if one is close enough to be the intended one.
 func notFound(p, text, old, label string) error {
-	hint := ""
+	msg := fmt.Sprintf("%sthe old text was not found in %s. It must match the file exactly, including whitespace and indentation.", label, p)
 	first := ""
 	for l := range strings.SplitSeq(old, "\n") {
 		if strings.TrimSpace(l) != "" {
-			first = strings.TrimSpace(l)
+			first = strings.TrimRight(l, "\r")
 			break
 		}
 	}
-	if first != "" {
-		n := 0
-		for l := range strings.SplitSeq(text, "\n") {
-			n++
-			if strings.Contains(squash(l), squash(first)) {
-				hint = fmt.Sprintf(" The most similar line is %d: %q (check whitespace and indentation).", n, strings.TrimRight(l, "\r"))
-				break
-			}
+	if first == "" {
+		return errorf(CodePatternNotFound, p, "%s", msg)
+	}
+	n, line, score := mostSimilarLine(text, first)
+	switch {
+	case n == 0:
+		msg += " No line of the file is similar to its first line; read the file to see its current content."
+	case line == first:
+		msg += fmt.Sprintf(" Line %d matches its first line exactly, so a later line differs; read the file again from line %d and copy the text exactly.", n, n)
+	case score == 1:
+		msg += fmt.Sprintf(" Line %d differs from its first line only in whitespace: %q.", n, clip(line))
+	default:
+		msg += fmt.Sprintf(" The most similar line is %d: %q.", n, clip(line))
+	}
+	return errorf(CodePatternNotFound, p, "%s", msg)
+}
+
+// similarEnough is the least similarity (see [similarity]) for a line to be suggested.
+const similarEnough = 0.6
+
+// mostSimilarLine returns the number, text and similarity of the line of text most similar
+// to want, or 0 when none reaches [similarEnough]. An exact match wins at once. It is linear
+// in the size of text: lines much shorter or longer than want are skipped by their length
+// alone, since their similarity cannot reach the threshold.
+func mostSimilarLine(text, want string) (int, string, float64) {
+	wb := bigrams(want, nil)
+	wlen := len(strings.TrimSpace(want))
+	var (
+		buf       []uint64
+		bestN     int
+		bestLine  string
+		bestScore float64
+		n         int
+	)
+	for l := range strings.SplitSeq(text, "\n") {
+		n++
+		l = strings.TrimRight(l, "\r")
+		if l == want {
+			return n, l, 1
+		}
+		tl := len(strings.TrimSpace(l))
+		if tl == 0 || tl*3 < wlen || tl > wlen*3 {
+			continue
+		}
+		buf = bigrams(l, buf)
+		sc := similarity(wb, buf, want, l)
+		if sc > bestScore {
+			bestN, bestLine, bestScore = n, l, sc
 		}
 	}
-	return errorf(CodePatternNotFound, p, "%sthe old text was not found in the file; it must match exactly, including whitespace: %s.%s", label, p, hint)
+	if bestScore < similarEnough {
+		return 0, "", 0
+	}
+	return bestN, bestLine, bestScore
+}
+
+// similarity is 1 for texts equal but for whitespace, and otherwise the Dice coefficient of
+// their character bigrams (whitespace left out): 2|A∩B| / (|A|+|B|), counting repeats.
+func similarity(a, b []uint64, as, bs string) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		if squash(as) == squash(bs) {
+			return 1
+		}
+		return 0
+	}
+	common := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			common++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	if common == len(a) && common == len(b) && squash(as) == squash(bs) {
+		return 1
+	}
+	return min(2*float64(common)/float64(len(a)+len(b)), 0.99)
+}
+
+// bigrams appends the sorted character bigrams of s, whitespace left out, to buf[:0].
+func bigrams(s string, buf []uint64) []uint64 {
+	buf = buf[:0]
+	prev := rune(-1)
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		if prev >= 0 {
+			buf = append(buf, uint64(prev)<<32|uint64(r))
+		}
+		prev = r
+	}
+	slices.Sort(buf)
+	return buf
 }
 
 // squash removes all whitespace, for a lenient comparison.
 func squash(s string) string {
 	return strings.Join(strings.Fields(s), "")
+}
+
+// clip shortens a line quoted in a message.
+func clip(s string) string {
+	const maxRunes = 200
+	if utf8.RuneCountInString(s) <= maxRunes {
+		return s
+	}
+	return string([]rune(s)[:maxRunes]) + "…"
 }

@@ -96,7 +96,7 @@ func (w *Workspace) Read(ctx context.Context, p string, opts ReadOptions) (*Read
 	res.Path = w.display(r.name)
 	if h != nil {
 		res.Hash = hex.EncodeToString(h.Sum(nil))
-		w.tracker.record(res.Path, res.Hash)
+		w.tracker.record(r.name, res.Hash)
 	}
 	return res, nil
 }
@@ -142,22 +142,24 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 			}
 		}
 		for len(chunk) > 0 {
-			if done || line < opts.Offset {
-				// Count lines without keeping them.
-				if done {
-					newlines += bytes.Count(chunk, nl)
+			if done {
+				// Count the remaining lines without looking at them.
+				newlines += bytes.Count(chunk, nl)
+				chunk = nil
+				break
+			}
+			if line < opts.Offset {
+				// Skip to the first wanted line: whole chunks at a time while they end
+				// before it, so a read deep into a big file is one vectorized count.
+				rest, skipped := skipLines(chunk, opts.Offset-line)
+				newlines += skipped
+				line += skipped
+				if rest == nil {
 					chunk = nil
 					break
 				}
-				i := bytes.IndexByte(chunk, '\n')
-				if i < 0 {
-					chunk = nil
-					break
-				}
-				chunk = chunk[i+1:]
+				chunk = rest
 				prev = '\n'
-				newlines++
-				line++
 				continue
 			}
 			i := bytes.IndexByte(chunk, '\n')
@@ -223,6 +225,102 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 }
 
 var nl = []byte{'\n'}
+
+// skipLines skips up to n lines of chunk. It returns what follows the n-th newline and n,
+// or, when chunk holds fewer than n newlines, nil and how many it holds.
+func skipLines(chunk []byte, n int) ([]byte, int) {
+	c := bytes.Count(chunk, nl)
+	if c < n {
+		return nil, c
+	}
+	for i := 0; i < n; i++ {
+		chunk = chunk[bytes.IndexByte(chunk, '\n')+1:]
+	}
+	return chunk, n
+}
+
+// ReadTo writes lines of the text file at p to out exactly as the file has them (line
+// endings, long lines and bytes that are not UTF-8 untouched): from line opts.Offset, at
+// most opts.Limit lines, or to the end with [NoLimit]. It is the read for a person (the CLI)
+// rather than a model, so the workspace's read caps do not apply.
+//
+// ReadTo streams through one fixed buffer and stops reading once it has written what was
+// asked, so its memory does not grow with the file and a read near the start of a huge file
+// is quick. A file with a NUL byte in its first 8000 bytes is refused with [CodeBinaryFile]
+// before anything is written. It does not count as a read for [Options.RequireRead]. It
+// returns the number of lines written; a failure to write to out is a [CodeIO] error.
+func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out io.Writer) (int, error) {
+	if opts.Offset < 0 {
+		return 0, errorf(CodeInvalidArgument, p, "offset must be >= 1, got %d", opts.Offset)
+	}
+	if opts.Offset == 0 {
+		opts.Offset = 1
+	}
+	if opts.Limit < NoLimit {
+		return 0, errorf(CodeInvalidArgument, p, "limit must be >= 0, got %d", opts.Limit)
+	}
+	r, err := w.resolve(p)
+	if err != nil {
+		return 0, err
+	}
+	if err := w.check(ctx, opRead, r); err != nil {
+		return 0, err
+	}
+	f, err := w.store.Open(ctx, r.name)
+	if err != nil {
+		return 0, storeError(p, err)
+	}
+	defer f.Close()
+	var (
+		buf     = make([]byte, readBufferSize)
+		line    = 1     // number of the line that starts at the current position
+		written = 0     // complete lines written
+		partial = false // bytes of a line without its newline were written
+	)
+	for first := true; ; first = false {
+		if err := ctx.Err(); err != nil {
+			return written, storeError(p, err)
+		}
+		n, rerr := io.ReadFull(f, buf)
+		chunk := buf[:n]
+		if first && bytes.IndexByte(chunk[:min(n, binarySniffLen)], 0) >= 0 {
+			return 0, errorf(CodeBinaryFile, p, "binary file (it contains NUL bytes); it cannot be read as text: %s", p)
+		}
+		if line < opts.Offset {
+			rest, skipped := skipLines(chunk, opts.Offset-line)
+			line += skipped
+			chunk = rest
+		}
+		if len(chunk) > 0 && opts.Limit != 0 {
+			if opts.Limit != NoLimit {
+				if rest, got := skipLines(chunk, opts.Limit-written); rest != nil {
+					chunk = chunk[:len(chunk)-len(rest)]
+					written += got
+					if _, err := out.Write(chunk); err != nil {
+						return written, &Error{Code: CodeIO, Path: p, Msg: "writing the output: " + err.Error(), Err: err}
+					}
+					return written, nil
+				}
+			}
+			c := bytes.Count(chunk, nl)
+			written += c
+			partial = chunk[len(chunk)-1] != '\n'
+			if _, err := out.Write(chunk); err != nil {
+				return written, &Error{Code: CodeIO, Path: p, Msg: "writing the output: " + err.Error(), Err: err}
+			}
+		}
+		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
+			break
+		}
+		if rerr != nil {
+			return written, storeError(p, rerr)
+		}
+	}
+	if partial {
+		written++ // the last line has no newline
+	}
+	return written, nil
+}
 
 // lineKeepBytes is how much of one line is kept while scanning: enough for MaxLineLength
 // characters of up to four bytes, and the line ending.

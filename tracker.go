@@ -3,10 +3,11 @@ package llmfs
 import "sync"
 
 // readTracker remembers, for one agent session, the content hash of each file it has read,
-// so that edits and overwrites can require a read first and detect changes since.
+// so that edits and overwrites can require a read first and detect changes since. Keys are
+// store names, so a virtual view and the host view of one session agree.
 type readTracker struct {
 	mu     sync.Mutex
-	hashes map[string]string // absolute path -> SHA-256 of the content last read or written
+	hashes map[string]string // store name -> SHA-256 of the content last read or written
 }
 
 func newReadTracker() *readTracker { return &readTracker{hashes: map[string]string{}} }

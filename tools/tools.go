@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/internal/strictjson"
@@ -115,8 +116,26 @@ type Toolbox struct {
 	tools   []tool
 }
 
-// New returns a toolbox for ws in dialect d.
+// Options configure a [Toolbox]. A nil *Options means the defaults.
+type Options struct {
+	// RequireRead switches read-before-edit on or off (see [llmfs.Options.RequireRead]).
+	// Nil means the dialect's default: on in rtc; in agentool, as the workspace says,
+	// which is off unless the workspace was opened with RequireRead.
+	RequireRead *bool
+}
+
+// New returns a toolbox for ws in dialect d with the default [Options].
 func New(ws *llmfs.Workspace, d Dialect) (*Toolbox, error) {
+	return NewWithOptions(ws, d, nil)
+}
+
+// NewWithOptions returns a toolbox for ws in dialect d.
+//
+// In the rtc dialect the toolbox works on a virtual view of ws ([llmfs.Workspace.Virtual]).
+// When the read-before-edit setting differs from ws's, the toolbox gets a session of its own
+// ([llmfs.Workspace.RequireRead]); otherwise it shares ws's session, so reads made through
+// ws count for edits made through the toolbox.
+func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, error) {
 	tt, err := table(d)
 	if err != nil {
 		return nil, err
@@ -124,10 +143,22 @@ func New(ws *llmfs.Workspace, d Dialect) (*Toolbox, error) {
 	if d == "" {
 		d = Agentool
 	}
+	requireRead := ws.RequiresRead()
+	if d == RTC {
+		requireRead = true
+		ws = ws.Virtual()
+	}
+	if opts != nil && opts.RequireRead != nil {
+		requireRead = *opts.RequireRead
+	}
+	if requireRead != ws.RequiresRead() {
+		ws = ws.RequireRead(requireRead)
+	}
 	return &Toolbox{ws: ws, dialect: d, tools: tt}, nil
 }
 
-// Workspace returns the toolbox's workspace.
+// Workspace returns the workspace the toolbox works on: in the rtc dialect a virtual view,
+// and possibly a session of its own (see [NewWithOptions]).
 func (tb *Toolbox) Workspace() *llmfs.Workspace { return tb.ws }
 
 // Dialect returns the toolbox's dialect.
@@ -144,7 +175,12 @@ func (tb *Toolbox) Definitions() []Definition {
 func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	i := slices.IndexFunc(tb.tools, func(t tool) bool { return t.name == name })
 	if i < 0 {
-		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("unknown tool %q in dialect %s", name, tb.dialect)}
+		var names []string
+		for _, d := range tb.Definitions() {
+			names = append(names, d.Name)
+		}
+		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument,
+			Msg: fmt.Sprintf("unknown tool %q; the tools are %s", name, strings.Join(names, ", "))}
 	}
 	t := tb.tools[i]
 	if !tb.ws.Mode().Allows(t.op) {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/llmfs/llmfs/tools"
 )
@@ -19,7 +20,8 @@ On failure the coded error {"code": ..., "message": ...} goes to standard error 
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
 		dialect := fs.String("dialect", "agentool", "tool `DIALECT`: agentool or rtc")
-		fs.BoolVar(&e.ws.requireRead, "require-read", false, "require reading a file before editing or overwriting it (a one-shot call is its own session, so this refuses every edit of an existing file)")
+		var requireRead optBool
+		fs.Var(&requireRead, "require-read", "require reading a file before editing or overwriting it; default: on in rtc, off in agentool. A one-shot call is its own session, so with it on every edit or overwrite of an existing file is refused: use --require-read=false")
 		return func(ctx context.Context, args []string) error {
 			if len(args) < 1 || len(args) > 2 {
 				return usagef("want a tool name and its JSON arguments")
@@ -37,7 +39,7 @@ On failure the coded error {"code": ..., "message": ...} goes to standard error 
 			if err != nil {
 				return err
 			}
-			tb, err := tools.New(ws, tools.Dialect(*dialect))
+			tb, err := tools.NewWithOptions(ws, tools.Dialect(*dialect), &tools.Options{RequireRead: requireRead.ptr()})
 			if err != nil {
 				return usagef("%v", err)
 			}
@@ -50,3 +52,26 @@ On failure the coded error {"code": ..., "message": ...} goes to standard error 
 		}
 	},
 }
+
+// optBool is a boolean flag that knows whether it was given.
+type optBool struct{ v *bool }
+
+func (b *optBool) String() string {
+	if b == nil || b.v == nil {
+		return ""
+	}
+	return strconv.FormatBool(*b.v)
+}
+
+func (b *optBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	b.v = &v
+	return nil
+}
+
+func (b *optBool) IsBoolFlag() bool { return true }
+
+func (b *optBool) ptr() *bool { return b.v }
