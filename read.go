@@ -346,27 +346,31 @@ func (w *Workspace) emitLine(out *bytes.Buffer, res *ReadResult, cur []byte, cur
 			cut = true
 		}
 	}
-	size := len(text) + len(ending)
+	mark := ""
 	if cut {
-		size += 64
+		mark = cutMark(curLen - len(ending))
 	}
-	if out.Len()+size > lim.MaxReadBytes {
+	if out.Len()+len(text)+len(mark)+len(ending) > lim.MaxReadBytes {
 		if res.Lines > 0 {
 			return false
 		}
 		// A single line larger than the byte cap: return its head.
-		text = cutRunes(text, max(lim.MaxReadBytes-64, 0)/4)
+		mark = cutMark(curLen - len(ending))
+		text = cutRunes(text, max(lim.MaxReadBytes-len(mark)-len(ending), 0)/4)
 		cut = true
 	}
 	out.Write(text)
 	if cut {
 		res.CutLines++
-		fmt.Fprintf(out, " … [line cut: %d bytes in all]", curLen-len(ending))
+		out.WriteString(mark)
 	}
 	out.WriteString(ending)
 	res.Lines++
 	return true
 }
+
+// cutMark is what follows the kept head of a line cut short.
+func cutMark(n int) string { return fmt.Sprintf(" … [line cut: %d bytes in all]", n) }
 
 func lineEnding(crlf bool) string {
 	if crlf {
