@@ -1,0 +1,256 @@
+package llmfs_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/store"
+	"github.com/llmfs/llmfs/store/mem"
+)
+
+// stores runs f on a workspace over a fresh host directory and over a fresh memory store.
+func stores(t *testing.T, opts llmfs.Options, f func(t *testing.T, ws *llmfs.Workspace)) {
+	t.Run("osdir", func(t *testing.T) {
+		o := opts
+		o.Root = t.TempDir()
+		ws, err := llmfs.Open(&o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(t, ws)
+	})
+	t.Run("mem", func(t *testing.T) {
+		f(t, llmfs.New(mem.New(), &opts))
+	})
+}
+
+// put writes a file straight to the store, as another program would.
+func put(t *testing.T, ws *llmfs.Workspace, name, content string) {
+	t.Helper()
+	if _, err := ws.Store().WriteFile(context.Background(), name, strings.NewReader(content), store.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// get reads a file straight from the store.
+func get(t *testing.T, ws *llmfs.Workspace, name string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := ws.ReadTo(context.Background(), name, llmfs.ReadOptions{Limit: llmfs.NoLimit}, &buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func lines(from, to int) string {
+	var sb strings.Builder
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&sb, "line %d\n", i)
+	}
+	return sb.String()
+}
+
+func TestReadDefaultCap(t *testing.T) {
+	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+		ctx := context.Background()
+		put(t, ws, "big.txt", lines(1, 2500))
+		res, err := ws.Read(ctx, "big.txt", llmfs.ReadOptions{Limit: llmfs.NoLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Lines != 2000 || !res.Truncated || res.NextOffset != 2001 || res.TotalLines != 2500 {
+			t.Errorf("Read = %d lines, truncated %v, next %d, total %d; want 2000, true, 2001, 2500", res.Lines, res.Truncated, res.NextOffset, res.TotalLines)
+		}
+		if res.Content != lines(1, 2000) {
+			t.Errorf("Content is not lines 1-2000")
+		}
+		// The next page ends the file: no truncation.
+		res, err = ws.Read(ctx, "big.txt", llmfs.ReadOptions{Offset: 2001, Limit: llmfs.NoLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Content != lines(2001, 2500) || res.Truncated || res.NextOffset != 0 {
+			t.Errorf("second page: %d lines, truncated %v, next %d", res.Lines, res.Truncated, res.NextOffset)
+		}
+		// A caller's limit is not a truncation.
+		res, err = ws.Read(ctx, "big.txt", llmfs.ReadOptions{Offset: 10, Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Content != lines(10, 14) || res.Truncated {
+			t.Errorf("limited read: %q, truncated %v", res.Content, res.Truncated)
+		}
+	})
+}
+
+func TestReadLongLine(t *testing.T) {
+	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+		long := strings.Repeat("é", 2500) // 2500 characters, 5000 bytes
+		put(t, ws, "long.txt", "short\n"+long+"\nafter\n")
+		res, err := ws.Read(context.Background(), "long.txt", llmfs.ReadOptions{Limit: llmfs.NoLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "short\n" + strings.Repeat("é", 2000) + " … [line cut: 5000 bytes in all]\nafter\n"
+		if res.Content != want || res.CutLines != 1 || res.TotalLines != 3 {
+			t.Errorf("Read = %q (cut %d, total %d)", res.Content, res.CutLines, res.TotalLines)
+		}
+	})
+}
+
+func TestReadBinaryAndUTF8(t *testing.T) {
+	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+		ctx := context.Background()
+		put(t, ws, "bin", "PK\x03\x04\x00\x00rest")
+		_, err := ws.Read(ctx, "bin", llmfs.ReadOptions{})
+		if llmfs.CodeOf(err) != llmfs.CodeBinaryFile {
+			t.Errorf("Read(binary) = %v, want BINARY_FILE", err)
+		}
+		if _, err := ws.ReadTo(ctx, "bin", llmfs.ReadOptions{}, &bytes.Buffer{}); llmfs.CodeOf(err) != llmfs.CodeBinaryFile {
+			t.Errorf("ReadTo(binary) = %v, want BINARY_FILE", err)
+		}
+		if _, err := ws.Edit(ctx, "bin", "PK", "QK", false); llmfs.CodeOf(err) != llmfs.CodeBinaryFile {
+			t.Errorf("Edit(binary) = %v, want BINARY_FILE", err)
+		}
+		// A NUL byte past the sniffed block does not make a file binary.
+		put(t, ws, "late-nul.txt", strings.Repeat("a", 9000)+"\x00\n")
+		if _, err := ws.Read(ctx, "late-nul.txt", llmfs.ReadOptions{}); err != nil {
+			t.Errorf("Read(late NUL) = %v", err)
+		}
+		put(t, ws, "latin1.txt", "caf\xe9\nok\n")
+		res, err := ws.Read(ctx, "latin1.txt", llmfs.ReadOptions{Limit: llmfs.NoLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Content != "caf\uFFFD\nok\n" || !res.InvalidUTF8 {
+			t.Errorf("Read(latin1) = %q, invalid %v", res.Content, res.InvalidUTF8)
+		}
+		// ReadTo is a person's read: bytes as they are.
+		if got := get(t, ws, "latin1.txt"); got != "caf\xe9\nok\n" {
+			t.Errorf("ReadTo(latin1) = %q", got)
+		}
+	})
+}
+
+func TestReadLineEndings(t *testing.T) {
+	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+		ctx := context.Background()
+		put(t, ws, "crlf.txt", "\uFEFFa\r\nb\r\nc")
+		res, err := ws.Read(ctx, "crlf.txt", llmfs.ReadOptions{Offset: 2, Limit: llmfs.NoLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Content != "b\r\nc" || res.TotalLines != 3 || res.Lines != 2 {
+			t.Errorf("Read = %q (%d of %d lines)", res.Content, res.Lines, res.TotalLines)
+		}
+		put(t, ws, "empty.txt", "")
+		res, err = ws.Read(ctx, "empty.txt", llmfs.ReadOptions{})
+		if err != nil || res.Content != "" || res.TotalLines != 0 {
+			t.Errorf("Read(empty) = %+v, %v", res, err)
+		}
+	})
+}
+
+// TestReadToRanges checks the streaming read against the lines it must print, across
+// buffer boundaries.
+func TestReadToRanges(t *testing.T) {
+	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+		ctx := context.Background()
+		const n = 100000 // about 1.2 MB: several buffers
+		all := lines(1, n)
+		put(t, ws, "f.txt", all)
+		put(t, ws, "nonl.txt", "a\nb")
+		type test struct {
+			name          string
+			offset, limit int
+			want          string
+			wantN         int
+		}
+		tests := []test{
+			{"f.txt", 1, llmfs.NoLimit, all, n},
+			{"f.txt", 50000, 3, lines(50000, 50002), 3},
+			{"f.txt", n, 10, lines(n, n), 1},
+			{"f.txt", n + 1, 10, "", 0},
+			{"f.txt", 7, 0, "", 0},
+			{"nonl.txt", 2, llmfs.NoLimit, "b", 1},
+			{"nonl.txt", 1, 1, "a\n", 1},
+		}
+		for _, tc := range tests {
+			var buf bytes.Buffer
+			got, err := ws.ReadTo(ctx, tc.name, llmfs.ReadOptions{Offset: tc.offset, Limit: tc.limit}, &buf)
+			if err != nil || buf.String() != tc.want || got != tc.wantN {
+				t.Errorf("ReadTo(%s, %d, %d) = %d, %v, %d bytes; want %d lines, %d bytes", tc.name, tc.offset, tc.limit, got, err, buf.Len(), tc.wantN, len(tc.want))
+			}
+		}
+	})
+}
+
+// TestReadDeepStreams reads 50 lines near the end of a big file and checks that the read
+// allocates a small, fixed amount, not the file. LLMFS_BIG_READ=1 makes the file 1 GiB.
+func TestReadDeepStreams(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a big file")
+	}
+	size := int64(64 << 20)
+	if os.Getenv("LLMFS_BIG_READ") != "" {
+		size = 1 << 30
+	}
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "big.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	var written int64
+	n := 0
+	for written < size {
+		n++
+		k, _ := fmt.Fprintf(w, "%d the quick brown fox jumps over the lazy dog %x\n", n, n*7919)
+		written += int64(k)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	ctx := context.Background()
+	for _, track := range []bool{false, true} {
+		ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: track})
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := n - 100
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		res, err := ws.Read(ctx, "big.txt", llmfs.ReadOptions{Offset: at, Limit: 50})
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Lines != 50 || res.TotalLines != n || !strings.HasPrefix(res.Content, fmt.Sprintf("%d the quick", at)) {
+			t.Errorf("Read = %d lines of %d, starting %.20q", res.Lines, res.TotalLines, res.Content)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+			t.Errorf("Read (tracking %v) of a %d-byte file allocated %d bytes; want a bounded buffer", track, written, alloc)
+		}
+		var buf bytes.Buffer
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		got, err := ws.ReadTo(ctx, "big.txt", llmfs.ReadOptions{Offset: at, Limit: 50}, &buf)
+		runtime.ReadMemStats(&after)
+		if err != nil || got != 50 || buf.String() != res.Content {
+			t.Errorf("ReadTo = %d, %v; content equal to Read's: %v", got, err, buf.String() == res.Content)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+			t.Errorf("ReadTo allocated %d bytes; want a bounded buffer", alloc)
+		}
+	}
+}
