@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/llmfs/llmfs/internal/textdiff"
@@ -268,13 +266,12 @@ const similarEnough = 0.6
 
 // mostSimilarLine returns the number, text and similarity of the line of text most similar
 // to want, or 0 when none reaches [similarEnough]. An exact match wins at once. It is linear
-// in the size of text: lines much shorter or longer than want are skipped by their length
-// alone, since their similarity cannot reach the threshold.
+// in the size of text: each line costs one pass over its bytes, and lines much shorter or
+// longer than want are skipped by their length alone, since they cannot reach the threshold.
 func mostSimilarLine(text, want string) (int, string, float64) {
-	wb := bigrams(want, nil)
+	wb := newBigramSet(want)
 	wlen := len(strings.TrimSpace(want))
 	var (
-		buf       []uint64
 		bestN     int
 		bestLine  string
 		bestScore float64
@@ -290,9 +287,7 @@ func mostSimilarLine(text, want string) (int, string, float64) {
 		if tl == 0 || tl*3 < wlen || tl > wlen*3 {
 			continue
 		}
-		buf = bigrams(l, buf)
-		sc := similarity(wb, buf, want, l)
-		if sc > bestScore {
+		if sc := wb.similarity(l); sc > bestScore {
 			bestN, bestLine, bestScore = n, l, sc
 		}
 	}
@@ -302,49 +297,70 @@ func mostSimilarLine(text, want string) (int, string, float64) {
 	return bestN, bestLine, bestScore
 }
 
-// similarity is 1 for texts equal but for whitespace, and otherwise the Dice coefficient of
-// their character bigrams (whitespace left out): 2|A∩B| / (|A|+|B|), counting repeats.
-func similarity(a, b []uint64, as, bs string) float64 {
-	if len(a) == 0 || len(b) == 0 {
-		if squash(as) == squash(bs) {
-			return 1
-		}
-		return 0
-	}
-	common := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] == b[j]:
-			common++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	if common == len(a) && common == len(b) && squash(as) == squash(bs) {
-		return 1
-	}
-	return min(2*float64(common)/float64(len(a)+len(b)), 0.99)
+// bigramSet holds the byte bigrams of a text, whitespace left out, as counts.
+type bigramSet struct {
+	text  string
+	count [1 << 16]uint16
+	total int
+	used  [1 << 16]uint16 // scratch for similarity
+	seen  []uint16        // entries of used to clear
 }
 
-// bigrams appends the sorted character bigrams of s, whitespace left out, to buf[:0].
-func bigrams(s string, buf []uint64) []uint64 {
-	buf = buf[:0]
-	prev := rune(-1)
-	for _, r := range s {
-		if unicode.IsSpace(r) {
+func newBigramSet(s string) *bigramSet {
+	b := &bigramSet{text: s}
+	forBigrams(s, func(k uint16) {
+		if b.count[k] < 1<<16-1 {
+			b.count[k]++
+		}
+		b.total++
+	})
+	return b
+}
+
+// forBigrams calls f with each pair of consecutive non-whitespace bytes of s.
+func forBigrams(s string, f func(uint16)) {
+	prev := -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case ' ', '\t', '\r', '\n', '\v', '\f':
 			continue
 		}
 		if prev >= 0 {
-			buf = append(buf, uint64(prev)<<32|uint64(r))
+			f(uint16(prev)<<8 | uint16(c))
 		}
-		prev = r
+		prev = int(c)
 	}
-	slices.Sort(buf)
-	return buf
+}
+
+// similarity is 1 for a text equal to b's but for whitespace, and otherwise the Dice
+// coefficient of their bigrams, 2|A∩B| / (|A|+|B|) counting repeats, at most 0.99.
+func (b *bigramSet) similarity(s string) float64 {
+	common, total := 0, 0
+	forBigrams(s, func(k uint16) {
+		total++
+		if b.used[k] < b.count[k] {
+			if b.used[k] == 0 {
+				b.seen = append(b.seen, k)
+			}
+			b.used[k]++
+			common++
+		}
+	})
+	for _, k := range b.seen {
+		b.used[k] = 0
+	}
+	b.seen = b.seen[:0]
+	if common == total && common == b.total {
+		// Equal bigrams (or none, for one-character texts): equal but for whitespace?
+		if squash(s) == squash(b.text) {
+			return 1
+		}
+		if total == 0 {
+			return 0
+		}
+	}
+	return min(2*float64(common)/float64(total+b.total), 0.99)
 }
 
 // squash removes all whitespace, for a lenient comparison.
