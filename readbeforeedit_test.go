@@ -1,0 +1,116 @@
+package llmfs_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/llmfs/llmfs"
+)
+
+func TestReadBeforeEdit(t *testing.T) {
+	stores(t, llmfs.Options{RequireRead: true}, func(t *testing.T, ws *llmfs.Workspace) {
+		ctx := context.Background()
+		put(t, ws, "a.txt", "one\ntwo\nthree\n")
+		wantCode := func(err error, code llmfs.Code, what string) {
+			t.Helper()
+			if llmfs.CodeOf(err) != code {
+				t.Errorf("%s = %v, want %s", what, err, code)
+			}
+		}
+		_, err := ws.Edit(ctx, "a.txt", "one", "1", false)
+		wantCode(err, llmfs.CodeFileNotRead, "Edit before any read")
+		if e, _ := err.(*llmfs.Error); e == nil || e.Msg != "a.txt exists but has not been read in this session. Read it first (a read of any part of it counts), then retry." {
+			t.Errorf("message = %v", err)
+		}
+		_, err = ws.Write(ctx, "a.txt", "x", llmfs.WriteOptions{})
+		wantCode(err, llmfs.CodeFileNotRead, "overwrite before any read")
+		// Appending and creating need no read.
+		if _, err := ws.Write(ctx, "a.txt", "four\n", llmfs.WriteOptions{Mode: llmfs.AppendTo}); err != nil {
+			t.Errorf("append = %v", err)
+		}
+		if _, err := ws.Write(ctx, "new.txt", "n\n", llmfs.WriteOptions{Mode: llmfs.Create}); err != nil {
+			t.Errorf("create = %v", err)
+		}
+		// A paged read of one line counts as a read of the file.
+		if _, err := ws.Read(ctx, "a.txt", llmfs.ReadOptions{Offset: 3, Limit: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ws.Edit(ctx, "a.txt", "one", "1", false); err != nil {
+			t.Errorf("Edit after a paged read = %v", err)
+		}
+		// A session's own edit keeps its knowledge current.
+		if _, err := ws.Edit(ctx, "a.txt", "two", "2", false); err != nil {
+			t.Errorf("second Edit = %v", err)
+		}
+		// Someone else changes the file.
+		put(t, ws, "a.txt", "changed\n")
+		_, err = ws.Edit(ctx, "a.txt", "three", "3", false)
+		wantCode(err, llmfs.CodeFileChanged, "Edit after an outside change")
+		if e, _ := err.(*llmfs.Error); e == nil || e.Msg != "a.txt has changed since this session last read it (someone else wrote it). Read it again, then retry with the current content." {
+			t.Errorf("message = %v", err)
+		}
+		_, err = ws.Write(ctx, "a.txt", "x", llmfs.WriteOptions{})
+		wantCode(err, llmfs.CodeFileChanged, "overwrite after an outside change")
+		if got := get(t, ws, "a.txt"); got != "changed\n" {
+			t.Errorf("refused writes changed the file: %q", got)
+		}
+		// Another session has read nothing; a virtual view shares this session.
+		other := ws.Session()
+		_, err = other.Edit(ctx, "a.txt", "changed", "c", false)
+		wantCode(err, llmfs.CodeFileNotRead, "Edit in a new session")
+		if _, err := ws.Read(ctx, "a.txt", llmfs.ReadOptions{Limit: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ws.Virtual().Edit(ctx, "/a.txt", "changed", "c", false); err != nil {
+			t.Errorf("Edit through the virtual view after a read = %v", err)
+		}
+		// Switched off, nothing is required.
+		if _, err := other.RequireRead(false).Edit(ctx, "a.txt", "c", "d", false); err != nil {
+			t.Errorf("Edit with RequireRead(false) = %v", err)
+		}
+		// A moved file keeps what the session knew of it.
+		if _, err := ws.Read(ctx, "new.txt", llmfs.ReadOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ws.Move(ctx, "new.txt", "moved.txt"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ws.Edit(ctx, "moved.txt", "n", "m", false); err != nil {
+			t.Errorf("Edit after Move = %v", err)
+		}
+	})
+}
+
+// TestReadBeforeEditHashNotTime changes a file behind the session's back keeping its size
+// and modification time: the content hash still tells.
+func TestReadBeforeEditHashNotTime(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(name, []byte("aaaa\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stamp := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(name, stamp, stamp); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := ws.Read(ctx, "a.txt", llmfs.ReadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte("bbbb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(name, stamp, stamp); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Edit(ctx, "a.txt", "bbbb", "cccc", false); llmfs.CodeOf(err) != llmfs.CodeFileChanged {
+		t.Errorf("Edit after a same-size, same-time change = %v, want FILE_CHANGED", err)
+	}
+}
