@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -102,6 +103,17 @@ func TestReadLongLine(t *testing.T) {
 		want := "short\n" + strings.Repeat("é", 2000) + " … [line cut: 5000 bytes in all]\nafter\n"
 		if res.Content != want || res.CutLines != 1 || res.TotalLines != 3 {
 			t.Errorf("Read = %q (cut %d, total %d)", res.Content, res.CutLines, res.TotalLines)
+		}
+		// A line longer than the read buffer, with CRLF.
+		huge := strings.Repeat("x", 600000)
+		put(t, ws, "huge.txt", "a\r\n"+huge+"\r\nb")
+		res, err = ws.Read(context.Background(), "huge.txt", llmfs.ReadOptions{Offset: 2, Limit: llmfs.NoLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = strings.Repeat("x", 2000) + " … [line cut: 600000 bytes in all]\r\nb"
+		if res.Content != want || res.CutLines != 1 || res.TotalLines != 3 {
+			t.Errorf("Read(huge) = %.40q...%q (cut %d, total %d)", res.Content, res.Content[max(len(res.Content)-50, 0):], res.CutLines, res.TotalLines)
 		}
 	})
 }
@@ -251,6 +263,58 @@ func TestReadDeepStreams(t *testing.T) {
 		}
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
 			t.Errorf("ReadTo allocated %d bytes; want a bounded buffer", alloc)
+		}
+	}
+}
+
+// TestReadMatchesReference compares Read and ReadTo with a plain split of the file, for
+// random files of a few buffers with lines of every length (empty, CRLF, longer than a
+// buffer, no final newline) and random ranges.
+func TestReadMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var sb strings.Builder
+	for sb.Len() < 1<<20 {
+		n := rng.IntN(200)
+		if rng.IntN(500) == 0 {
+			n = 300 << 10 // longer than the read buffer
+		}
+		sb.WriteString(strings.Repeat(string(rune('a'+rng.IntN(26))), n))
+		if rng.IntN(4) == 0 {
+			sb.WriteString("\r\n")
+		} else {
+			sb.WriteString("\n")
+		}
+	}
+	sb.WriteString("no final newline")
+	content := sb.String()
+	ref := strings.SplitAfter(content, "\n")
+	ctx := context.Background()
+	ws := llmfs.New(mem.New(), &llmfs.Options{Limits: llmfs.Limits{MaxReadLines: 1 << 30, MaxReadBytes: 1 << 30, MaxLineLength: -1}})
+	put(t, ws, "f", content)
+	for range 200 {
+		offset := 1 + rng.IntN(len(ref)+2)
+		limit := rng.IntN(len(ref) / 2)
+		if rng.IntN(5) == 0 {
+			limit = llmfs.NoLimit
+		}
+		end := len(ref)
+		if limit != llmfs.NoLimit {
+			end = min(offset-1+limit, len(ref))
+		}
+		want := ""
+		if offset-1 < len(ref) {
+			want = strings.Join(ref[offset-1:end], "")
+		}
+		res, err := ws.Read(ctx, "f", llmfs.ReadOptions{Offset: offset, Limit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Content != want || res.TotalLines != len(ref) {
+			t.Fatalf("Read(%d, %d): %d bytes, %d lines in all; want %d bytes, %d lines", offset, limit, len(res.Content), res.TotalLines, len(want), len(ref))
+		}
+		var buf bytes.Buffer
+		if _, err := ws.ReadTo(ctx, "f", llmfs.ReadOptions{Offset: offset, Limit: limit}, &buf); err != nil || buf.String() != want {
+			t.Fatalf("ReadTo(%d, %d): %d bytes, %v; want %d bytes", offset, limit, buf.Len(), err, len(want))
 		}
 	}
 }
