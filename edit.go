@@ -37,10 +37,17 @@ func (w *Workspace) Edit(ctx context.Context, p, old, new string, replaceAll boo
 // before, and writes the file once: all of them happen, or none.
 //
 // Each Old must be non-empty and differ from its New; without ReplaceAll it must occur
-// exactly once ([CodePatternNotFound], [CodePatternNotUnique]). In a file with CRLF line
-// endings, an Old and New written with "\n" match and keep CRLF; a byte-order mark stays.
-// The write is a compare-and-swap on the content read: if another writer changed the file
-// in between, the edit fails with [CodeFileChanged] and changes nothing.
+// exactly once. A missing Old is [CodePatternNotFound], with the most similar line of the
+// file in the message; an Old found several times is [CodePatternNotUnique], with the count
+// and the first line numbers. In a file whose lines end in CRLF, an Old and New written
+// with "\n" match and are written with CRLF; a byte-order mark at the start stays.
+//
+// When the workspace requires reads, the file must have been read in this session
+// ([CodeFileNotRead]) and be unchanged since ([CodeFileChanged]). The write is a
+// compare-and-swap on the content the edit loaded, so no concurrent update is ever lost:
+// if another writer got in between, a read-tracking session fails with [CodeFileChanged]
+// and changes nothing; an untracked edit loads the file again and retries a few times.
+// The result holds the number of replacements and a short unified diff.
 func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement) (*EditResult, error) {
 	if len(edits) == 0 {
 		return nil, errorf(CodeInvalidArgument, p, "no edits given")
