@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 package llmfs_test
 
 import (
@@ -76,7 +78,7 @@ func TestConcurrentEditsLoseNothing(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			final := get(t, wss[1], "f.txt")
+			final := getRaw(t, wss[1], "f.txt")
 			got := strings.Split(strings.TrimSuffix(final, "\n"), "\n")
 			if got[len(got)-1] != "END" {
 				t.Fatalf("the file does not end with END: %q", got[len(got)-1])
@@ -110,9 +112,9 @@ func TestConcurrentEditsLoseNothing(t *testing.T) {
 // TestConcurrentEditsWithoutTracking: without read tracking an edit that loses the race
 // applies to the new content instead of failing, so every edit lands.
 func TestConcurrentEditsWithoutTracking(t *testing.T) {
-	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+	eachBackend(t, nil, func(t *testing.T, ws *llmfs.Workspace) {
 		ctx := context.Background()
-		put(t, ws, "f.txt", "END\n")
+		putRaw(t, ws, "f.txt", "END\n")
 		var wg sync.WaitGroup
 		errs := make(chan error, 4*50)
 		for g := range 4 {
@@ -137,7 +139,7 @@ func TestConcurrentEditsWithoutTracking(t *testing.T) {
 			}
 		}
 		// Retries are bounded, so a rare FILE_CHANGED is allowed; lost lines are not.
-		if n := strings.Count(get(t, ws, "f.txt"), "\n") - 1; n != 200-failures {
+		if n := strings.Count(getRaw(t, ws, "f.txt"), "\n") - 1; n != 200-failures {
 			t.Errorf("%d lines in the file, want %d", n, 200-failures)
 		}
 	})

@@ -54,10 +54,10 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 	}
 	for i, e := range edits {
 		if e.Old == "" {
-			return nil, errorf(CodeInvalidArgument, p, "%sthe old text is empty; give the exact text to replace (to create or replace a whole file, write it)", editLabel(i, len(edits)))
+			return nil, errorf(CodeInvalidArgument, p, "%sthe old text must not be empty; give the exact text to replace (to create or replace a whole file, write it)", editLabel(i, len(edits)))
 		}
 		if e.Old == e.New {
-			return nil, errorf(CodeInvalidArgument, p, "%sthe old and new text are identical, so the edit would change nothing", editLabel(i, len(edits)))
+			return nil, errorf(CodeInvalidArgument, p, "%sthe old and new text are the same, so the edit would change nothing", editLabel(i, len(edits)))
 		}
 	}
 	r, err := w.resolve(p)
@@ -261,7 +261,7 @@ func notFound(p, text, old, label string) error {
 	case line == first:
 		msg += fmt.Sprintf(" Line %d matches its first line exactly, so a later line differs; read the file again from line %d and copy the text exactly.", n, n)
 	case score == 1:
-		msg += fmt.Sprintf(" Line %d differs from its first line only in whitespace: %q.", n, clip(line))
+		msg += fmt.Sprintf(" The most similar line is %d, which differs from its first line only in whitespace: %q.", n, clip(line))
 	default:
 		msg += fmt.Sprintf(" The most similar line is %d: %q.", n, clip(line))
 	}

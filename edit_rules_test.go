@@ -35,13 +35,13 @@ func TestEditLineEndings(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
-				put(t, ws, "f", tc.file)
+			eachBackend(t, nil, func(t *testing.T, ws *llmfs.Workspace) {
+				putRaw(t, ws, "f", tc.file)
 				res, err := ws.Edit(context.Background(), "f", tc.old, tc.new, tc.replaceAll)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := get(t, ws, "f"); got != tc.want {
+				if got := getRaw(t, ws, "f"); got != tc.want {
 					t.Errorf("file = %q, want %q", got, tc.want)
 				}
 				want := max(tc.wantReplaced, 1)
@@ -54,24 +54,24 @@ func TestEditLineEndings(t *testing.T) {
 }
 
 func TestEditRules(t *testing.T) {
-	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+	eachBackend(t, nil, func(t *testing.T, ws *llmfs.Workspace) {
 		ctx := context.Background()
 		var sb strings.Builder
 		for i := 1; i <= 9; i++ {
 			fmt.Fprintf(&sb, "x := %d\nreturn nil\n", i)
 		}
-		put(t, ws, "f.go", sb.String())
+		putRaw(t, ws, "f.go", sb.String())
 		type test struct {
 			old, new string
 			code     llmfs.Code
 			msg      string
 		}
 		tests := []test{
-			{"", "a", llmfs.CodeInvalidArgument, "the old text is empty; give the exact text to replace (to create or replace a whole file, write it)"},
-			{"x := 1", "x := 1", llmfs.CodeInvalidArgument, "the old and new text are identical, so the edit would change nothing"},
+			{"", "a", llmfs.CodeInvalidArgument, "the old text must not be empty; give the exact text to replace (to create or replace a whole file, write it)"},
+			{"x := 1", "x := 1", llmfs.CodeInvalidArgument, "the old and new text are the same, so the edit would change nothing"},
 			{"return nil", "return err", llmfs.CodePatternNotUnique, "the old text occurs 9 times in f.go (first at lines 2, 4, 6, 8, 10). Include more surrounding lines to make it unique, or set replace_all to replace every occurrence."},
 			{"x := 3\nreturn nil", "x := 3\nreturn err", "", ""},
-			{"return  nil", "y", llmfs.CodePatternNotFound, "the old text was not found in f.go. It must match the file exactly, including whitespace and indentation. Line 2 differs from its first line only in whitespace: \"return nil\"."},
+			{"return  nil", "y", llmfs.CodePatternNotFound, "the old text was not found in f.go. It must match the file exactly, including whitespace and indentation. The most similar line is 2, which differs from its first line only in whitespace: \"return nil\"."},
 			{"x := 10", "y", llmfs.CodePatternNotFound, "the old text was not found in f.go. It must match the file exactly, including whitespace and indentation. The most similar line is 1: \"x := 1\"."},
 			{"\n\n  zzz qqq\n", "y", llmfs.CodePatternNotFound, "the old text was not found in f.go. It must match the file exactly, including whitespace and indentation. No line of the file is similar to its first line; read the file to see its current content."},
 		}
@@ -88,7 +88,7 @@ func TestEditRules(t *testing.T) {
 				t.Errorf("Edit(%q) = %v\nwant %s: %s", tc.old, err, tc.code, tc.msg)
 			}
 		}
-		if !strings.Contains(get(t, ws, "f.go"), "x := 3\nreturn err\n") {
+		if !strings.Contains(getRaw(t, ws, "f.go"), "x := 3\nreturn err\n") {
 			t.Errorf("the one good edit is missing")
 		}
 	})
@@ -97,15 +97,15 @@ func TestEditRules(t *testing.T) {
 // TestEditManyAllOrNothing checks that a batch whose third edit fails changes nothing, and
 // that a good batch applies each edit to the result of the one before.
 func TestEditManyAllOrNothing(t *testing.T) {
-	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+	eachBackend(t, nil, func(t *testing.T, ws *llmfs.Workspace) {
 		ctx := context.Background()
 		const orig = "alpha\nbeta\ngamma\n"
-		put(t, ws, "f", orig)
+		putRaw(t, ws, "f", orig)
 		_, err := ws.EditMany(ctx, "f", []llmfs.Replacement{{Old: "alpha", New: "A"}, {Old: "beta", New: "B"}, {Old: "delta", New: "D"}})
 		if llmfs.CodeOf(err) != llmfs.CodePatternNotFound || !strings.HasPrefix(err.(*llmfs.Error).Msg, "edit 3 of 3: ") {
 			t.Errorf("EditMany = %v, want PATTERN_NOT_FOUND for edit 3 of 3", err)
 		}
-		if got := get(t, ws, "f"); got != orig {
+		if got := getRaw(t, ws, "f"); got != orig {
 			t.Errorf("after a failed batch the file is %q", got)
 		}
 		_, err = ws.EditMany(ctx, "f", []llmfs.Replacement{{Old: "alpha", New: "x"}, {Old: "x", New: "x"}})
@@ -116,7 +116,7 @@ func TestEditManyAllOrNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := get(t, ws, "f"); got != "B\nB\ngamma\n" || res.Replacements != 3 {
+		if got := getRaw(t, ws, "f"); got != "B\nB\ngamma\n" || res.Replacements != 3 {
 			t.Errorf("file = %q, %d replacements; want B B gamma, 3", got, res.Replacements)
 		}
 		if _, err := ws.EditMany(ctx, "f", nil); llmfs.CodeOf(err) != llmfs.CodeInvalidArgument {
@@ -127,12 +127,12 @@ func TestEditManyAllOrNothing(t *testing.T) {
 
 // TestEditNotFoundBigFile makes sure the similar-line search stays usable on a large file.
 func TestEditNotFoundBigFile(t *testing.T) {
-	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+	eachBackend(t, nil, func(t *testing.T, ws *llmfs.Workspace) {
 		var sb strings.Builder
 		for i := range 200000 {
 			fmt.Fprintf(&sb, "\tvalue_%d := compute(%d, %d)\n", i, i*3, i*7)
 		}
-		put(t, ws, "big.go", sb.String())
+		putRaw(t, ws, "big.go", sb.String())
 		_, err := ws.Edit(context.Background(), "big.go", "value_123456 := compute(370368, 864193)", "x", false)
 		want := `The most similar line is 123457: "\tvalue_123456 := compute(370368, 864192)".`
 		if llmfs.CodeOf(err) != llmfs.CodePatternNotFound || !strings.HasSuffix(err.Error(), want) {

@@ -3,6 +3,8 @@ module github.com/llmfs/llmfs
 go 1.26.0
 
 require (
-	golang.org/x/sys v0.50.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
+	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/sys v0.50.0
 )
+
+require golang.org/x/tools v0.26.0 // indirect

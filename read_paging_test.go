@@ -1,14 +1,10 @@
 package llmfs_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -17,32 +13,16 @@ import (
 	"github.com/llmfs/llmfs/store/mem"
 )
 
-// stores runs f on a workspace over a fresh host directory and over a fresh memory store.
-func stores(t *testing.T, opts llmfs.Options, f func(t *testing.T, ws *llmfs.Workspace)) {
-	t.Run("osdir", func(t *testing.T) {
-		o := opts
-		o.Root = t.TempDir()
-		ws, err := llmfs.Open(&o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f(t, ws)
-	})
-	t.Run("mem", func(t *testing.T) {
-		f(t, llmfs.New(mem.New(), &opts))
-	})
-}
-
-// put writes a file straight to the store, as another program would.
-func put(t *testing.T, ws *llmfs.Workspace, name, content string) {
+// putRaw writes a file straight to the store, as another program would.
+func putRaw(t *testing.T, ws *llmfs.Workspace, name, content string) {
 	t.Helper()
 	if _, err := ws.Store().WriteFile(context.Background(), name, strings.NewReader(content), store.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// get reads a file straight from the store.
-func get(t *testing.T, ws *llmfs.Workspace, name string) string {
+// getRaw reads a whole file with ReadTo: no caps, bytes as they are.
+func getRaw(t *testing.T, ws *llmfs.Workspace, name string) string {
 	t.Helper()
 	var buf bytes.Buffer
 	if _, err := ws.ReadTo(context.Background(), name, llmfs.ReadOptions{Limit: llmfs.NoLimit}, &buf); err != nil {
@@ -60,9 +40,9 @@ func lines(from, to int) string {
 }
 
 func TestReadDefaultCap(t *testing.T) {
-	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+	eachBackend(t, nil, func(t *testing.T, ws *llmfs.Workspace) {
 		ctx := context.Background()
-		put(t, ws, "big.txt", lines(1, 2500))
+		putRaw(t, ws, "big.txt", lines(1, 2500))
 		res, err := ws.Read(ctx, "big.txt", llmfs.ReadOptions{Limit: llmfs.NoLimit})
 		if err != nil {
 			t.Fatal(err)
@@ -93,9 +73,9 @@ func TestReadDefaultCap(t *testing.T) {
 }
 
 func TestReadLongLine(t *testing.T) {
-	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+	eachBackend(t, nil, func(t *testing.T, ws *llmfs.Workspace) {
 		long := strings.Repeat("é", 2500) // 2500 characters, 5000 bytes
-		put(t, ws, "long.txt", "short\n"+long+"\nafter\n")
+		putRaw(t, ws, "long.txt", "short\n"+long+"\nafter\n")
 		res, err := ws.Read(context.Background(), "long.txt", llmfs.ReadOptions{Limit: llmfs.NoLimit})
 		if err != nil {
 			t.Fatal(err)
@@ -106,7 +86,7 @@ func TestReadLongLine(t *testing.T) {
 		}
 		// A line longer than the read buffer, with CRLF.
 		huge := strings.Repeat("x", 600000)
-		put(t, ws, "huge.txt", "a\r\n"+huge+"\r\nb")
+		putRaw(t, ws, "huge.txt", "a\r\n"+huge+"\r\nb")
 		res, err = ws.Read(context.Background(), "huge.txt", llmfs.ReadOptions{Offset: 2, Limit: llmfs.NoLimit})
 		if err != nil {
 			t.Fatal(err)
@@ -119,9 +99,9 @@ func TestReadLongLine(t *testing.T) {
 }
 
 func TestReadBinaryAndUTF8(t *testing.T) {
-	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+	eachBackend(t, nil, func(t *testing.T, ws *llmfs.Workspace) {
 		ctx := context.Background()
-		put(t, ws, "bin", "PK\x03\x04\x00\x00rest")
+		putRaw(t, ws, "bin", "PK\x03\x04\x00\x00rest")
 		_, err := ws.Read(ctx, "bin", llmfs.ReadOptions{})
 		if llmfs.CodeOf(err) != llmfs.CodeBinaryFile {
 			t.Errorf("Read(binary) = %v, want BINARY_FILE", err)
@@ -133,11 +113,11 @@ func TestReadBinaryAndUTF8(t *testing.T) {
 			t.Errorf("Edit(binary) = %v, want BINARY_FILE", err)
 		}
 		// A NUL byte past the sniffed block does not make a file binary.
-		put(t, ws, "late-nul.txt", strings.Repeat("a", 9000)+"\x00\n")
+		putRaw(t, ws, "late-nul.txt", strings.Repeat("a", 9000)+"\x00\n")
 		if _, err := ws.Read(ctx, "late-nul.txt", llmfs.ReadOptions{}); err != nil {
 			t.Errorf("Read(late NUL) = %v", err)
 		}
-		put(t, ws, "latin1.txt", "caf\xe9\nok\n")
+		putRaw(t, ws, "latin1.txt", "caf\xe9\nok\n")
 		res, err := ws.Read(ctx, "latin1.txt", llmfs.ReadOptions{Limit: llmfs.NoLimit})
 		if err != nil {
 			t.Fatal(err)
@@ -146,16 +126,16 @@ func TestReadBinaryAndUTF8(t *testing.T) {
 			t.Errorf("Read(latin1) = %q, invalid %v", res.Content, res.InvalidUTF8)
 		}
 		// ReadTo is a person's read: bytes as they are.
-		if got := get(t, ws, "latin1.txt"); got != "caf\xe9\nok\n" {
+		if got := getRaw(t, ws, "latin1.txt"); got != "caf\xe9\nok\n" {
 			t.Errorf("ReadTo(latin1) = %q", got)
 		}
 	})
 }
 
 func TestReadLineEndings(t *testing.T) {
-	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+	eachBackend(t, nil, func(t *testing.T, ws *llmfs.Workspace) {
 		ctx := context.Background()
-		put(t, ws, "crlf.txt", "\uFEFFa\r\nb\r\nc")
+		putRaw(t, ws, "crlf.txt", "\uFEFFa\r\nb\r\nc")
 		res, err := ws.Read(ctx, "crlf.txt", llmfs.ReadOptions{Offset: 2, Limit: llmfs.NoLimit})
 		if err != nil {
 			t.Fatal(err)
@@ -163,7 +143,7 @@ func TestReadLineEndings(t *testing.T) {
 		if res.Content != "b\r\nc" || res.TotalLines != 3 || res.Lines != 2 {
 			t.Errorf("Read = %q (%d of %d lines)", res.Content, res.Lines, res.TotalLines)
 		}
-		put(t, ws, "empty.txt", "")
+		putRaw(t, ws, "empty.txt", "")
 		res, err = ws.Read(ctx, "empty.txt", llmfs.ReadOptions{})
 		if err != nil || res.Content != "" || res.TotalLines != 0 {
 			t.Errorf("Read(empty) = %+v, %v", res, err)
@@ -174,12 +154,12 @@ func TestReadLineEndings(t *testing.T) {
 // TestReadToRanges checks the streaming read against the lines it must print, across
 // buffer boundaries.
 func TestReadToRanges(t *testing.T) {
-	stores(t, llmfs.Options{}, func(t *testing.T, ws *llmfs.Workspace) {
+	eachBackend(t, nil, func(t *testing.T, ws *llmfs.Workspace) {
 		ctx := context.Background()
 		const n = 100000 // about 1.2 MB: several buffers
 		all := lines(1, n)
-		put(t, ws, "f.txt", all)
-		put(t, ws, "nonl.txt", "a\nb")
+		putRaw(t, ws, "f.txt", all)
+		putRaw(t, ws, "nonl.txt", "a\nb")
 		type test struct {
 			name          string
 			offset, limit int
@@ -205,68 +185,6 @@ func TestReadToRanges(t *testing.T) {
 	})
 }
 
-// TestReadDeepStreams reads 50 lines near the end of a big file and checks that the read
-// allocates a small, fixed amount, not the file. LLMFS_BIG_READ=1 makes the file 1 GiB.
-func TestReadDeepStreams(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes a big file")
-	}
-	size := int64(64 << 20)
-	if os.Getenv("LLMFS_BIG_READ") != "" {
-		size = 1 << 30
-	}
-	dir := t.TempDir()
-	f, err := os.Create(filepath.Join(dir, "big.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	var written int64
-	n := 0
-	for written < size {
-		n++
-		k, _ := fmt.Fprintf(w, "%d the quick brown fox jumps over the lazy dog %x\n", n, n*7919)
-		written += int64(k)
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	ctx := context.Background()
-	for _, track := range []bool{false, true} {
-		ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: track})
-		if err != nil {
-			t.Fatal(err)
-		}
-		at := n - 100
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		res, err := ws.Read(ctx, "big.txt", llmfs.ReadOptions{Offset: at, Limit: 50})
-		runtime.ReadMemStats(&after)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Lines != 50 || res.TotalLines != n || !strings.HasPrefix(res.Content, fmt.Sprintf("%d the quick", at)) {
-			t.Errorf("Read = %d lines of %d, starting %.20q", res.Lines, res.TotalLines, res.Content)
-		}
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
-			t.Errorf("Read (tracking %v) of a %d-byte file allocated %d bytes; want a bounded buffer", track, written, alloc)
-		}
-		var buf bytes.Buffer
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		got, err := ws.ReadTo(ctx, "big.txt", llmfs.ReadOptions{Offset: at, Limit: 50}, &buf)
-		runtime.ReadMemStats(&after)
-		if err != nil || got != 50 || buf.String() != res.Content {
-			t.Errorf("ReadTo = %d, %v; content equal to Read's: %v", got, err, buf.String() == res.Content)
-		}
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
-			t.Errorf("ReadTo allocated %d bytes; want a bounded buffer", alloc)
-		}
-	}
-}
-
 // TestReadMatchesReference compares Read and ReadTo with a plain split of the file, for
 // random files of a few buffers with lines of every length (empty, CRLF, longer than a
 // buffer, no final newline) and random ranges.
@@ -290,7 +208,7 @@ func TestReadMatchesReference(t *testing.T) {
 	ref := strings.SplitAfter(content, "\n")
 	ctx := context.Background()
 	ws := llmfs.New(mem.New(), &llmfs.Options{Limits: llmfs.Limits{MaxReadLines: 1 << 30, MaxReadBytes: 1 << 30, MaxLineLength: -1}})
-	put(t, ws, "f", content)
+	putRaw(t, ws, "f", content)
 	for range 200 {
 		offset := 1 + rng.IntN(len(ref)+2)
 		limit := rng.IntN(len(ref) / 2)

@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 package tools_test
 
 import (
@@ -14,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/store"

@@ -118,8 +118,8 @@ func numbered(res *llmfs.ReadResult, lim llmfs.Limits) string {
 	if res.InvalidUTF8 {
 		sb.WriteString("(the file is not valid UTF-8: bytes that are not were replaced with U+FFFD)\n")
 	}
-	if res.Truncated {
-		fmt.Fprintf(&sb, "(showing lines %d-%d of %d; continue with offset=%d)\n", res.Offset, res.Offset+res.Lines-1, res.TotalLines, res.NextOffset)
+	if last := res.Offset + res.Lines - 1; res.Lines > 0 && last < res.TotalLines {
+		fmt.Fprintf(&sb, "(showing lines %d-%d of %d; continue with offset=%d)\n", res.Offset, last, res.TotalLines, last+1)
 	}
 	return sb.String()
 }

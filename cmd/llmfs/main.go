@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 // Command llmfs gives AI agents a file system: tool definitions, one-shot tool calls, and
 // friendly file commands, all confined to a workspace root.
 package main

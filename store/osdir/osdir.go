@@ -29,6 +29,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -147,19 +148,22 @@ func (s *Store) do(op, name string, fn func(name string) error) error {
 }
 
 // resolve follows the symbolic links of name on the host and returns the store name the
-// result has, if it is inside the root. For a name that does not exist yet, the parent is
-// resolved instead.
+// result has, if it is inside the root. For a name that does not exist yet, its longest
+// existing prefix is resolved and the missing elements are joined to the result.
 func (s *Store) resolve(name string) (string, bool) {
 	host := s.HostPath(name)
+	var missing []string
 	real, err := filepath.EvalSymlinks(host)
-	if errors.Is(err, fs.ErrNotExist) {
-		var parent string
-		if parent, err = filepath.EvalSymlinks(filepath.Dir(host)); err == nil {
-			real = filepath.Join(parent, filepath.Base(host))
-		}
+	for errors.Is(err, fs.ErrNotExist) && filepath.Dir(host) != host {
+		missing = append(missing, filepath.Base(host))
+		host = filepath.Dir(host)
+		real, err = filepath.EvalSymlinks(host)
 	}
 	if err != nil {
 		return "", false
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		real = filepath.Join(real, missing[i])
 	}
 	rel, err := filepath.Rel(s.dir, real)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
@@ -326,6 +330,10 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+		if exists && opts.Mode == store.Exclusive {
+			// Like open(O_CREAT|O_EXCL): whatever is there, file or directory, exists.
+			return fs.ErrExist
+		}
 		if exists {
 			if err := checkRegular(cur); err != nil {
 				return err
@@ -386,7 +394,7 @@ func (s *Store) replace(name string, r io.Reader, perm fs.FileMode, exclusive bo
 	var f *os.File
 	var err error
 	for i := 0; ; i++ {
-		tmp = dir + "." + base + ".llmfs-" + randomSuffix()
+		tmp = dir + "." + tmpPrefix(base) + ".llmfs-" + randomSuffix()
 		f, err = s.fs().OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if err == nil || !errors.Is(err, fs.ErrExist) || i == 10 {
 			break
@@ -426,8 +434,30 @@ func (s *Store) replace(name string, r io.Reader, perm fs.FileMode, exclusive bo
 	return n, nil
 }
 
+// tmpPrefix is the part of base a temporary file's name keeps: enough to tell what it is
+// for, short enough that the temporary name fits where base itself just fits (255 bytes).
+func tmpPrefix(base string) string {
+	const max = 64
+	if len(base) <= max {
+		return base
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(base[i]) {
+		i--
+	}
+	return base[:i]
+}
+
 func (s *Store) appendTo(name string, r io.Reader) (int64, error) {
-	f, err := s.fs().OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
+	const flags = os.O_WRONLY | os.O_APPEND | syscall.O_NONBLOCK
+	// Create the file exclusively if it is missing, so that a failed append knows it
+	// must remove the file it created rather than leave an empty one behind.
+	created := true
+	f, err := s.fs().OpenFile(name, flags|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		created = false
+		f, err = s.fs().OpenFile(name, flags, 0)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -447,6 +477,9 @@ func (s *Store) appendTo(name string, r io.Reader) (int64, error) {
 		// Leave the file as it was.
 		f.Truncate(fi.Size())
 		f.Close()
+		if created {
+			s.fs().Remove(name)
+		}
 		return 0, err
 	}
 	return n, f.Close()
@@ -485,8 +518,36 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 		if old == newname || strings.HasPrefix(newname, old+"/") {
 			return fs.ErrInvalid
 		}
-		return s.renameNoReplace(old, newname)
+		err := s.renameNoReplace(old, newname)
+		if s.root != nil && isEscape(err) {
+			// The root refused newname's directory (do resolves only oldname): follow
+			// its links as do would, and try once more through the root.
+			if real, ok := s.resolveParent(newname); ok && real != newname {
+				if old == real || strings.HasPrefix(real, old+"/") {
+					return fs.ErrInvalid
+				}
+				err = s.renameNoReplace(old, real)
+			}
+		}
+		return err
 	})
+}
+
+// resolveParent is resolve for the directory of name: name's last element is kept as it
+// is, so a rename onto an existing link still finds the link and fails.
+func (s *Store) resolveParent(name string) (string, bool) {
+	dir, base := path.Split(name)
+	if dir == "" {
+		return name, true
+	}
+	real, ok := s.resolve(strings.TrimSuffix(dir, "/"))
+	if !ok {
+		return "", false
+	}
+	if real == "." {
+		return base, true
+	}
+	return real + "/" + base, true
 }
 
 func randomSuffix() string { return strconv.FormatUint(rand.Uint64(), 36) }
