@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
+	"io/fs"
 	"strings"
 	"unicode/utf8"
 
@@ -74,11 +76,11 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 		}
 		hash := store.Hash(data)
 		if w.tracker != nil {
-			seen, err := w.readFirst(r.name, p)
+			known, err := w.readFirst(r.name, p)
 			if err != nil {
 				return nil, err
 			}
-			if seen != hash {
+			if known.fast != maphash.Bytes(trackSeed, data) {
 				return nil, changedError(p, nil)
 			}
 		}
@@ -101,7 +103,7 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 			return nil, storeError(p, err)
 		}
 		if w.tracker != nil {
-			w.tracker.record(r.name, store.Hash([]byte(text)))
+			w.tracker.record(r.name, seenOf([]byte(text)))
 		}
 		abs := w.display(r.name)
 		return &EditResult{
@@ -185,6 +187,10 @@ func toLF(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
 // load reads a whole regular text file for an edit.
 func (w *Workspace) load(ctx context.Context, r resolved) ([]byte, error) {
 	fi, err := w.store.Stat(ctx, r.name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &Error{Code: CodeFileNotFound, Path: r.arg, Err: err,
+			Msg: "no such file: " + r.arg + " (an edit changes an existing file; to create one, write it)"}
+	}
 	if err != nil {
 		return nil, storeError(r.arg, err)
 	}

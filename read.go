@@ -3,10 +3,7 @@ package llmfs
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"hash"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -45,7 +42,8 @@ type ReadResult struct {
 	InvalidUTF8 bool
 	// Size is the file's size in bytes.
 	Size int64
-	// Hash is the SHA-256 of the whole file, set when the workspace tracks reads.
+	// Hash is the SHA-256 of the whole file ([store.Hash]), set when the workspace tracks
+	// reads and the file is no bigger than [Limits.MaxEditBytes].
 	Hash string
 }
 
@@ -81,11 +79,20 @@ func (w *Workspace) Read(ctx context.Context, p string, opts ReadOptions) (*Read
 		return nil, storeError(p, err)
 	}
 	defer f.Close()
-	var h hash.Hash
+	var (
+		h  *contentHasher
+		hw io.Writer // h, or nil: an untracked read hashes nothing
+	)
 	if w.tracker != nil {
-		h = sha256.New()
+		// The store's SHA-256 is worth its cost only for a file small enough to edit.
+		withSHA := true
+		if fi, err := f.Stat(); err == nil && fi.Size() > w.limits.MaxEditBytes {
+			withSHA = false
+		}
+		h = newContentHasher(withSHA)
+		hw = h
 	}
-	res, err := w.scanLines(ctx, f, opts, h)
+	res, err := w.scanLines(ctx, f, opts, hw)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Path = p
@@ -96,14 +103,16 @@ func (w *Workspace) Read(ctx context.Context, p string, opts ReadOptions) (*Read
 	}
 	res.Path = w.display(r.name)
 	if h != nil {
-		res.Hash = hex.EncodeToString(h.Sum(nil))
-		w.tracker.record(r.name, res.Hash)
+		s := h.sum()
+		res.Hash = s.sha
+		w.tracker.record(r.name, s)
 	}
 	return res, nil
 }
 
 // scanLines reads f once, collecting the lines opts asks for and counting the rest.
-func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions, h hash.Hash) (*ReadResult, error) {
+// Every byte read goes to h too, unless h is nil.
+func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions, h io.Writer) (*ReadResult, error) {
 	lim := w.limits
 	maxLines := opts.Limit
 	capped := false // whether maxLines comes from the cap, not the caller

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -74,6 +75,59 @@ func TestReadDeepStreams(t *testing.T) {
 		}
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
 			t.Errorf("ReadTo allocated %d bytes; want a bounded buffer", alloc)
+		}
+	}
+}
+
+// benchFile writes a 64 MiB file of numbered lines once per benchmark and returns a
+// workspace on it and its number of lines.
+func benchFile(b *testing.B, track bool) (*llmfs.Workspace, int) {
+	dir := b.TempDir()
+	f, err := os.Create(filepath.Join(dir, "big.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	n, written := 0, 0
+	for written < 64<<20 {
+		n++
+		k, _ := fmt.Fprintf(w, "%d the quick brown fox jumps over the lazy dog %x\n", n, n*7919)
+		written += k
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: track})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ws, n
+}
+
+// BenchmarkReadDeep: a model's read of 50 lines in the middle of a 64 MiB file (it counts
+// every line for total_lines, and hashes the file when reads are tracked).
+func BenchmarkReadDeep(b *testing.B) {
+	for _, track := range []bool{false, true} {
+		b.Run(fmt.Sprintf("tracked=%v", track), func(b *testing.B) {
+			ws, n := benchFile(b, track)
+			b.SetBytes(64 << 20)
+			for b.Loop() {
+				if _, err := ws.Read(context.Background(), "big.txt", llmfs.ReadOptions{Offset: n / 2, Limit: 50}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkReadToDeep: a person's read of the same lines; it stops after them.
+func BenchmarkReadToDeep(b *testing.B) {
+	ws, n := benchFile(b, false)
+	b.SetBytes(32 << 20)
+	for b.Loop() {
+		if _, err := ws.ReadTo(context.Background(), "big.txt", llmfs.ReadOptions{Offset: n / 2, Limit: 50}, io.Discard); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -80,3 +80,39 @@ func TestReadBeforeEdit(t *testing.T) {
 		}
 	})
 }
+
+// TestReadBeforeOverwriteBigFile: a read of a file over the edit limit skips the store's
+// hash; an overwrite still checks the content and writes conditionally.
+func TestReadBeforeOverwriteBigFile(t *testing.T) {
+	eachBackend(t, &llmfs.Options{RequireRead: true, Limits: llmfs.Limits{MaxEditBytes: 8}}, func(t *testing.T, ws *llmfs.Workspace) {
+		ctx := context.Background()
+		putRaw(t, ws, "big.txt", "more than eight bytes\n")
+		res, err := ws.Read(ctx, "big.txt", llmfs.ReadOptions{Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Hash != "" {
+			t.Errorf("Hash = %q for a file over the edit limit, want none", res.Hash)
+		}
+		if _, err := ws.Write(ctx, "big.txt", "new content\n", llmfs.WriteOptions{}); err != nil {
+			t.Errorf("overwrite after a read = %v", err)
+		}
+		putRaw(t, ws, "big.txt", "changed by someone else\n")
+		if _, err := ws.Read(ctx, "big.txt", llmfs.ReadOptions{Limit: 1}); err != nil {
+			t.Fatal(err)
+		}
+		putRaw(t, ws, "big.txt", "changed again by someone\n")
+		_, err = ws.Write(ctx, "big.txt", "mine\n", llmfs.WriteOptions{})
+		if llmfs.CodeOf(err) != llmfs.CodeFileChanged {
+			t.Errorf("overwrite after an outside change = %v, want FILE_CHANGED", err)
+		}
+		if got := getRaw(t, ws, "big.txt"); got != "changed again by someone\n" {
+			t.Errorf("file = %q", got)
+		}
+		// Small files get the store's hash.
+		putRaw(t, ws, "small", "abc\n")
+		if res, err := ws.Read(ctx, "small", llmfs.ReadOptions{}); err != nil || len(res.Hash) != 64 {
+			t.Errorf("Read(small) = %v, hash %q", err, res.Hash)
+		}
+	})
+}

@@ -78,7 +78,14 @@ func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOpti
 			if err != nil {
 				return nil, err
 			}
-			wopts.IfMatch = h
+			if h.sha == "" {
+				// Read without the store's hash (a big file): get it now, and check
+				// that it is still the content the session read.
+				if h, err = w.currentSeen(ctx, r, h); err != nil {
+					return nil, err
+				}
+			}
+			wopts.IfMatch = h.sha
 		} else {
 			wopts.IfAbsent = true
 		}
@@ -95,19 +102,37 @@ func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOpti
 		case store.Append:
 			w.rehash(ctx, r.name)
 		default:
-			w.tracker.record(r.name, store.Hash([]byte(content)))
+			w.tracker.record(r.name, seenOf([]byte(content)))
 		}
 	}
 	return &WriteResult{Path: abs, Bytes: n, Created: !exists}, nil
 }
 
-// readFirst returns the hash this session read the file name at, or FILE_NOT_READ.
-func (w *Workspace) readFirst(name, p string) (string, error) {
+// readFirst returns what this session knows of the file name, or FILE_NOT_READ.
+func (w *Workspace) readFirst(name, p string) (seen, error) {
 	h, ok := w.tracker.lookup(name)
 	if !ok {
-		return "", errorf(CodeFileNotRead, p, "%s exists but has not been read in this session. Read it first (a read of any part of it counts), then retry.", p)
+		return seen{}, errorf(CodeFileNotRead, p, "%s exists but has not been read in this session. Read it first (a read of any part of it counts), then retry.", p)
 	}
 	return h, nil
+}
+
+// currentSeen hashes the file r now holds and returns it, or FILE_CHANGED if its fast
+// hash is not the one the session saw.
+func (w *Workspace) currentSeen(ctx context.Context, r resolved, want seen) (seen, error) {
+	f, err := w.store.Open(ctx, r.name)
+	if err != nil {
+		return seen{}, storeError(r.arg, err)
+	}
+	defer f.Close()
+	got, err := hashStream(f)
+	if err != nil {
+		return seen{}, storeError(r.arg, err)
+	}
+	if got.fast != want.fast {
+		return seen{}, changedError(r.arg, nil)
+	}
+	return got, nil
 }
 
 // changedError is the FILE_CHANGED failure of an edit or overwrite of p.
@@ -128,7 +153,7 @@ func (w *Workspace) rehash(ctx context.Context, name string) {
 		return
 	}
 	defer f.Close()
-	if h, err := store.HashReader(f); err == nil {
+	if h, err := hashStream(f); err == nil {
 		w.tracker.record(name, h)
 	} else {
 		w.tracker.forget(name)
