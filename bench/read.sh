@@ -70,15 +70,15 @@ rss() {
 	cat "$DIR/rss"
 }
 
-declare -A mean
+declare -A mean cpu
 if command -v hyperfine > /dev/null; then
 	hf=()
 	for name in "${NAMES[@]}"; do hf+=(-n "$name" "$(cmd_of "$name")"); done
 	hyperfine --warmup 2 --runs "$RUNS" --export-json "$DIR/read.json" "${hf[@]}" > "$DIR/hyperfine.txt"
 	cat "$DIR/hyperfine.txt"
-	while read -r name m; do mean[$name]=$m; done < <(
+	while read -r name m c; do mean[$name]=$m cpu[$name]=$c; done < <(
 		python3 -c 'import json,sys
-for r in json.load(open(sys.argv[1]))["results"]: print(r["command"], r["mean"])' "$DIR/read.json")
+for r in json.load(open(sys.argv[1]))["results"]: print(r["command"], r["mean"], "%.3f" % (r["user"] + r["system"]))' "$DIR/read.json")
 else
 	for name in "${NAMES[@]}"; do
 		cmd=$(cmd_of "$name")
@@ -90,8 +90,9 @@ else
 fi
 
 echo
-printf '%-14s %10s %14s %14s\n' command "mean (s)" "peak RSS (KiB)" "time vs sed -n"
+# CPU time (user + system, from hyperfine) varies less than wall time on a busy machine.
+printf '%-14s %10s %10s %14s %14s\n' command "mean (s)" "CPU (s)" "peak RSS (KiB)" "time vs sed -n"
 for name in "${NAMES[@]}"; do
-	printf '%-14s %10.3f %14s %13.2fx\n' "${name//_/ }" "${mean[$name]}" "$(rss "$(cmd_of "$name")")" \
-		"$(echo "${mean[$name]} / ${mean[sed_-n]}" | bc -l)"
+	printf '%-14s %10.3f %10s %14s %13.2fx\n' "${name//_/ }" "${mean[$name]}" "${cpu[$name]:--}" \
+		"$(rss "$(cmd_of "$name")")" "$(echo "${mean[$name]} / ${mean[sed_-n]}" | bc -l)"
 done
