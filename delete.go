@@ -2,6 +2,7 @@ package llmfs
 
 import (
 	"context"
+
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -27,6 +28,11 @@ func (w *Workspace) Delete(ctx context.Context, p string) (string, error) {
 	}
 	if err := w.store.Remove(ctx, r.name); err != nil {
 		return "", storeError(p, err)
+	}
+	if fi.Mode().IsRegular() {
+		w.freed(fi.Size())
+	} else {
+		w.freed(0)
 	}
 	abs := w.display(r.name)
 	if w.tracker != nil {

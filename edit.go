@@ -88,7 +88,12 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 		if err != nil {
 			return nil, err
 		}
+		done, err := w.admitFile(ctx, r, func(int64) int64 { return int64(len(text)) })
+		if err != nil {
+			return nil, err
+		}
 		_, err = w.store.WriteFile(ctx, r.name, strings.NewReader(text), store.WriteOptions{IfMatch: hash})
+		done(err)
 		if errors.Is(err, store.ErrChanged) {
 			// Someone wrote the file between our load and our write. A session that
 			// tracks reads promised to edit what it read, so it must look again; without

@@ -25,7 +25,8 @@ type Entry struct {
 
 // List returns the entries of the directory at p, sorted by name. A symbolic link is listed
 // as what it points to; links that dangle or lead out of the workspace, and special files
-// (FIFOs, sockets, devices), are left out, since no other operation could use them.
+// (FIFOs, sockets, devices), are left out, since no other operation could use them. So are
+// the entries the deny rules hide, and links that lead to them.
 func (w *Workspace) List(ctx context.Context, p string) ([]Entry, error) {
 	r, err := w.resolve(p)
 	if err != nil {
@@ -47,6 +48,9 @@ func (w *Workspace) List(ctx context.Context, p string) ([]Entry, error) {
 	}
 	out := make([]Entry, 0, len(des))
 	for _, de := range des {
+		if w.hidden(ctx, joinName(r.name, de.Name()), de) {
+			continue
+		}
 		info, err := entryInfo(ctx, w, joinName(r.name, de.Name()), de)
 		if err != nil {
 			continue

@@ -9,6 +9,7 @@
 package llmfs
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -66,6 +67,14 @@ type Options struct {
 	Limits Limits
 	// Mode is the work mode; empty means [Full].
 	Mode Mode
+	// Deny lists globs of paths, relative to the root, that the workspace hides from
+	// listings and searches and refuses with [CodePermissionDenied] everywhere else; they
+	// are added to [DefaultDeny]. See [Workspace.Denied].
+	Deny []string
+	// NoDefaultDeny drops [DefaultDeny], leaving only Deny.
+	NoDefaultDeny bool
+	// Quota bounds the size and number of files; the zero value sets no bound.
+	Quota Quota
 	// RequireRead makes edits and overwrites of an existing file fail with
 	// [CodeFileNotRead] unless this workspace read the file first, and with
 	// [CodeFileChanged] if the file changed since. See [Workspace.Session].
@@ -83,6 +92,9 @@ type Workspace struct {
 	mode    Mode
 	tracker *readTracker // nil unless reads are tracked
 	virtual bool         // paths are virtual: "/" is the root, ".." refused (see Virtual)
+	deny    *denyRules   // nil: nothing denied
+	quota   *quotaState  // nil: no quota; shared by sessions
+	bad     error        // invalid options: every operation fails with it
 }
 
 // New returns a workspace over s. Store names map to absolute paths under opts.Root
@@ -99,7 +111,7 @@ func New(s store.Store, opts *Options) *Workspace {
 	if root == "" {
 		root = "/"
 	}
-	return &Workspace{
+	w := &Workspace{
 		store:   s,
 		root:    path.Clean("/" + strings.TrimPrefix(root, "/")),
 		base:    ".",
@@ -107,8 +119,32 @@ func New(s store.Store, opts *Options) *Workspace {
 		limits:  opts.Limits.withDefaults(),
 		mode:    opts.Mode,
 		tracker: tracker,
+		quota:   newQuotaState(opts.Quota),
 	}
+	w.bad = w.setPolicy(opts)
+	return w
 }
+
+// setPolicy compiles the deny rules and checks the options that New cannot refuse: a
+// workspace with invalid ones fails every operation with the reason, rather than run
+// with rules other than those asked for.
+func (w *Workspace) setPolicy(opts *Options) error {
+	if !opts.Mode.Valid() {
+		return &Error{Code: CodeInvalidArgument, Msg: fmt.Sprintf("invalid work mode %q: want read-only, read-write or full", opts.Mode)}
+	}
+	if err := opts.Quota.validate(); err != nil {
+		return err
+	}
+	d, err := newDenyRules(opts)
+	if err != nil {
+		return err
+	}
+	w.deny = d
+	return nil
+}
+
+// Err returns the error that makes every operation of w fail, if its options were invalid.
+func (w *Workspace) Err() error { return w.bad }
 
 // Session returns a workspace that shares w's store, root and rules but has a read tracker
 // of its own: give each agent session one, so that one agent's reads never vouch for

@@ -18,7 +18,13 @@ func (w *Workspace) Mkdir(ctx context.Context, p string) (string, error) {
 	if err := w.check(ctx, opMkdir, r); err != nil {
 		return "", err
 	}
-	if err := w.mkdirAll(ctx, r.name); err != nil {
+	done, err := w.admitDirs(ctx, p, r.name)
+	if err != nil {
+		return "", err
+	}
+	err = w.mkdirAll(ctx, r.name)
+	done(err)
+	if err != nil {
 		if errors.Is(err, store.ErrNotDir) {
 			e := errorf(CodeFileAlreadyExists, p, "a file exists where a directory is needed: %s", p)
 			e.Err = err

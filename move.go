@@ -23,10 +23,17 @@ func (w *Workspace) Move(ctx context.Context, src, dst string) (*MoveResult, err
 	if err != nil {
 		return nil, err
 	}
-	err = w.store.Rename(ctx, rs.name, rd.name)
-	if errors.Is(err, store.ErrCrossDevice) {
-		err = w.copyThenDelete(ctx, rs, rd)
+	done, err := w.admitDirs(ctx, dst, parentName(rd.name))
+	if err != nil {
+		return nil, err
 	}
+	if err = w.mkdirAll(ctx, parentName(rd.name)); err == nil {
+		err = w.store.Rename(ctx, rs.name, rd.name)
+		if errors.Is(err, store.ErrCrossDevice) {
+			err = w.copyThenDelete(ctx, rs, rd)
+		}
+	}
+	done(err)
 	if err != nil {
 		return nil, storeError(pathOf(err, src, dst), err)
 	}
@@ -60,14 +67,26 @@ func (w *Workspace) Copy(ctx context.Context, src, dst string) (*MoveResult, err
 	if err != nil {
 		return nil, err
 	}
-	if err := store.Copy(ctx, w.store, rs.name, rd.name); err != nil {
+	var size int64
+	if fi, err := w.store.Stat(ctx, rs.name); err == nil {
+		size = fi.Size()
+	}
+	done, err := w.admitFile(ctx, rd, func(int64) int64 { return size })
+	if err != nil {
+		return nil, err
+	}
+	if err = w.mkdirAll(ctx, parentName(rd.name)); err == nil {
+		err = store.Copy(ctx, w.store, rs.name, rd.name)
+	}
+	done(err)
+	if err != nil {
 		return nil, storeError(pathOf(err, src, dst), err)
 	}
 	return &MoveResult{Source: w.display(rs.name), Destination: w.display(rd.name)}, nil
 }
 
 // twoFiles resolves and checks the paths of a move or a copy: src must be a regular file,
-// dst must not exist, and dst's parents are created.
+// and dst must not exist. The caller creates dst's parents, once the quota admits them.
 func (w *Workspace) twoFiles(ctx context.Context, op Op, src, dst string) (rs, rd resolved, err error) {
 	if rs, err = w.resolve(src); err != nil {
 		return
@@ -101,10 +120,6 @@ func (w *Workspace) twoFiles(ctx context.Context, op Op, src, dst string) (rs, r
 		err = errorf(CodeFileAlreadyExists, dst, "destination already exists: %s", dst)
 		return
 	} else if !errors.Is(serr, fs.ErrNotExist) {
-		err = storeError(dst, serr)
-		return
-	}
-	if serr := w.mkdirAll(ctx, parentName(rd.name)); serr != nil {
 		err = storeError(dst, serr)
 	}
 	return

@@ -48,6 +48,10 @@ func Open(opts *Options) (*Workspace, error) {
 	o := *opts
 	o.Root = filepath.ToSlash(abs)
 	w := New(s, &o)
+	if w.bad != nil {
+		s.Close()
+		return nil, w.bad
+	}
 	if opts.Relaxed {
 		w.base = strings.TrimPrefix(w.root, "/")
 		if w.base == "" {

@@ -1,6 +1,16 @@
 package llmfs
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/llmfs/llmfs/store"
+)
 
 // Mode is a work mode: what a workspace lets an agent do.
 type Mode string
@@ -60,14 +70,212 @@ func (m Mode) Valid() bool {
 	return false
 }
 
-// check enforces the workspace's policy for op on r.
-func (w *Workspace) check(ctx context.Context, op Op, r resolved) error {
-	if !w.mode.Allows(op) {
-		hint := "use read, list, find or grep"
-		if w.mode == ReadWrite {
-			hint = "deleting needs the full mode"
+// DefaultDeny are the deny rules every workspace has unless [Options.NoDefaultDeny] is set:
+// the repository's git internals, environment files, private keys.
+var DefaultDeny = []string{".git/**", "**/.env", "**/*.pem", "**/id_rsa*"}
+
+// Policy describes what a workspace allows: its work mode, its deny rules in force
+// (defaults included) and its quotas. See [Workspace.Policy].
+type Policy struct {
+	Mode  Mode
+	Deny  []string
+	Quota Quota
+}
+
+// Policy returns the policy in force.
+func (w *Workspace) Policy() Policy {
+	p := Policy{Mode: w.Mode()}
+	if w.deny != nil {
+		p.Deny = slices.Clone(w.deny.patterns)
+	}
+	if w.quota != nil {
+		p.Quota = w.quota.q
+	}
+	return p
+}
+
+// ValidateDeny checks that every pattern is a valid deny glob: a doublestar pattern
+// ("**" crosses directories) over slash-separated paths relative to the workspace root.
+func ValidateDeny(patterns []string) error {
+	for _, p := range patterns {
+		if p == "" || !doublestar.ValidatePattern(p) {
+			return &Error{Code: CodeInvalidArgument, Path: p, Msg: fmt.Sprintf("invalid deny pattern %q: want a glob such as secrets/** or **/*.key", p)}
 		}
-		return errorf(CodePermissionDenied, r.arg, "the workspace is %s; %s is not allowed (%s): %s", w.mode, op, hint, r.arg)
 	}
 	return nil
+}
+
+// denyRules are compiled deny globs. Matching folds case: the patterns and the path are
+// both lowercased, so ".ENV", ".Git/config" or "KEY.PEM" are denied on every host. On a
+// case-sensitive file system this denies a little more than the rules say (a file named
+// ".ENV" is hidden too); that errs on the side of the secret, and keeps one answer for a
+// workspace wherever it lives (macOS and Windows file systems ignore case).
+type denyRules struct {
+	patterns []string // as given
+	folded   []string // lowercased
+}
+
+func newDenyRules(opts *Options) (*denyRules, error) {
+	var pats []string
+	if !opts.NoDefaultDeny {
+		pats = append(pats, DefaultDeny...)
+	}
+	for _, p := range opts.Deny {
+		if !slices.Contains(pats, p) {
+			pats = append(pats, p)
+		}
+	}
+	if len(pats) == 0 {
+		return nil, nil
+	}
+	if err := ValidateDeny(pats); err != nil {
+		return nil, err
+	}
+	d := &denyRules{patterns: pats}
+	for _, p := range pats {
+		d.folded = append(d.folded, strings.ToLower(p))
+	}
+	return d, nil
+}
+
+// match returns the rule that denies rel (slash-separated, relative to the root), if any.
+// A path is denied when it or one of its parent directories matches: a denied directory
+// hides everything below it.
+func (d *denyRules) match(rel string) (string, bool) {
+	if d == nil || rel == "." || rel == "" {
+		return "", false
+	}
+	folded := strings.ToLower(rel)
+	for i := 0; i <= len(folded); i++ {
+		if i < len(folded) && folded[i] != '/' {
+			continue
+		}
+		prefix := folded[:i]
+		for j, p := range d.folded {
+			if doublestar.MatchUnvalidated(p, prefix) {
+				return d.patterns[j], true
+			}
+		}
+	}
+	return "", false
+}
+
+// Denied reports whether the path p, relative to the workspace root (or absolute), falls
+// under a deny rule. It looks at the path alone and follows no symbolic link: a walker
+// (find, grep) calls it for each path it meets, and uses [Workspace.DeniedPath] for the
+// symbolic links it follows. The root itself is never denied.
+func (w *Workspace) Denied(p string) bool {
+	if w.deny == nil {
+		return false
+	}
+	if path.IsAbs(p) {
+		p = w.Rel(p)
+	}
+	_, ok := w.deny.match(relForDeny(path.Clean(p)))
+	return ok
+}
+
+// DeniedPath reports whether p, resolved by the workspace's path rules, is denied either
+// itself or through the real path its symbolic links lead to. A path the rules refuse
+// (for example one outside the root) is not "denied": operations on it fail otherwise.
+func (w *Workspace) DeniedPath(ctx context.Context, p string) bool {
+	r, err := w.resolve(p)
+	if err != nil {
+		return false
+	}
+	_, denied := w.denied(ctx, r.name)
+	return denied
+}
+
+// relForDeny strips what cannot take part in a match: a leading "/" (paths outside the
+// root in a relaxed workspace are matched as absolute paths without it) and "./".
+func relForDeny(p string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(p, "/"), "./")
+}
+
+// denyRel returns the path deny rules see for the store name: relative to the root.
+func (w *Workspace) denyRel(name string) string {
+	if w.base == "." {
+		return name
+	}
+	return relForDeny(w.Rel(w.display(name)))
+}
+
+// deniedName reports whether the store name is denied by its path alone. It is the
+// filter for the search engine (find, grep), which walks store names: the walk skips a
+// denied directory whole. For a symbolic link it follows, the engine uses denied, which
+// also checks the target.
+func (w *Workspace) deniedName(name string) bool {
+	if w.deny == nil {
+		return false
+	}
+	_, ok := w.deny.match(w.denyRel(name))
+	return ok
+}
+
+// denied checks the store name and, if the store has symbolic links, the name it really
+// leads to. It returns the rule that matched.
+func (w *Workspace) denied(ctx context.Context, name string) (string, bool) {
+	if w.deny == nil {
+		return "", false
+	}
+	if rule, ok := w.deny.match(w.denyRel(name)); ok {
+		return rule, true
+	}
+	real, err := store.RealName(ctx, w.store, name)
+	if err != nil || real == name {
+		// An error (an escape, a loop) is the store's to report when the operation runs.
+		return "", false
+	}
+	return w.deny.match(w.denyRel(real))
+}
+
+// hidden reports whether a directory entry, named name in the store, is invisible under
+// the deny rules. Only symbolic links need the store to resolve them.
+func (w *Workspace) hidden(ctx context.Context, name string, de fs.DirEntry) bool {
+	if w.deniedName(name) {
+		return true
+	}
+	if de.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	_, ok := w.denied(ctx, name)
+	return ok
+}
+
+// check enforces the workspace's policy for op on r: the work mode, then the deny rules.
+func (w *Workspace) check(ctx context.Context, op Op, r resolved) error {
+	if w.bad != nil {
+		return w.bad
+	}
+	if mode := w.Mode(); !mode.Allows(op) {
+		return modeError(mode, op, r.arg)
+	}
+	if rule, ok := w.denied(ctx, r.name); ok {
+		return &Error{Code: CodePermissionDenied, Path: r.arg,
+			Msg: fmt.Sprintf("access denied: %s is protected by the workspace's deny rule %q and cannot be read, listed or changed; leave it alone and work with other files", r.arg, rule)}
+	}
+	return nil
+}
+
+// modeError says why mode forbids op, and what the agent can do instead.
+func modeError(mode Mode, op Op, p string) *Error {
+	var msg string
+	if mode == ReadOnly {
+		msg = fmt.Sprintf("the workspace is read-only; %s is not allowed. Use read, list, find or grep to look at files; nothing can be changed: %s", op, p)
+	} else {
+		msg = fmt.Sprintf("the workspace is %s: files can be written, edited, moved and copied but not deleted (deleting needs the full mode); %s is not allowed: %s", mode, op, p)
+	}
+	return &Error{Code: CodePermissionDenied, Path: p, Msg: msg}
+}
+
+// StoreName returns the name in the workspace's store of the path p, after the path rules
+// of the workspace (not its policy). System code that writes below the agent's policy,
+// such as package sysfiles, uses it with [Workspace.Store].
+func (w *Workspace) StoreName(p string) (string, error) {
+	r, err := w.resolve(p)
+	if err != nil {
+		return "", err
+	}
+	return r.name, nil
 }

@@ -57,6 +57,23 @@ func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOpti
 	if r.name == "." {
 		return nil, errorf(CodeInvalidPath, p, "is a directory: %s", p)
 	}
+	done, err := w.admitFile(ctx, r, func(old int64) int64 {
+		if mode == store.Append {
+			return old + int64(len(content))
+		}
+		return int64(len(content))
+	})
+	if err != nil {
+		return nil, err
+	}
+	res, err := w.write(ctx, r, content, mode)
+	done(err)
+	return res, err
+}
+
+// write is Write after the checks.
+func (w *Workspace) write(ctx context.Context, r resolved, content string, mode store.WriteMode) (*WriteResult, error) {
+	p := r.arg
 	if err := w.mkdirAll(ctx, parentName(r.name)); err != nil {
 		return nil, storeError(p, err)
 	}
@@ -178,10 +195,16 @@ func (w *Workspace) mkdirAll(ctx context.Context, name string) error {
 	if err := w.mkdirAll(ctx, parentName(name)); err != nil {
 		return err
 	}
-	if err := w.store.Mkdir(ctx, name); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
+	err = w.store.Mkdir(ctx, name)
+	if errors.Is(err, fs.ErrExist) {
+		// Someone made it first, or something else is there (a file, a dangling link):
+		// only a directory will do.
+		if fi, serr := w.store.Stat(ctx, name); serr == nil && fi.IsDir() {
+			return nil
+		}
+		return &fs.PathError{Op: "mkdir", Path: name, Err: store.ErrNotDir}
 	}
-	return nil
+	return err
 }
 
 func parentName(name string) string {

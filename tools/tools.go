@@ -185,8 +185,7 @@ func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) 
 	}
 	t := tb.tools[i]
 	if !tb.ws.Mode().Allows(t.op) {
-		return nil, &llmfs.Error{Code: llmfs.CodePermissionDenied,
-			Msg: fmt.Sprintf("the workspace is %s; the tool %s is not available in this mode", tb.ws.Mode(), name)}
+		return nil, tb.modeDenied(name)
 	}
 	decls := make([]strictjson.Param, len(t.params))
 	for i, p := range t.params {
@@ -201,6 +200,23 @@ func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) 
 		return nil, err
 	}
 	return json.Marshal(out)
+}
+
+// modeDenied explains to a model why the tool name is not available and which tools are.
+func (tb *Toolbox) modeDenied(name string) error {
+	mode := tb.ws.Mode()
+	var names []string
+	for _, d := range tb.Definitions() {
+		names = append(names, d.Name)
+	}
+	avail := strings.Join(names, ", ")
+	var msg string
+	if mode == llmfs.ReadOnly {
+		msg = fmt.Sprintf("the workspace is read-only; %s is not available and nothing can be changed. Use %s to look at files", name, avail)
+	} else {
+		msg = fmt.Sprintf("the workspace is %s; %s is not available (deleting needs the full mode). The tools of this workspace are %s", mode, name, avail)
+	}
+	return &llmfs.Error{Code: llmfs.CodePermissionDenied, Msg: msg}
 }
 
 // safeRun runs a tool and turns a panic into an error, so no input can crash a server.

@@ -8,14 +8,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/llmfs/llmfs/tools"
 )
 
 var callCmd = &command{
 	name:  "call",
-	args:  "TOOL ['ARGS-JSON'] [--dialect agentool|rtc] [--root DIR] [--relaxed] [--mode MODE]",
+	args:  "TOOL ['ARGS-JSON'] [--dialect agentool|rtc] [workspace flags]",
 	short: "run one tool call and print its JSON result",
 	long: `ARGS-JSON is the tool's arguments as a JSON object; "-" or nothing reads it from standard input.
 On failure the coded error {"code": ..., "message": ...} goes to standard error and the exit status is 1.`,
@@ -37,11 +36,20 @@ On failure the coded error {"code": ..., "message": ...} goes to standard error 
 			} else {
 				raw = []byte(args[1])
 			}
+			e.ws.dialect = tools.Dialect(*dialect)
 			ws, err := e.ws.open()
 			if err != nil {
 				return err
 			}
-			tb, err := tools.NewWithOptions(ws, tools.Dialect(*dialect), &tools.Options{RequireRead: requireRead.ptr()})
+			// Read-before-edit: the flag, else the configuration file, else the dialect's
+			// default.
+			var rr *bool
+			if requireRead.set {
+				rr = &requireRead.v
+			} else if cfg, err := e.ws.loadConfig(); err == nil && cfg.RequireRead != nil {
+				rr = cfg.RequireRead
+			}
+			tb, err := tools.NewWithOptions(ws, tools.Dialect(*dialect), &tools.Options{RequireRead: rr})
 			if err != nil {
 				return usagef("%v", err)
 			}
@@ -54,26 +62,3 @@ On failure the coded error {"code": ..., "message": ...} goes to standard error 
 		}
 	},
 }
-
-// optBool is a boolean flag that knows whether it was given.
-type optBool struct{ v *bool }
-
-func (b *optBool) String() string {
-	if b == nil || b.v == nil {
-		return ""
-	}
-	return strconv.FormatBool(*b.v)
-}
-
-func (b *optBool) Set(s string) error {
-	v, err := strconv.ParseBool(s)
-	if err != nil {
-		return err
-	}
-	b.v = &v
-	return nil
-}
-
-func (b *optBool) IsBoolFlag() bool { return true }
-
-func (b *optBool) ptr() *bool { return b.v }

@@ -44,7 +44,7 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 var commands []*command
 
 func init() {
-	commands = []*command{toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd}
+	commands = []*command{toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd, restoreCmd}
 }
 
 func lookup(name string) *command {
@@ -70,6 +70,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e.ws.stderr = stderr
 	fs := flag.NewFlagSet("llmfs "+cmd.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	runFn := cmd.setup(fs, e)

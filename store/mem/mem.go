@@ -23,6 +23,7 @@ type Store struct {
 	mu   sync.RWMutex
 	root *node
 	now  func() time.Time
+	meta metaMap // see meta.go
 }
 
 type node struct {

@@ -87,6 +87,8 @@ func run(t *testing.T, opt Opt, wrap bool) {
 		{"ConcurrentWrites", testConcurrentWrites},
 		{"ConcurrentConditionalWrites", testConcurrentConditional},
 		{"Symlinks", testSymlinks},
+		{"Metadata", testMetadata},
+		{"RealName", testRealName},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,65 @@
+//go:build !js && !wasip1
+
+package osdir
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+var _ store.Resolver = (*Store)(nil)
+
+// RealName implements [store.Resolver]. It follows the symbolic links of
+// name on the host, dangling ones included; when name does not exist, the longest existing
+// prefix is resolved and the rest appended, so the answer also covers a file about to be
+// created.
+func (s *Store) RealName(ctx context.Context, name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: "realname", Path: name, Err: store.ErrInvalidName}
+	}
+	host := s.HostPath(name)
+	rest := ""
+	for hops := 0; hops < 255; hops++ {
+		real, err := filepath.EvalSymlinks(host)
+		if err == nil {
+			if rest != "" {
+				real = filepath.Join(real, rest)
+			}
+			rel, err := filepath.Rel(s.dir, real)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+				return "", &fs.PathError{Op: "realname", Path: name, Err: store.ErrEscape}
+			}
+			return filepath.ToSlash(rel), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return "", fixErr("realname", name, err)
+		}
+		// A dangling link: go on from its target.
+		if fi, lerr := os.Lstat(host); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			target, rerr := os.Readlink(host)
+			if rerr != nil {
+				return "", fixErr("realname", name, rerr)
+			}
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(filepath.Dir(host), target)
+			}
+			host = target
+			continue
+		}
+		parent := filepath.Dir(host)
+		if parent == host {
+			return name, nil
+		}
+		rest = filepath.Join(filepath.Base(host), rest)
+		host = parent
+	}
+	return "", &fs.PathError{Op: "realname", Path: name, Err: fmt.Errorf("%w: too many symbolic links", store.ErrInvalidName)}
+}
