@@ -140,16 +140,18 @@ func refRead(data []byte, opts ReadOptions, lim Limits) (*ReadResult, error) {
 		if lim.MaxLineLength >= 0 && utf8.RuneCountInString(text) > lim.MaxLineLength {
 			text, cut = headRunes(text, lim.MaxLineLength), true
 		}
+		// The cut mark counts at its real length.
+		mark := fmt.Sprintf(" … [line cut: %d bytes in all]", full)
 		size := len(validRunes(text)) + len(ending)
 		if cut {
-			size += 64
+			size += len(mark)
 		}
 		if out.Len()+size > lim.MaxReadBytes || tooLong {
 			if res.Lines > 0 {
 				res.Truncated = true
 				break
 			}
-			text, cut = headRunes(text, max(lim.MaxReadBytes-64, 0)/4), true
+			text, cut = headRunes(text, max(lim.MaxReadBytes-len(mark)-len(ending), 0)/4), true
 		}
 		if !utf8.ValidString(text) {
 			text, res.InvalidUTF8 = validRunes(text), true
@@ -157,7 +159,7 @@ func refRead(data []byte, opts ReadOptions, lim Limits) (*ReadResult, error) {
 		out.WriteString(text)
 		if cut {
 			res.CutLines++
-			fmt.Fprintf(&out, " … [line cut: %d bytes in all]", full)
+			out.WriteString(mark)
 		}
 		out.WriteString(ending)
 		res.Lines++
