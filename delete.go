@@ -36,7 +36,7 @@ func (w *Workspace) Delete(ctx context.Context, p string) (string, error) {
 	}
 	abs := w.display(r.name)
 	if w.tracker != nil {
-		w.tracker.forget(abs)
+		w.tracker.forget(r.name)
 	}
 	return abs, nil
 }

@@ -3,9 +3,13 @@ package llmfs
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
+	"io/fs"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/llmfs/llmfs/internal/textdiff"
 	"github.com/llmfs/llmfs/store"
@@ -35,20 +39,27 @@ func (w *Workspace) Edit(ctx context.Context, p, old, new string, replaceAll boo
 // before, and writes the file once: all of them happen, or none.
 //
 // Each Old must be non-empty and differ from its New; without ReplaceAll it must occur
-// exactly once ([CodePatternNotFound], [CodePatternNotUnique]). In a file with CRLF line
-// endings, an Old and New written with "\n" match and keep CRLF; a byte-order mark stays.
-// The write is a compare-and-swap on the content read: if another writer changed the file
-// in between, the edit fails with [CodeFileChanged] and changes nothing.
+// exactly once. A missing Old is [CodePatternNotFound], with the most similar line of the
+// file in the message; an Old found several times is [CodePatternNotUnique], with the count
+// and the first line numbers. In a file whose lines end in CRLF, an Old and New written
+// with "\n" match and are written with CRLF; a byte-order mark at the start stays.
+//
+// When the workspace requires reads, the file must have been read in this session
+// ([CodeFileNotRead]) and be unchanged since ([CodeFileChanged]). The write is a
+// compare-and-swap on the content the edit loaded, so no concurrent update is ever lost:
+// if another writer got in between, a read-tracking session fails with [CodeFileChanged]
+// and changes nothing; an untracked edit loads the file again and retries a few times.
+// The result holds the number of replacements and a short unified diff.
 func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement) (*EditResult, error) {
 	if len(edits) == 0 {
 		return nil, errorf(CodeInvalidArgument, p, "no edits given")
 	}
 	for i, e := range edits {
 		if e.Old == "" {
-			return nil, errorf(CodeInvalidArgument, p, "%sold text must not be empty", editLabel(i, len(edits)))
+			return nil, errorf(CodeInvalidArgument, p, "%sthe old text must not be empty; give the exact text to replace (to create or replace a whole file, write it)", editLabel(i, len(edits)))
 		}
 		if e.Old == e.New {
-			return nil, errorf(CodeInvalidArgument, p, "%sold and new text are the same; nothing to change", editLabel(i, len(edits)))
+			return nil, errorf(CodeInvalidArgument, p, "%sthe old and new text are the same, so the edit would change nothing", editLabel(i, len(edits)))
 		}
 	}
 	r, err := w.resolve(p)
@@ -58,37 +69,104 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 	if err := w.check(ctx, opEdit, r); err != nil {
 		return nil, err
 	}
-	data, err := w.load(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	hash := store.Hash(data)
-	abs := w.display(r.name)
-	if w.tracker != nil {
-		seen, err := w.readFirst(abs, p)
+	for attempt := 1; ; attempt++ {
+		data, err := w.load(ctx, r)
 		if err != nil {
 			return nil, err
 		}
-		if seen != hash {
-			return nil, errorf(CodeFileChanged, p, "the file changed since this session read it; read it again, then edit: %s", p)
+		hash := store.Hash(data)
+		if w.tracker != nil {
+			known, err := w.readFirst(r.name, p)
+			if err != nil {
+				return nil, err
+			}
+			if known.fast != maphash.Bytes(trackSeed, data) {
+				return nil, changedError(p, nil)
+			}
 		}
+		text, total, err := applyEdits(p, string(data), edits)
+		if err != nil {
+			return nil, err
+		}
+		done, err := w.admitFile(ctx, r, func(int64) int64 { return int64(len(text)) })
+		if err != nil {
+			return nil, err
+		}
+		_, err = w.store.WriteFile(ctx, r.name, strings.NewReader(text), store.WriteOptions{IfMatch: hash})
+		done(err)
+		if errors.Is(err, store.ErrChanged) {
+			// Someone wrote the file between our load and our write. A session that
+			// tracks reads promised to edit what it read, so it must look again; without
+			// tracking, the edit applies to whatever the file now holds, as if it had
+			// come a moment later.
+			if w.tracker == nil && attempt < maxEditAttempts {
+				continue
+			}
+			return nil, changedError(p, err)
+		}
+		if err != nil {
+			return nil, storeError(p, err)
+		}
+		if w.tracker != nil {
+			w.tracker.record(r.name, seenOf([]byte(text)))
+		}
+		abs := w.display(r.name)
+		return &EditResult{
+			Path:         abs,
+			Replacements: total,
+			Diff:         textdiff.Unified(w.Rel(abs), string(data), text, 3, 60),
+		}, nil
 	}
-	text := string(data)
-	crlf := strings.Contains(text, "\r\n")
+}
+
+// maxEditAttempts bounds how often an edit without read tracking retries after losing a
+// race to another writer.
+const maxEditAttempts = 8
+
+const bom = "\uFEFF"
+
+// applyEdits applies edits to text in order and returns the result and the number of
+// replacements. A byte-order mark at the start of text stays there (and is ignored at the
+// start of an old or new text, where a model may have copied it). In a file whose lines end
+// in CRLF, an old and new text written with "\n" match and are written with CRLF; the
+// reverse holds for LF files; text that matches as given is taken as given.
+func applyEdits(p, text string, edits []Replacement) (string, int, error) {
+	mark := ""
+	if strings.HasPrefix(text, bom) {
+		mark, text = bom, text[len(bom):]
+	}
+	i := strings.IndexByte(text, '\n')
+	crlf := i > 0 && text[i-1] == '\r'
 	total := 0
-	for i, e := range edits {
+	for k, e := range edits {
 		old, new := e.Old, e.New
-		n := strings.Count(text, old)
-		if n == 0 && crlf && strings.Contains(old, "\n") && !strings.Contains(old, "\r\n") {
-			old = strings.ReplaceAll(old, "\n", "\r\n")
-			new = strings.ReplaceAll(strings.ReplaceAll(new, "\r\n", "\n"), "\n", "\r\n")
-			n = strings.Count(text, old)
+		if mark != "" && strings.HasPrefix(old, bom) && len(old) > len(bom) {
+			old, new = old[len(bom):], strings.TrimPrefix(new, bom)
 		}
+		n := strings.Count(text, old)
 		switch {
 		case n == 0:
-			return nil, notFound(p, text, e.Old, editLabel(i, len(edits)))
+			// Try the old and new text with the file's own line endings.
+			o, nw := toLF(old), toLF(new)
+			if crlf {
+				o, nw = toCRLF(old), toCRLF(new)
+			}
+			if o != old {
+				if c := strings.Count(text, o); c > 0 {
+					old, new, n = o, nw, c
+				}
+			}
+		case crlf && strings.Count(old, "\n") == strings.Count(old, "\r\n"):
+			// Matched as given, with no bare LF in the match: new lines get CRLF too.
+			// (An old text with bare LFs matched a mixed file; new stays as given.)
+			new = toCRLF(new)
+		}
+		label := editLabel(k, len(edits))
+		switch {
+		case n == 0:
+			return "", 0, notFound(p, text, e.Old, label)
 		case n > 1 && !e.ReplaceAll:
-			return nil, notUnique(p, text, old, n, editLabel(i, len(edits)))
+			return "", 0, notUnique(p, text, old, n, label)
 		}
 		if e.ReplaceAll {
 			text = strings.ReplaceAll(text, old, new)
@@ -97,28 +175,27 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 		}
 		total += n
 	}
-	done, err := w.admitFile(ctx, r, func(int64) int64 { return int64(len(text)) })
-	if err != nil {
-		return nil, err
-	}
-	_, err = w.store.WriteFile(ctx, r.name, strings.NewReader(text), store.WriteOptions{IfMatch: hash})
-	done(err)
-	if err != nil {
-		return nil, storeError(p, err)
-	}
-	if w.tracker != nil {
-		w.tracker.record(abs, store.Hash([]byte(text)))
-	}
-	return &EditResult{
-		Path:         abs,
-		Replacements: total,
-		Diff:         textdiff.Unified(w.Rel(abs), string(data), text, 3, 60),
-	}, nil
+	return mark + text, total, nil
 }
+
+// toCRLF gives every line break of s the form CRLF.
+func toCRLF(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	return strings.ReplaceAll(toLF(s), "\n", "\r\n")
+}
+
+// toLF gives every CRLF line break of s the form LF.
+func toLF(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
 
 // load reads a whole regular text file for an edit.
 func (w *Workspace) load(ctx context.Context, r resolved) ([]byte, error) {
 	fi, err := w.store.Stat(ctx, r.name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &Error{Code: CodeFileNotFound, Path: r.arg, Err: err,
+			Msg: "no such file: " + r.arg + " (an edit changes an existing file; to create one, write it)"}
+	}
 	if err != nil {
 		return nil, storeError(r.arg, err)
 	}
@@ -155,47 +232,165 @@ func editLabel(i, n int) string {
 
 // notUnique names how many times old occurs and on which lines, so the caller can widen it.
 func notUnique(p, text, old string, n int, label string) error {
+	const show = 5
 	var lines []string
-	at := 0
-	for i := 0; i < n && i < 5; i++ {
+	at, line := 0, 1
+	for i := 0; i < n && i < show; i++ {
 		j := strings.Index(text[at:], old)
-		lines = append(lines, fmt.Sprint(1+strings.Count(text[:at+j], "\n")))
+		line += strings.Count(text[at:at+j], "\n")
+		lines = append(lines, fmt.Sprint(line))
+		line += strings.Count(old, "\n")
 		at += j + len(old)
 	}
-	more := ""
-	if n > 5 {
-		more = ", ..."
+	where := "at lines " + strings.Join(lines, ", ")
+	if n > show {
+		where = "first at lines " + strings.Join(lines, ", ")
 	}
 	return errorf(CodePatternNotUnique, p,
-		"%sthe old text occurs %d times (at lines %s%s); add surrounding lines to make it unique, or set replace_all: %s",
-		label, n, strings.Join(lines, ", "), more, p)
+		"%sthe old text occurs %d times in %s (%s). Include more surrounding lines to make it unique, or set replace_all to replace every occurrence.",
+		label, n, p, where)
 }
 
-// notFound says the old text is absent and, when a line of the file looks like the first
-// line of old but for whitespace, points to it.
+// notFound says the old text is absent and points to the line of the file most like the
+// first non-blank line of old, if one is close enough to be the intended one.
 func notFound(p, text, old, label string) error {
-	hint := ""
+	msg := fmt.Sprintf("%sthe old text was not found in %s. It must match the file exactly, including whitespace and indentation.", label, p)
 	first := ""
 	for l := range strings.SplitSeq(old, "\n") {
 		if strings.TrimSpace(l) != "" {
-			first = strings.TrimSpace(l)
+			first = strings.TrimRight(l, "\r")
 			break
 		}
 	}
-	if first != "" {
-		n := 0
-		for l := range strings.SplitSeq(text, "\n") {
-			n++
-			if strings.Contains(squash(l), squash(first)) {
-				hint = fmt.Sprintf(" The most similar line is %d: %q (check whitespace and indentation).", n, strings.TrimRight(l, "\r"))
-				break
-			}
+	if first == "" {
+		return errorf(CodePatternNotFound, p, "%s", msg)
+	}
+	n, line, score := mostSimilarLine(text, first)
+	switch {
+	case n == 0:
+		msg += " No line of the file is similar to its first line; read the file to see its current content."
+	case line == first:
+		msg += fmt.Sprintf(" Line %d matches its first line exactly, so a later line differs; read the file again from line %d and copy the text exactly.", n, n)
+	case score == 1:
+		msg += fmt.Sprintf(" The most similar line is %d, which differs from its first line only in whitespace: %q.", n, clip(line))
+	default:
+		msg += fmt.Sprintf(" The most similar line is %d: %q.", n, clip(line))
+	}
+	return errorf(CodePatternNotFound, p, "%s", msg)
+}
+
+// similarEnough is the least similarity (see [similarity]) for a line to be suggested.
+const similarEnough = 0.6
+
+// mostSimilarLine returns the number, text and similarity of the line of text most similar
+// to want, or 0 when none reaches [similarEnough]. An exact match wins at once. It is linear
+// in the size of text: each line costs one pass over its bytes, and lines much shorter or
+// longer than want are skipped by their length alone, since they cannot reach the threshold.
+func mostSimilarLine(text, want string) (int, string, float64) {
+	wb := newBigramSet(want)
+	wlen := len(strings.TrimSpace(want))
+	var (
+		bestN     int
+		bestLine  string
+		bestScore float64
+		n         int
+	)
+	for l := range strings.SplitSeq(text, "\n") {
+		n++
+		l = strings.TrimRight(l, "\r")
+		if l == want {
+			return n, l, 1
+		}
+		tl := len(strings.TrimSpace(l))
+		if tl == 0 || tl*3 < wlen || tl > wlen*3 {
+			continue
+		}
+		if sc := wb.similarity(l); sc > bestScore {
+			bestN, bestLine, bestScore = n, l, sc
 		}
 	}
-	return errorf(CodePatternNotFound, p, "%sthe old text was not found in the file; it must match exactly, including whitespace: %s.%s", label, p, hint)
+	if bestScore < similarEnough {
+		return 0, "", 0
+	}
+	return bestN, bestLine, bestScore
+}
+
+// bigramSet holds the byte bigrams of a text, whitespace left out, as counts.
+type bigramSet struct {
+	text  string
+	count [1 << 16]uint16
+	total int
+	used  [1 << 16]uint16 // scratch for similarity
+	seen  []uint16        // entries of used to clear
+}
+
+func newBigramSet(s string) *bigramSet {
+	b := &bigramSet{text: s}
+	forBigrams(s, func(k uint16) {
+		if b.count[k] < 1<<16-1 {
+			b.count[k]++
+		}
+		b.total++
+	})
+	return b
+}
+
+// forBigrams calls f with each pair of consecutive non-whitespace bytes of s.
+func forBigrams(s string, f func(uint16)) {
+	prev := -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case ' ', '\t', '\r', '\n', '\v', '\f':
+			continue
+		}
+		if prev >= 0 {
+			f(uint16(prev)<<8 | uint16(c))
+		}
+		prev = int(c)
+	}
+}
+
+// similarity is 1 for a text equal to b's but for whitespace, and otherwise the Dice
+// coefficient of their bigrams, 2|A∩B| / (|A|+|B|) counting repeats, at most 0.99.
+func (b *bigramSet) similarity(s string) float64 {
+	common, total := 0, 0
+	forBigrams(s, func(k uint16) {
+		total++
+		if b.used[k] < b.count[k] {
+			if b.used[k] == 0 {
+				b.seen = append(b.seen, k)
+			}
+			b.used[k]++
+			common++
+		}
+	})
+	for _, k := range b.seen {
+		b.used[k] = 0
+	}
+	b.seen = b.seen[:0]
+	if common == total && common == b.total {
+		// Equal bigrams (or none, for one-character texts): equal but for whitespace?
+		if squash(s) == squash(b.text) {
+			return 1
+		}
+		if total == 0 {
+			return 0
+		}
+	}
+	return min(2*float64(common)/float64(total+b.total), 0.99)
 }
 
 // squash removes all whitespace, for a lenient comparison.
 func squash(s string) string {
 	return strings.Join(strings.Fields(s), "")
+}
+
+// clip shortens a line quoted in a message.
+func clip(s string) string {
+	const maxRunes = 200
+	if utf8.RuneCountInString(s) <= maxRunes {
+		return s
+	}
+	return string([]rune(s)[:maxRunes]) + "…"
 }

@@ -125,5 +125,13 @@ func classify(err error) (Code, string) {
 	case errors.Is(err, fs.ErrInvalid):
 		return CodeInvalidPath, "invalid path"
 	}
-	return CodeIO, "input/output error (" + err.Error() + ")"
+	// The cause, without the store name a *fs.PathError carries: the message names the
+	// path as the caller wrote it, and only that (a host or store path would confuse a
+	// model working with virtual paths).
+	cause := err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		cause = pe.Err
+	}
+	return CodeIO, "input/output error (" + cause.Error() + ")"
 }

@@ -91,6 +91,7 @@ type Workspace struct {
 	limits  Limits
 	mode    Mode
 	tracker *readTracker // nil unless reads are tracked
+	virtual bool         // paths are virtual: "/" is the root, ".." refused (see Virtual)
 	deny    *denyRules   // nil: nothing denied
 	quota   *quotaState  // nil: no quota; shared by sessions
 	bad     error        // invalid options: every operation fails with it
@@ -156,14 +157,36 @@ func (w *Workspace) Session() *Workspace {
 	return &s
 }
 
-// StrictSession is [Workspace.Session] with reads required before edits and overwrites,
-// as with [Options.RequireRead], whether or not w requires them: for a server that turns
-// the rule on for its agents' sessions on a workspace shared with others.
-func (w *Workspace) StrictSession() *Workspace {
+// RequireRead returns a workspace like w with read-before-edit switched on or off (see
+// [Options.RequireRead]). Switching it on when w already requires reads keeps w's session;
+// otherwise the result is a new session with a tracker of its own.
+func (w *Workspace) RequireRead(on bool) *Workspace {
 	s := *w
-	s.tracker = newReadTracker()
+	switch {
+	case !on:
+		s.tracker = nil
+	case w.tracker == nil:
+		s.tracker = newReadTracker()
+	}
 	return &s
 }
+
+// RequiresRead reports whether edits and overwrites need a read first in this session.
+func (w *Workspace) RequiresRead() bool { return w.tracker != nil }
+
+// Virtual returns a view of w with virtual paths, as the rtc tool dialect uses them: "/" is
+// the workspace root and every path, with or without a leading slash, lies below it; a path
+// with a ".." element is refused with [CodeInvalidPath] before anything else. Paths in
+// results are virtual ("/src/a.go"), and messages name paths as the caller wrote them, so
+// no host path ever shows. The view shares w's store, rules and read-tracking session.
+func (w *Workspace) Virtual() *Workspace {
+	s := *w
+	s.virtual = true
+	return &s
+}
+
+// IsVirtual reports whether w is a view with virtual paths (see [Workspace.Virtual]).
+func (w *Workspace) IsVirtual() bool { return w.virtual }
 
 // Mode returns the work mode.
 func (w *Workspace) Mode() Mode {

@@ -39,10 +39,10 @@ func (w *Workspace) Move(ctx context.Context, src, dst string) (*MoveResult, err
 	}
 	res := &MoveResult{Source: w.display(rs.name), Destination: w.display(rd.name)}
 	if w.tracker != nil {
-		if h, ok := w.tracker.lookup(res.Source); ok {
-			w.tracker.record(res.Destination, h)
+		if h, ok := w.tracker.lookup(rs.name); ok {
+			w.tracker.record(rd.name, h)
 		}
-		w.tracker.forget(res.Source)
+		w.tracker.forget(rs.name)
 	}
 	return res, nil
 }

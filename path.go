@@ -29,6 +29,9 @@ func (w *Workspace) resolve(p string) (resolved, error) {
 		// Store names are UTF-8 (fs.ValidPath); say so here rather than fail in the store.
 		return resolved{}, errorf(CodeInvalidPath, p, "path is not valid UTF-8: %q", p)
 	}
+	if w.virtual {
+		return w.resolveVirtual(p)
+	}
 	abs := p
 	if !path.IsAbs(p) {
 		abs = w.root + "/" + p
@@ -54,6 +57,21 @@ func (w *Workspace) resolve(p string) (resolved, error) {
 		r.name = "."
 	}
 	return r, nil
+}
+
+// resolveVirtual resolves a virtual path: "/" is the root, ".." is refused outright.
+func (w *Workspace) resolveVirtual(p string) (resolved, error) {
+	for elem := range strings.SplitSeq(p, "/") {
+		if elem == ".." {
+			return resolved{}, errorf(CodeInvalidPath, p, "'..' is not allowed in paths; use an absolute path from the workspace root /, like /src/main.go: %s", p)
+		}
+	}
+	abs := path.Clean("/" + p)
+	rel := "."
+	if abs != "/" {
+		rel = abs[1:]
+	}
+	return resolved{arg: p, abs: abs, name: joinName(w.base, rel)}, nil
 }
 
 // within reports whether the clean absolute path p is root or below it, and its name
@@ -82,8 +100,22 @@ func joinName(dir, name string) string {
 	return dir + "/" + name
 }
 
-// display returns the absolute path of a store name.
+// display returns the absolute path of a store name (the virtual path in a virtual view).
 func (w *Workspace) display(name string) string {
+	if w.virtual {
+		rel := name
+		if w.base != "." {
+			if rel == w.base {
+				rel = "."
+			} else {
+				rel = strings.TrimPrefix(rel, w.base+"/")
+			}
+		}
+		if rel == "." {
+			return "/"
+		}
+		return "/" + rel
+	}
 	if w.base != "." {
 		if name == "." {
 			return "/"
@@ -97,9 +129,25 @@ func (w *Workspace) display(name string) string {
 }
 
 // Rel returns abs relative to the workspace root, or abs itself when it lies outside.
+// In a virtual view abs is a virtual path.
 func (w *Workspace) Rel(abs string) string {
+	if w.virtual {
+		if rel, ok := within("/", path.Clean(abs)); ok {
+			return rel
+		}
+	}
 	if rel, ok := within(w.root, path.Clean(abs)); ok {
 		return rel
 	}
 	return abs
+}
+
+// Abs returns the absolute path p stands for in w (a virtual path in a virtual view), or an
+// [CodeInvalidPath] error if p breaks the path rules. It does not look at the store.
+func (w *Workspace) Abs(p string) (string, error) {
+	r, err := w.resolve(p)
+	if err != nil {
+		return "", err
+	}
+	return w.display(r.name), nil
 }

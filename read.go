@@ -3,10 +3,7 @@ package llmfs
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"hash"
 	"io"
 	"strings"
 	"sync"
@@ -46,7 +43,8 @@ type ReadResult struct {
 	InvalidUTF8 bool
 	// Size is the file's size in bytes.
 	Size int64
-	// Hash is the SHA-256 of the whole file, set when the workspace tracks reads.
+	// Hash is the SHA-256 of the whole file ([store.Hash]), set when the workspace tracks
+	// reads and the file is no bigger than [Limits.MaxEditBytes].
 	Hash string
 }
 
@@ -94,11 +92,20 @@ func (w *Workspace) Read(ctx context.Context, p string, opts ReadOptions) (*Read
 		return nil, storeError(p, err)
 	}
 	defer f.Close()
-	var h hash.Hash
+	var (
+		h  *contentHasher
+		hw io.Writer // h, or nil: an untracked read hashes nothing
+	)
 	if w.tracker != nil {
-		h = sha256.New()
+		// The store's SHA-256 is worth its cost only for a file small enough to edit.
+		withSHA := true
+		if fi, err := f.Stat(); err == nil && fi.Size() > w.limits.MaxEditBytes {
+			withSHA = false
+		}
+		h = newContentHasher(withSHA)
+		hw = h
 	}
-	res, err := w.scanLines(ctx, f, opts, h)
+	res, err := w.scanLines(ctx, f, opts, hw)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Path = p
@@ -109,14 +116,16 @@ func (w *Workspace) Read(ctx context.Context, p string, opts ReadOptions) (*Read
 	}
 	res.Path = w.display(r.name)
 	if h != nil {
-		res.Hash = hex.EncodeToString(h.Sum(nil))
-		w.tracker.record(res.Path, res.Hash)
+		s := h.sum()
+		res.Hash = s.sha
+		w.tracker.record(r.name, s)
 	}
 	return res, nil
 }
 
 // scanLines reads f once, collecting the lines opts asks for and counting the rest.
-func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions, h hash.Hash) (*ReadResult, error) {
+// Every byte read goes to h too, unless h is nil.
+func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions, h io.Writer) (*ReadResult, error) {
 	lim := w.limits
 	maxLines := opts.Limit
 	capped := false // whether maxLines comes from the cap, not the caller
@@ -157,22 +166,24 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 			}
 		}
 		for len(chunk) > 0 {
-			if done || line < opts.Offset {
-				// Count lines without keeping them.
-				if done {
-					newlines += bytes.Count(chunk, nl)
+			if done {
+				// Count the remaining lines without looking at them.
+				newlines += bytes.Count(chunk, nl)
+				chunk = nil
+				break
+			}
+			if line < opts.Offset {
+				// Skip to the first wanted line: whole chunks at a time while they end
+				// before it, so a read deep into a big file is one vectorized count.
+				rest, skipped := skipLines(chunk, opts.Offset-line)
+				newlines += skipped
+				line += skipped
+				if rest == nil {
 					chunk = nil
 					break
 				}
-				i := bytes.IndexByte(chunk, '\n')
-				if i < 0 {
-					chunk = nil
-					break
-				}
-				chunk = chunk[i+1:]
+				chunk = rest
 				prev = '\n'
-				newlines++
-				line++
 				continue
 			}
 			i := bytes.IndexByte(chunk, '\n')
@@ -226,14 +237,112 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 		res.Truncated = false
 	}
 	res.Content = out.String()
-	if !utf8.ValidString(res.Content) {
-		res.Content = strings.ToValidUTF8(res.Content, "\uFFFD")
-		res.InvalidUTF8 = true
-	}
 	return res, nil
 }
 
 var nl = []byte{'\n'}
+
+// skipLines skips up to n lines of chunk. It returns what follows the n-th newline and n,
+// or, when chunk holds fewer than n newlines, nil and how many it holds.
+func skipLines(chunk []byte, n int) ([]byte, int) {
+	c := bytes.Count(chunk, nl)
+	if c < n {
+		return nil, c
+	}
+	for i := 0; i < n; i++ {
+		chunk = chunk[bytes.IndexByte(chunk, '\n')+1:]
+	}
+	return chunk, n
+}
+
+// ReadTo writes lines of the text file at p to out exactly as the file has them (line
+// endings, long lines and bytes that are not UTF-8 untouched): from line opts.Offset, at
+// most opts.Limit lines, or to the end with [NoLimit]. It is the read for a person (the CLI)
+// rather than a model, so the workspace's read caps do not apply.
+//
+// ReadTo streams through one fixed buffer and stops reading once it has written what was
+// asked, so its memory does not grow with the file and a read near the start of a huge file
+// is quick. A file with a NUL byte in its first 8000 bytes is refused with [CodeBinaryFile]
+// before anything is written. It does not count as a read for [Options.RequireRead]. It
+// returns the number of lines written; a failure to write to out is a [CodeIO] error.
+func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out io.Writer) (int, error) {
+	if opts.Offset < 0 {
+		return 0, errorf(CodeInvalidArgument, p, "offset must be >= 1, got %d", opts.Offset)
+	}
+	if opts.Offset == 0 {
+		opts.Offset = 1
+	}
+	if opts.Limit < NoLimit {
+		return 0, errorf(CodeInvalidArgument, p, "limit must be >= 0, got %d", opts.Limit)
+	}
+	r, err := w.resolve(p)
+	if err != nil {
+		return 0, err
+	}
+	if err := w.check(ctx, opRead, r); err != nil {
+		return 0, err
+	}
+	f, err := w.store.Open(ctx, r.name)
+	if err != nil {
+		return 0, storeError(p, err)
+	}
+	defer f.Close()
+	var (
+		buf     = make([]byte, readBufferSize)
+		line    = 1     // number of the line that starts at the current position
+		written = 0     // complete lines written
+		partial = false // bytes of a line without its newline were written
+		size    int64   // bytes read so far
+	)
+	for {
+		if err := ctx.Err(); err != nil {
+			return written, storeError(p, err)
+		}
+		n, rerr := io.ReadFull(f, buf)
+		chunk := buf[:n]
+		if sniff := binarySniffLen - size; sniff > 0 && n > 0 {
+			// The first binarySniffLen bytes of the file, however the chunks cut them.
+			// Nothing is written before they are all seen, so a binary file prints nothing.
+			if bytes.IndexByte(chunk[:min(int64(n), sniff)], 0) >= 0 {
+				return 0, errorf(CodeBinaryFile, p, "binary file (it contains NUL bytes); it cannot be read as text: %s", p)
+			}
+		}
+		size += int64(n)
+		if line < opts.Offset {
+			rest, skipped := skipLines(chunk, opts.Offset-line)
+			line += skipped
+			chunk = rest
+		}
+		if len(chunk) > 0 && opts.Limit != 0 {
+			if opts.Limit != NoLimit {
+				if rest, got := skipLines(chunk, opts.Limit-written); rest != nil {
+					chunk = chunk[:len(chunk)-len(rest)]
+					written += got
+					if _, err := out.Write(chunk); err != nil {
+						return written, &Error{Code: CodeIO, Path: p, Msg: "writing the output: " + err.Error(), Err: err}
+					}
+					return written, nil
+				}
+			}
+			c := bytes.Count(chunk, nl)
+			written += c
+			partial = chunk[len(chunk)-1] != '\n'
+			if _, err := out.Write(chunk); err != nil {
+				return written, &Error{Code: CodeIO, Path: p, Msg: "writing the output: " + err.Error(), Err: err}
+			}
+		}
+		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
+			break
+		}
+		if rerr != nil {
+			return written, storeError(p, rerr)
+		}
+	}
+	if partial {
+		written++ // the last line has no newline
+	}
+	return written, nil
+}
 
 // lineKeepBytes is how much of one line is kept while scanning: enough for MaxLineLength
 // characters of up to four bytes, and the line ending.
@@ -245,40 +354,97 @@ func lineKeepBytes(lim Limits) int {
 }
 
 // emitLine appends one line (kept bytes cur of a line curLen long, ending included) to out.
-// It reports false, appending nothing, when the line would pass the byte cap.
+// It reports false, appending nothing, when the line would pass the byte cap. Bytes that are
+// not UTF-8 are replaced with U+FFFD one by one, and the byte cap counts the replacements,
+// so it holds for the content as returned.
 func (w *Workspace) emitLine(out *bytes.Buffer, res *ReadResult, cur []byte, curLen int, ending string) bool {
 	lim := w.limits
+	whole := len(cur) == curLen
 	text := cur
-	if len(cur) == curLen {
+	if whole {
 		text = cur[:len(cur)-len(ending)]
+	} else {
+		// Only the head of the line was kept; it is cut below in any case.
+		text = trimPartialRune(cur)
 	}
 	cut := false
-	if lim.MaxLineLength >= 0 && (len(text) > lim.MaxLineLength || curLen-len(ending) > len(text)) {
-		if n := utf8.RuneCount(text); n > lim.MaxLineLength || curLen-len(ending) > len(text) {
-			text = cutRunes(text, lim.MaxLineLength)
-			cut = true
-		}
+	if lim.MaxLineLength >= 0 && (!whole || utf8.RuneCount(text) > lim.MaxLineLength) {
+		text = cutRunes(text, lim.MaxLineLength)
+		cut = true
 	}
-	size := len(text) + len(ending)
+	mark := ""
 	if cut {
-		size += 64
+		mark = cutMark(curLen - len(ending))
 	}
-	if out.Len()+size > lim.MaxReadBytes {
+	if out.Len()+validLen(text)+len(mark)+len(ending) > lim.MaxReadBytes || !whole && !cut {
 		if res.Lines > 0 {
 			return false
 		}
 		// A single line larger than the byte cap: return its head.
-		text = cutRunes(text, max(lim.MaxReadBytes-64, 0)/4)
+		mark = cutMark(curLen - len(ending))
+		text = cutRunes(text, max(lim.MaxReadBytes-len(mark)-len(ending), 0)/4)
 		cut = true
+	}
+	if !utf8.Valid(text) {
+		text = toValidUTF8(text)
+		res.InvalidUTF8 = true
 	}
 	out.Write(text)
 	if cut {
 		res.CutLines++
-		fmt.Fprintf(out, " … [line cut: %d bytes in all]", curLen-len(ending))
+		out.WriteString(mark)
 	}
 	out.WriteString(ending)
 	res.Lines++
 	return true
+}
+
+// cutMark is what follows the kept head of a line cut short.
+func cutMark(n int) string { return fmt.Sprintf(" … [line cut: %d bytes in all]", n) }
+
+// validLen is the length of b once each byte that is not UTF-8 is replaced with U+FFFD.
+func validLen(b []byte) int {
+	n := len(b)
+	if utf8.Valid(b) {
+		return n
+	}
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			n += len("\uFFFD") - 1
+		}
+		b = b[size:]
+	}
+	return n
+}
+
+// toValidUTF8 returns b with each byte that is not UTF-8 replaced with U+FFFD, as ranging
+// over a string does (strings.ToValidUTF8 would fold a run of them into one).
+func toValidUTF8(b []byte) []byte {
+	out := make([]byte, 0, validLen(b))
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
+}
+
+// trimPartialRune drops an incomplete UTF-8 sequence cut off at the end of b.
+func trimPartialRune(b []byte) []byte {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			break
+		}
+	}
+	return b
 }
 
 func lineEnding(crlf bool) string {

@@ -1,31 +1,101 @@
 package llmfs
 
-import "sync"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
+	"hash/maphash"
+	"io"
+	"sync"
 
-// readTracker remembers, for one agent session, the content hash of each file it has read,
-// so that edits and overwrites can require a read first and detect changes since.
+	"github.com/llmfs/llmfs/store"
+)
+
+// readTracker remembers, for one agent session, what each file held when the session last
+// read or wrote it, so that edits and overwrites can require a read first and detect
+// changes since. Keys are store names, so a virtual view and the host view of one session
+// agree.
 type readTracker struct {
-	mu     sync.Mutex
-	hashes map[string]string // absolute path -> SHA-256 of the content last read or written
+	mu    sync.Mutex
+	files map[string]seen
 }
 
-func newReadTracker() *readTracker { return &readTracker{hashes: map[string]string{}} }
+// seen is what a session knows of a file's content: a fast keyed hash, always, and the
+// store's content hash ([store.Hash], the one conditional writes compare) when it was
+// cheap to get. SHA-256 costs some twenty times what the fast hash does, so a read of a
+// file too big to edit (over [Limits.MaxEditBytes]) skips it; an overwrite of such a file
+// computes it then, from the file, after checking the fast hash.
+type seen struct {
+	fast uint64
+	sha  string // "" when not computed
+}
 
-func (t *readTracker) record(path, hash string) {
+// trackSeed keys the fast hashes of every tracker in the process. Hashes never leave the
+// process, so a per-process seed is enough, and it keeps them unpredictable.
+var trackSeed = maphash.MakeSeed()
+
+func newReadTracker() *readTracker { return &readTracker{files: map[string]seen{}} }
+
+func (t *readTracker) record(name string, s seen) {
 	t.mu.Lock()
-	t.hashes[path] = hash
+	t.files[name] = s
 	t.mu.Unlock()
 }
 
-func (t *readTracker) lookup(path string) (string, bool) {
+func (t *readTracker) lookup(name string) (seen, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	h, ok := t.hashes[path]
-	return h, ok
+	s, ok := t.files[name]
+	return s, ok
 }
 
-func (t *readTracker) forget(path string) {
+func (t *readTracker) forget(name string) {
 	t.mu.Lock()
-	delete(t.hashes, path)
+	delete(t.files, name)
 	t.mu.Unlock()
+}
+
+// seenOf returns both hashes of content the session has in hand.
+func seenOf(content []byte) seen {
+	return seen{fast: maphash.Bytes(trackSeed, content), sha: store.Hash(content)}
+}
+
+// contentHasher computes a [seen] over a stream: the fast hash always, SHA-256 if asked.
+type contentHasher struct {
+	fast maphash.Hash
+	sha  hash.Hash // nil when not asked for
+}
+
+func newContentHasher(withSHA bool) *contentHasher {
+	h := &contentHasher{}
+	h.fast.SetSeed(trackSeed)
+	if withSHA {
+		h.sha = sha256.New()
+	}
+	return h
+}
+
+func (h *contentHasher) Write(p []byte) (int, error) {
+	h.fast.Write(p)
+	if h.sha != nil {
+		h.sha.Write(p)
+	}
+	return len(p), nil
+}
+
+func (h *contentHasher) sum() seen {
+	s := seen{fast: h.fast.Sum64()}
+	if h.sha != nil {
+		s.sha = hex.EncodeToString(h.sha.Sum(nil))
+	}
+	return s
+}
+
+// hashStream returns both hashes of everything r yields.
+func hashStream(r io.Reader) (seen, error) {
+	h := newContentHasher(true)
+	if _, err := io.Copy(h, r); err != nil {
+		return seen{}, err
+	}
+	return h.sum(), nil
 }

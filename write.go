@@ -85,61 +85,95 @@ func (w *Workspace) write(ctx context.Context, r resolved, content string, mode 
 	case exists && fi.IsDir():
 		return nil, errorf(CodeInvalidPath, p, "is a directory: %s", p)
 	case exists && mode == store.Exclusive:
-		return nil, errorf(CodeFileAlreadyExists, p, "file already exists (write mode create): %s", p)
+		return nil, errorf(CodeFileAlreadyExists, p, "%s already exists and the write mode is create; choose another path, or overwrite it (mode overwrite)", p)
 	}
 	abs := w.display(r.name)
 	wopts := store.WriteOptions{Mode: mode}
 	if w.tracker != nil && mode == store.Replace {
 		if exists {
-			h, err := w.readFirst(abs, p)
+			h, err := w.readFirst(r.name, p)
 			if err != nil {
 				return nil, err
 			}
-			wopts.IfMatch = h
+			if h.sha == "" {
+				// Read without the store's hash (a big file): get it now, and check
+				// that it is still the content the session read.
+				if h, err = w.currentSeen(ctx, r, h); err != nil {
+					return nil, err
+				}
+			}
+			wopts.IfMatch = h.sha
 		} else {
 			wopts.IfAbsent = true
 		}
 	}
 	n, err := w.store.WriteFile(ctx, r.name, strings.NewReader(content), wopts)
+	if errors.Is(err, store.ErrChanged) {
+		return nil, changedError(p, err)
+	}
 	if err != nil {
 		return nil, storeError(p, err)
 	}
 	if w.tracker != nil {
 		switch mode {
 		case store.Append:
-			w.rehash(ctx, r.name, abs)
+			w.rehash(ctx, r.name)
 		default:
-			w.tracker.record(abs, store.Hash([]byte(content)))
+			w.tracker.record(r.name, seenOf([]byte(content)))
 		}
 	}
 	return &WriteResult{Path: abs, Bytes: n, Created: !exists}, nil
 }
 
-// readFirst returns the hash this session read abs at, or FILE_NOT_READ.
-func (w *Workspace) readFirst(abs, p string) (string, error) {
-	h, ok := w.tracker.lookup(abs)
+// readFirst returns what this session knows of the file name, or FILE_NOT_READ.
+func (w *Workspace) readFirst(name, p string) (seen, error) {
+	h, ok := w.tracker.lookup(name)
 	if !ok {
-		return "", errorf(CodeFileNotRead, p, "the file exists and has not been read in this session; read it first, then write or edit: %s", p)
+		return seen{}, errorf(CodeFileNotRead, p, "%s exists but has not been read in this session. Read it first (a read of any part of it counts), then retry.", p)
 	}
 	return h, nil
 }
 
+// currentSeen hashes the file r now holds and returns it, or FILE_CHANGED if its fast
+// hash is not the one the session saw.
+func (w *Workspace) currentSeen(ctx context.Context, r resolved, want seen) (seen, error) {
+	f, err := w.store.Open(ctx, r.name)
+	if err != nil {
+		return seen{}, storeError(r.arg, err)
+	}
+	defer f.Close()
+	got, err := hashStream(f)
+	if err != nil {
+		return seen{}, storeError(r.arg, err)
+	}
+	if got.fast != want.fast {
+		return seen{}, changedError(r.arg, nil)
+	}
+	return got, nil
+}
+
+// changedError is the FILE_CHANGED failure of an edit or overwrite of p.
+func changedError(p string, err error) error {
+	return &Error{Code: CodeFileChanged, Path: p, Err: err,
+		Msg: p + " has changed since this session last read it (someone else wrote it). Read it again, then retry with the current content."}
+}
+
 // rehash records the current content of a tracked file after a change this session made
 // without knowing the whole result (an append).
-func (w *Workspace) rehash(ctx context.Context, name, abs string) {
-	if _, ok := w.tracker.lookup(abs); !ok {
+func (w *Workspace) rehash(ctx context.Context, name string) {
+	if _, ok := w.tracker.lookup(name); !ok {
 		return
 	}
 	f, err := w.store.Open(ctx, name)
 	if err != nil {
-		w.tracker.forget(abs)
+		w.tracker.forget(name)
 		return
 	}
 	defer f.Close()
-	if h, err := store.HashReader(f); err == nil {
-		w.tracker.record(abs, h)
+	if h, err := hashStream(f); err == nil {
+		w.tracker.record(name, h)
 	} else {
-		w.tracker.forget(abs)
+		w.tracker.forget(name)
 	}
 }
 
@@ -161,10 +195,16 @@ func (w *Workspace) mkdirAll(ctx context.Context, name string) error {
 	if err := w.mkdirAll(ctx, parentName(name)); err != nil {
 		return err
 	}
-	if err := w.store.Mkdir(ctx, name); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
+	err = w.store.Mkdir(ctx, name)
+	if errors.Is(err, fs.ErrExist) {
+		// Someone made it first, or something else is there (a file, a dangling link):
+		// only a directory will do.
+		if fi, serr := w.store.Stat(ctx, name); serr == nil && fi.IsDir() {
+			return nil
+		}
+		return &fs.PathError{Op: "mkdir", Path: name, Err: store.ErrNotDir}
 	}
-	return nil
+	return err
 }
 
 func parentName(name string) string {

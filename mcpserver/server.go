@@ -58,10 +58,10 @@ type Options struct {
 	// Roots are more directories to serve besides the workspace given to [New]. They must
 	// have the same mode and rules, and must not nest inside one another or the first.
 	Roots []*llmfs.Workspace
-	// RequireRead makes every session read a file before it edits or overwrites it
-	// ([llmfs.Workspace.StrictSession]), even when the workspaces do not require it
-	// themselves ([llmfs.Options.RequireRead]). Clients of the rtc dialect expect it.
-	RequireRead bool
+	// RequireRead switches read-before-edit on or off for every session, whatever the
+	// workspaces say ([llmfs.Options.RequireRead]). Nil means the dialect's default
+	// ([tools.Options.RequireRead]): on in rtc; in agentool, as the workspace says.
+	RequireRead *bool
 	// Name and Version identify the server to clients. Defaults: "llmfs" and "dev".
 	Name, Version string
 	// Logger receives the server's log; nil discards it.
@@ -84,7 +84,7 @@ func protocolVersions() []string {
 type server struct {
 	roots        []*llmfs.Workspace // roots[0] is the default for relative paths
 	dialect      tools.Dialect
-	requireRead  bool
+	requireRead  *bool
 	logger       *slog.Logger
 	rootsTimeout time.Duration
 

@@ -93,7 +93,7 @@ func TestRTCClientRoots(t *testing.T) {
 	dir := tempDir(t)
 	writeFile(t, filepath.Join(dir, "sub", "in.txt"), "in\n")
 	writeFile(t, filepath.Join(dir, "out.txt"), "out\n")
-	srv, err := mcpserver.New(openWS(t, dir, llmfs.Options{RequireRead: true}), &mcpserver.Options{Dialect: tools.RTC})
+	srv, err := mcpserver.New(openWS(t, dir, llmfs.Options{}), &mcpserver.Options{Dialect: tools.RTC})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestOptionsRequireRead(t *testing.T) {
 	dir := tempDir(t)
 	writeFile(t, filepath.Join(dir, "f.txt"), "one\n")
 	ws := openWS(t, dir, llmfs.Options{})
-	srv, err := mcpserver.New(ws, &mcpserver.Options{RequireRead: true})
+	srv, err := mcpserver.New(ws, &mcpserver.Options{RequireRead: new(true)})
 	if err != nil {
 		t.Fatal(err)
 	}

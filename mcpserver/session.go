@@ -41,11 +41,9 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 	}
 	st := &session{}
 	for _, r := range s.roots {
-		ws := r.Session()
-		if s.requireRead {
-			ws = r.StrictSession()
-		}
-		tb, err := tools.New(ws, s.dialect)
+		// A session of its own, so its reads are its own; NewWithOptions switches
+		// read-before-edit on or off as asked.
+		tb, err := tools.NewWithOptions(r.Session(), s.dialect, &tools.Options{RequireRead: s.requireRead})
 		if err != nil {
 			return nil, err
 		}

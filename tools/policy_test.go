@@ -132,7 +132,8 @@ func TestModeEachToolEachDialect(t *testing.T) {
 					}
 					s := polStoreSeed(t)
 					before := polSnapshot(t, s)
-					tb, err := tools.New(llmfs.New(s, &llmfs.Options{Mode: m}), d)
+					// Read-before-edit (on by default in rtc) is not what this test is about.
+					tb, err := tools.NewWithOptions(llmfs.New(s, &llmfs.Options{Mode: m}), d, &tools.Options{RequireRead: new(bool)})
 					if err != nil {
 						t.Fatal(err)
 					}

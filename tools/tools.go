@@ -3,8 +3,9 @@
 //
 // Two dialects name the same operations differently. "agentool" (the default) has
 // file_read, file_write, file_edit, directory_create, directory_list, file_delete,
-// file_move and file_copy, with host paths. "rtc" has ls, read, write, edit, find and grep,
-// with virtual paths where "/" is the workspace root.
+// file_move and file_copy, with host paths. "rtc" has ls, read, write and edit (find and
+// grep join it with the search engine), with virtual paths where "/" is the workspace root,
+// numbered lines in reads, and read-before-edit on by default; it never offers deleting.
 //
 // Arguments are decoded strictly: an unknown tool, a missing or unknown parameter, or a
 // value of the wrong JSON type (1.0 or "1" for an integer) is refused with
@@ -116,8 +117,26 @@ type Toolbox struct {
 	tools   []tool
 }
 
-// New returns a toolbox for ws in dialect d.
+// Options configure a [Toolbox]. A nil *Options means the defaults.
+type Options struct {
+	// RequireRead switches read-before-edit on or off (see [llmfs.Options.RequireRead]).
+	// Nil means the dialect's default: on in rtc; in agentool, as the workspace says,
+	// which is off unless the workspace was opened with RequireRead.
+	RequireRead *bool
+}
+
+// New returns a toolbox for ws in dialect d with the default [Options].
 func New(ws *llmfs.Workspace, d Dialect) (*Toolbox, error) {
+	return NewWithOptions(ws, d, nil)
+}
+
+// NewWithOptions returns a toolbox for ws in dialect d.
+//
+// In the rtc dialect the toolbox works on a virtual view of ws ([llmfs.Workspace.Virtual]).
+// When the read-before-edit setting differs from ws's, the toolbox gets a session of its own
+// ([llmfs.Workspace.RequireRead]); otherwise it shares ws's session, so reads made through
+// ws count for edits made through the toolbox.
+func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, error) {
 	tt, err := table(d)
 	if err != nil {
 		return nil, err
@@ -125,10 +144,22 @@ func New(ws *llmfs.Workspace, d Dialect) (*Toolbox, error) {
 	if d == "" {
 		d = Agentool
 	}
+	requireRead := ws.RequiresRead()
+	if d == RTC {
+		requireRead = true
+		ws = ws.Virtual()
+	}
+	if opts != nil && opts.RequireRead != nil {
+		requireRead = *opts.RequireRead
+	}
+	if requireRead != ws.RequiresRead() {
+		ws = ws.RequireRead(requireRead)
+	}
 	return &Toolbox{ws: ws, dialect: d, tools: tt}, nil
 }
 
-// Workspace returns the toolbox's workspace.
+// Workspace returns the workspace the toolbox works on: in the rtc dialect a virtual view,
+// and possibly a session of its own (see [NewWithOptions]).
 func (tb *Toolbox) Workspace() *llmfs.Workspace { return tb.ws }
 
 // Dialect returns the toolbox's dialect.
@@ -145,7 +176,12 @@ func (tb *Toolbox) Definitions() []Definition {
 func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 	i := slices.IndexFunc(tb.tools, func(t tool) bool { return t.name == name })
 	if i < 0 {
-		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("unknown tool %q in dialect %s", name, tb.dialect)}
+		var names []string
+		for _, d := range tb.Definitions() {
+			names = append(names, d.Name)
+		}
+		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument,
+			Msg: fmt.Sprintf("unknown tool %q; the tools are %s", name, strings.Join(names, ", "))}
 	}
 	t := tb.tools[i]
 	if !tb.ws.Mode().Allows(t.op) {

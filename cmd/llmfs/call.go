@@ -21,7 +21,8 @@ On failure the coded error {"code": ..., "message": ...} goes to standard error 
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
 		dialect := fs.String("dialect", "agentool", "tool `DIALECT`: agentool or rtc")
-		fs.BoolVar(&e.ws.requireRead, "require-read", false, "require reading a file before editing or overwriting it (a one-shot call is its own session, so this refuses every edit of an existing file)")
+		var requireRead optBool
+		fs.Var(&requireRead, "require-read", "require reading a file before editing or overwriting it; default: on in rtc, off in agentool. A one-shot call is its own session, so with it on every edit or overwrite of an existing file is refused: use --require-read=false")
 		return func(ctx context.Context, args []string) error {
 			if len(args) < 1 || len(args) > 2 {
 				return usagef("want a tool name and its JSON arguments")
@@ -40,7 +41,15 @@ On failure the coded error {"code": ..., "message": ...} goes to standard error 
 			if err != nil {
 				return err
 			}
-			tb, err := tools.New(ws, tools.Dialect(*dialect))
+			// Read-before-edit: the flag, else the configuration file, else the dialect's
+			// default.
+			var rr *bool
+			if requireRead.set {
+				rr = &requireRead.v
+			} else if cfg, err := e.ws.loadConfig(); err == nil && cfg.RequireRead != nil {
+				rr = cfg.RequireRead
+			}
+			tb, err := tools.NewWithOptions(ws, tools.Dialect(*dialect), &tools.Options{RequireRead: rr})
 			if err != nil {
 				return usagef("%v", err)
 			}

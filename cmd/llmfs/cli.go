@@ -44,7 +44,7 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 var commands []*command
 
 func init() {
-	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd, restoreCmd}
+	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd, restoreCmd, acpCmd}
 }
 
 func lookup(name string) *command {
@@ -143,7 +143,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 func printUsage(w io.Writer) {
 	fmt.Fprintf(w, "llmfs gives AI agents a file system, confined to a workspace root.\n\nUsage:\n  llmfs COMMAND [ARGS] [FLAGS]\n\nCommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.short)
+		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.short)
 	}
 	fmt.Fprintf(w, "\nRun 'llmfs COMMAND --help' for a command's arguments and flags.\n")
 }

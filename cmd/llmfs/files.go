@@ -29,21 +29,15 @@ var readCmd = &command{
 			if *offset < 1 || *limit < -1 {
 				return usagef("--offset must be >= 1 and --limit >= 0")
 			}
-			// A person asked for the file: no caps beyond what they asked.
-			e.ws.limits = llmfs.Limits{MaxReadLines: 1 << 30, MaxReadBytes: 1 << 30, MaxLineLength: -1}
 			ws, err := e.ws.open()
 			if err != nil {
 				return err
 			}
-			res, err := ws.Read(ctx, args[0], llmfs.ReadOptions{Offset: *offset, Limit: *limit})
+			// A person asked for the file: it streams to stdout as it is, with no caps,
+			// and memory stays bounded whatever its size.
+			_, err = ws.ReadTo(ctx, args[0], llmfs.ReadOptions{Offset: *offset, Limit: *limit}, e.stdout)
 			if err != nil {
 				return err
-			}
-			if _, err := io.WriteString(e.stdout, res.Content); err != nil {
-				return err
-			}
-			if res.InvalidUTF8 {
-				fmt.Fprintf(e.stderr, "llmfs read: bytes that are not UTF-8 were replaced with U+FFFD\n")
 			}
 			return nil
 		}

@@ -50,9 +50,10 @@ The log goes to standard error.`,
 // mcpFlags are the flags of the commands that serve MCP: the workspace flags, with a
 // repeatable --root, and the dialect.
 type mcpFlags struct {
-	ws      *wsFlags
-	roots   stringList
-	dialect string
+	ws          *wsFlags
+	roots       stringList
+	dialect     string
+	requireRead optBool
 }
 
 func (f *mcpFlags) register(fs *flag.FlagSet, ws *wsFlags) {
@@ -63,7 +64,7 @@ func (f *mcpFlags) register(fs *flag.FlagSet, ws *wsFlags) {
 	root.Value, root.DefValue = &f.roots, ""
 	root.Usage = "a `DIR` to serve; repeat for several, the first is the default (default: the current directory)"
 	fs.StringVar(&f.dialect, "dialect", "agentool", "tool `DIALECT`: agentool or rtc")
-	fs.BoolVar(&ws.requireRead, "require-read", false, "require reading a file in the session before editing or overwriting it (default: on in the rtc dialect)")
+	fs.Var(&f.requireRead, "require-read", "require reading a file in the session before editing or overwriting it (default: on in rtc, off in agentool)")
 }
 
 // server opens one workspace per root and returns the MCP server over them.
@@ -74,10 +75,14 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 		debug.SetGCPercent(400)
 	}
 	dialect := tools.Dialect(f.dialect)
-	if !f.ws.set("require-read") {
-		f.ws.requireRead = dialect == tools.RTC
-	}
 	f.ws.dialect, f.ws.stderr = dialect, e.stderr
+	// The flag, else the configuration, else the dialect's default (nil).
+	var requireRead *bool
+	if f.requireRead.set {
+		requireRead = &f.requireRead.v
+	} else if cfg, err := f.ws.loadConfig(); err == nil && cfg.RequireRead != nil {
+		requireRead = cfg.RequireRead
+	}
 	roots := f.roots
 	if len(roots) == 0 {
 		roots = []string{""}
@@ -92,7 +97,7 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 		}
 		wss = append(wss, ws)
 	}
-	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], Version: version, Logger: logger})
+	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, Version: version, Logger: logger})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

@@ -6,11 +6,18 @@ import (
 	"strings"
 )
 
-// Unified returns a unified diff from a to b with context lines around one hunk that spans
-// every changed line, cut to maxLines lines of body. Equal texts give "".
+// maxCells bounds the line-matching table of the changed region (lines of a times lines of
+// b). Past it, the region is shown as all its old lines removed and all its new lines
+// added: still correct, only less short.
+const maxCells = 1 << 20
+
+// Unified returns a unified diff from a to b, with context lines of context around each
+// change and nearby changes joined into one hunk, its body cut to maxLines lines (0: no
+// cut). Equal texts give "".
 //
-// The hunk is found by trimming the common leading and trailing lines, which is exact for
-// the local edits llmfs makes and never quadratic.
+// The common leading and trailing lines are trimmed first, so the cost is linear in the
+// texts plus the square of the changed region only, which is small for the edits llmfs
+// makes; a changed region too big to match line by line is shown whole.
 func Unified(name, a, b string, context, maxLines int) string {
 	if a == b {
 		return ""
@@ -24,34 +31,140 @@ func Unified(name, a, b string, context, maxLines int) string {
 	for suf < len(al)-pre && suf < len(bl)-pre && al[len(al)-1-suf] == bl[len(bl)-1-suf] {
 		suf++
 	}
+	// The edit script of the region that can appear in the diff: the changed lines and the
+	// context around them.
 	start := max(pre-context, 0)
-	aEnd := min(len(al)-suf+context, len(al))
-	bEnd := min(len(bl)-suf+context, len(bl))
+	var ops []op
+	for _, l := range al[start:pre] {
+		ops = append(ops, op{' ', l})
+	}
+	ops = append(ops, diffLines(al[pre:len(al)-suf], bl[pre:len(bl)-suf])...)
+	for _, l := range al[len(al)-suf : min(len(al)-suf+context, len(al))] {
+		ops = append(ops, op{' ', l})
+	}
+
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "--- a/%s\n+++ b/%s\n", name, name)
-	fmt.Fprintf(&sb, "@@ -%s +%s @@\n", span(start, aEnd-start), span(start, bEnd-start))
-	var body []string
-	for _, l := range al[start:pre] {
-		body = append(body, " "+l)
-	}
-	for _, l := range al[pre : len(al)-suf] {
-		body = append(body, "-"+l)
-	}
-	for _, l := range bl[pre : len(bl)-suf] {
-		body = append(body, "+"+l)
-	}
-	for _, l := range al[len(al)-suf : aEnd] {
-		body = append(body, " "+l)
-	}
-	if maxLines > 0 && len(body) > maxLines {
-		n := len(body) - maxLines
-		body = append(body[:maxLines], fmt.Sprintf("... (%d more diff lines)", n))
-	}
-	for _, l := range body {
-		sb.WriteString(l)
-		sb.WriteByte('\n')
+	body := 0
+	aLine, bLine := start, start // 0-based line numbers of ops[0]
+	for i := 0; i < len(ops); {
+		// Find the next change and the end of its hunk: the hunk goes on while the
+		// unchanged run between two changes is at most 2*context lines.
+		first := i
+		for first < len(ops) && ops[first].kind == ' ' {
+			first++
+		}
+		if first == len(ops) {
+			break
+		}
+		last := first
+		for j := first; j < len(ops); j++ {
+			if ops[j].kind != ' ' {
+				if j-last-1 > 2*context {
+					break
+				}
+				last = j
+			}
+		}
+		from := max(first-context, i)
+		to := min(last+context+1, len(ops))
+		// Advance the line numbers over ops[i:from].
+		for _, o := range ops[i:from] {
+			aLine, bLine = advance(o, aLine, bLine)
+		}
+		na, nb := 0, 0
+		for _, o := range ops[from:to] {
+			if o.kind != '+' {
+				na++
+			}
+			if o.kind != '-' {
+				nb++
+			}
+		}
+		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", span(aLine, na), span(bLine, nb))
+		for k, o := range ops[from:to] {
+			if maxLines > 0 && body == maxLines {
+				rest := to - from - k
+				for _, o := range ops[to:] {
+					if o.kind != ' ' {
+						rest++
+					}
+				}
+				fmt.Fprintf(&sb, "... (%d more diff lines)\n", rest)
+				return sb.String()
+			}
+			sb.WriteByte(o.kind)
+			sb.WriteString(o.line)
+			sb.WriteByte('\n')
+			body++
+		}
+		for _, o := range ops[from:to] {
+			aLine, bLine = advance(o, aLine, bLine)
+		}
+		i = to
 	}
 	return sb.String()
+}
+
+// op is one line of an edit script: ' ' kept, '-' removed, '+' added.
+type op struct {
+	kind byte
+	line string
+}
+
+func advance(o op, a, b int) (int, int) {
+	if o.kind != '+' {
+		a++
+	}
+	if o.kind != '-' {
+		b++
+	}
+	return a, b
+}
+
+// diffLines returns a shortest edit script from x to y, by a longest common subsequence
+// of lines; removals come before additions where both are possible. When the table would
+// be too big it gives all of x removed, then all of y added.
+func diffLines(x, y []string) []op {
+	var ops []op
+	if len(x)*len(y) > maxCells {
+		for _, l := range x {
+			ops = append(ops, op{'-', l})
+		}
+		for _, l := range y {
+			ops = append(ops, op{'+', l})
+		}
+		return ops
+	}
+	// lcs[i][j] is the length of a longest common subsequence of x[i:] and y[j:].
+	n, m := len(x), len(y)
+	lcs := make([]int32, (n+1)*(m+1))
+	at := func(i, j int) int32 { return lcs[i*(m+1)+j] }
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			v := max(at(i+1, j), at(i, j+1))
+			if x[i] == y[j] {
+				v = at(i+1, j+1) + 1
+			}
+			lcs[i*(m+1)+j] = v
+		}
+	}
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && x[i] == y[j]:
+			ops = append(ops, op{' ', x[i]})
+			i++
+			j++
+		case j == m || i < n && at(i+1, j) >= at(i, j+1):
+			ops = append(ops, op{'-', x[i]})
+			i++
+		default:
+			ops = append(ops, op{'+', y[j]})
+			j++
+		}
+	}
+	return ops
 }
 
 func span(start, n int) string {

@@ -156,6 +156,7 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 	if err != nil {
 		return 0, pathErr("write", name, err)
 	}
+	n := int64(len(data))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p, base, err := s.parent("write", name)
@@ -191,7 +192,7 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 	}
 	p.children[base] = &node{name: base, data: data, modTime: s.now()}
 	p.modTime = s.now()
-	return int64(len(data)), nil
+	return n, nil
 }
 
 // Mkdir implements [store.Store].

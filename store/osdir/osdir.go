@@ -102,6 +102,7 @@ type fsys interface {
 	Remove(name string) error
 	Rename(oldname, newname string) error
 	Link(oldname, newname string) error
+	Chmod(name string, mode fs.FileMode) error
 }
 
 type hostFS struct{ s *Store }
@@ -120,6 +121,9 @@ func (h hostFS) Rename(oldname, newname string) error {
 }
 func (h hostFS) Link(oldname, newname string) error {
 	return os.Link(h.s.HostPath(oldname), h.s.HostPath(newname))
+}
+func (h hostFS) Chmod(name string, mode fs.FileMode) error {
+	return os.Chmod(h.s.HostPath(name), mode)
 }
 
 func (s *Store) fs() fsys {
@@ -296,14 +300,36 @@ func checkRegular(fi fs.FileInfo) error {
 }
 
 // locks serializes writes to the same host file across every Store in the process, so that
-// a conditional write's check and its rename are one step.
-var locks sync.Map // host path -> *sync.Mutex
+// a conditional write's check and its rename are one step. An entry lives only while some
+// writer holds or waits for it, so a long-running server does not accumulate one per path.
+var locks = struct {
+	sync.Mutex
+	m map[string]*pathLock
+}{m: map[string]*pathLock{}}
 
-func lockPath(p string) func() {
-	m, _ := locks.LoadOrStore(p, new(sync.Mutex))
-	mu := m.(*sync.Mutex)
-	mu.Lock()
-	return mu.Unlock
+type pathLock struct {
+	sync.Mutex
+	users int // holders and waiters; guarded by locks.Mutex
+}
+
+func lockPath(p string) (unlock func()) {
+	locks.Lock()
+	l := locks.m[p]
+	if l == nil {
+		l = &pathLock{}
+		locks.m[p] = l
+	}
+	l.users++
+	locks.Unlock()
+	l.Lock()
+	return func() {
+		l.Unlock()
+		locks.Lock()
+		if l.users--; l.users == 0 {
+			delete(locks.m, p)
+		}
+		locks.Unlock()
+	}
 }
 
 // WriteFile implements [store.Store]. Replace and Exclusive write a temporary file in the
@@ -359,17 +385,17 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 			if exists {
 				return fs.ErrExist
 			}
-			n, err = s.replace(target, r, 0o644, true)
+			n, err = s.replace(target, r, 0, true)
 			return err
 		case store.Replace:
 			if opts.IfAbsent && exists {
 				return store.ErrChanged
 			}
-			perm := fs.FileMode(0o644)
+			var keep fs.FileMode // the mode to keep; 0 for a new file
 			if exists {
-				perm = cur.Mode().Perm()
+				keep = cur.Mode().Perm()
 			}
-			n, err = s.replace(target, r, perm, false)
+			n, err = s.replace(target, r, keep, false)
 			return err
 		}
 		return fs.ErrInvalid
@@ -387,15 +413,16 @@ func (s *Store) hash(name string) (string, error) {
 }
 
 // replace writes r to a temporary sibling of name and moves it into place: by rename, or,
-// when exclusive, by a hard link that fails if name exists.
-func (s *Store) replace(name string, r io.Reader, perm fs.FileMode, exclusive bool) (int64, error) {
+// when exclusive, by a hard link that fails if name exists. A new file gets mode 0644 less
+// the umask; keep, when not 0, is the mode of the file being replaced, given exactly.
+func (s *Store) replace(name string, r io.Reader, keep fs.FileMode, exclusive bool) (int64, error) {
 	dir, base := path.Split(name)
 	var tmp string
 	var f *os.File
 	var err error
 	for i := 0; ; i++ {
 		tmp = dir + "." + tmpPrefix(base) + ".llmfs-" + randomSuffix()
-		f, err = s.fs().OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		f, err = s.fs().OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err == nil || !errors.Is(err, fs.ErrExist) || i == 10 {
 			break
 		}
@@ -410,13 +437,9 @@ func (s *Store) replace(name string, r io.Reader, perm fs.FileMode, exclusive bo
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && perm != 0o644 {
-		// The umask may have narrowed the mode of the temporary file; keep the old one.
-		if ch, ok := s.fs().(interface {
-			Chmod(string, fs.FileMode) error
-		}); ok {
-			err = ch.Chmod(tmp, perm)
-		}
+	if err == nil && keep != 0 {
+		// The umask shaped the temporary file's mode; give it the old file's exactly.
+		err = s.fs().Chmod(tmp, keep)
 	}
 	if err == nil {
 		if exclusive {

@@ -5,11 +5,13 @@ package osdir
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -205,3 +207,55 @@ func TestTmpPrefix(t *testing.T) {
 }
 
 func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// TestReplaceKeepsMode checks that replacing a file keeps its permission bits: editing a
+// script must not make it non-executable.
+func TestReplaceKeepsMode(t *testing.T) {
+	for _, relaxed := range []bool{false, true} {
+		dir := t.TempDir()
+		s, err := New(dir, relaxed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		for _, mode := range []fs.FileMode{0o755, 0o600, 0o644, 0o640, 0o664, 0o666, 0o700} {
+			p := filepath.Join(dir, "script")
+			if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(p, mode); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.WriteFile(ctx, "script", strings.NewReader("#!/bin/sh\necho\n"), store.WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi.Mode().Perm() != mode {
+				t.Errorf("relaxed=%v: mode %v after a replace, want %v", relaxed, fi.Mode().Perm(), mode)
+			}
+		}
+	}
+}
+
+func TestLockPathForgetsUnusedPaths(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			unlock := lockPath("/same/path")
+			unlock()
+			lockPath(fmt.Sprintf("/p/%d", i))()
+		}()
+	}
+	wg.Wait()
+	locks.Lock()
+	n := len(locks.m)
+	locks.Unlock()
+	if n != 0 {
+		t.Fatalf("lock table holds %d entries after every writer finished, want 0", n)
+	}
+}

@@ -1,0 +1,510 @@
+//go:build !js && !wasip1
+
+package acp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/acp/internal/jsonrpc"
+)
+
+// Approval policies for the agent's permission requests.
+const (
+	ApproveAsk  = "ask"  // ask on ClientOptions.Stdout, read the answer from Input
+	ApproveAll  = "all"  // allow everything (once)
+	ApproveNone = "none" // reject everything
+)
+
+// ClientOptions configure [RunClient].
+type ClientOptions struct {
+	// Root is the session's cwd and the directory the agent may read and write; empty
+	// means the current directory.
+	Root string
+	// Roots are further directories the session may reach.
+	Roots []string
+	// Mode is the work mode; [llmfs.ReadOnly] advertises reads only.
+	Mode llmfs.Mode
+	// Approve answers the agent's permission requests: [ApproveAsk] (the default),
+	// [ApproveAll] or [ApproveNone].
+	Approve string
+	// Prompt is the text sent to the agent.
+	Prompt string
+	// Command is the agent and its arguments. It runs in Root.
+	Command []string
+	// Env, if not nil, is the agent's environment; nil inherits this process's.
+	Env []string
+	// Input holds the answers to permission questions under [ApproveAsk], one a line (an
+	// option number or id). Nil or at EOF, a question is answered with a rejection.
+	Input io.Reader
+	// Stdout receives the session as readable text; Stderr the agent's stderr. Nil
+	// discards.
+	Stdout, Stderr io.Writer
+	// Workspace, if not nil, is the template for the workspaces that serve the agent's
+	// reads and writes (deny rules, quotas); see [FileServerOptions.Workspace].
+	Workspace *llmfs.Options
+	// ClientName is sent in initialize; empty means "llmfs".
+	ClientName, ClientVersion string
+}
+
+// Summary is what [RunClient] reports when the prompt turn ends.
+type Summary struct {
+	SessionID  string
+	StopReason string
+	// Changes are the agent's writes, oldest first.
+	Changes []Change
+}
+
+// RunClient is a headless ACP client, the logic of `llmfs acp`. It starts the agent,
+// initializes with the fs capabilities the mode allows, opens a session on Root, sends the
+// prompt, prints the agent's session updates as text, serves fs requests through a
+// sandboxed [FileServer], answers permission requests per Approve, and prints a summary
+// of the files changed. If ctx ends, it sends session/cancel, gives the agent a few
+// seconds to stop, then kills it.
+func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
+	if len(opts.Command) == 0 {
+		return nil, errors.New("acp: no agent command")
+	}
+	switch opts.Approve {
+	case "":
+		opts.Approve = ApproveAsk
+	case ApproveAsk, ApproveAll, ApproveNone:
+	default:
+		return nil, fmt.Errorf("acp: approve must be ask, all or none, got %q", opts.Approve)
+	}
+	if !opts.Mode.Valid() {
+		return nil, fmt.Errorf("acp: unknown mode %q", opts.Mode)
+	}
+	if opts.Stdout == nil {
+		opts.Stdout = io.Discard
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	root := opts.Root
+	if root == "" {
+		root = "."
+	}
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(root); err != nil {
+		return nil, fmt.Errorf("acp: root: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("acp: root is not a directory: %s", root)
+	}
+	out := &printer{w: opts.Stdout}
+	fsrv := NewFileServer(&FileServerOptions{
+		Mode:     opts.Mode,
+		Roots:    opts.Roots,
+		OnChange:  func(c Change) { out.change(root, c) },
+		Workspace: opts.Workspace,
+	})
+
+	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
+	cmd.Dir = root
+	cmd.Env = opts.Env
+	cmd.Stderr = opts.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("acp: starting agent: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	ready := make(chan struct{}) // closed once the session is registered with fsrv
+	perm := &permitter{policy: opts.Approve, out: out}
+	if opts.Input != nil {
+		perm.in = bufio.NewReader(opts.Input)
+	}
+	handler := func(hctx context.Context, method string, params json.RawMessage) (any, error) {
+		switch method {
+		case MethodReadTextFile, MethodWriteTextFile:
+			select {
+			case <-ready:
+			case <-hctx.Done():
+				return nil, hctx.Err()
+			}
+			return fsrv.Handle(hctx, method, params)
+		case MethodSessionUpdate:
+			out.update(params)
+			return nil, nil
+		case MethodRequestPermission:
+			return perm.answer(params)
+		}
+		return nil, jsonrpc.MethodNotFound(method)
+	}
+	conn := NewConn(stdout, stdin, handler)
+	defer func() {
+		conn.Close() // closes the agent's stdin: a well-behaved agent exits
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+		}
+		conn.Wait() // no handler writes to Stdout after RunClient returns
+	}()
+
+	// Calls fail when the agent exits; watch for that as well as for ctx.
+	callCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-conn.Done():
+			cancel()
+		case <-callCtx.Done():
+		}
+	}()
+
+	name := opts.ClientName
+	if name == "" {
+		name = "llmfs"
+	}
+	var init InitializeResponse
+	err = conn.Call(callCtx, MethodInitialize, &InitializeRequest{
+		ProtocolVersion:    ProtocolVersion,
+		ClientCapabilities: ClientCapabilities{FS: fsrv.Capabilities()},
+		ClientInfo:         &Implementation{Name: name, Version: opts.ClientVersion},
+	}, &init)
+	if err != nil {
+		return nil, fmt.Errorf("acp: initialize: %w", agentErr(err, conn))
+	}
+	if init.ProtocolVersion != ProtocolVersion {
+		return nil, fmt.Errorf("acp: the agent speaks ACP version %d, not %d", init.ProtocolVersion, ProtocolVersion)
+	}
+	var sess NewSessionResponse
+	err = conn.Call(callCtx, MethodSessionNew, &NewSessionRequest{Cwd: root, AdditionalDirectories: opts.Roots, MCPServers: []any{}}, &sess)
+	if err != nil {
+		return nil, fmt.Errorf("acp: session/new: %w", agentErr(err, conn))
+	}
+	if err := fsrv.AddSession(sess.SessionID, root, opts.Roots...); err != nil {
+		return nil, err
+	}
+	close(ready)
+
+	sum := &Summary{SessionID: sess.SessionID}
+	var res struct {
+		StopReason string `json:"stopReason"`
+	}
+	promptErr := make(chan error, 1)
+	go func() {
+		promptErr <- conn.Call(context.WithoutCancel(callCtx), MethodSessionPrompt, map[string]any{
+			"sessionId": sess.SessionID,
+			"prompt":    []map[string]string{{"type": "text", "text": opts.Prompt}},
+		}, &res)
+	}()
+	select {
+	case err = <-promptErr:
+	case <-callCtx.Done():
+		if ctx.Err() != nil {
+			// Cancelled by the caller: ask the agent to stop, and wait a little for it.
+			conn.Notify(context.Background(), MethodSessionCancel, map[string]string{"sessionId": sess.SessionID})
+			select {
+			case err = <-promptErr:
+			case <-time.After(3 * time.Second):
+				err = ctx.Err()
+			}
+		} else {
+			err = <-promptErr
+		}
+	}
+	// Show the updates the agent sent before it answered the prompt.
+	conn.SyncNotifications()
+	out.endLine()
+	sum.StopReason = res.StopReason
+	sum.Changes = fsrv.Changes()
+	out.summary(root, sum)
+	if err != nil {
+		return sum, fmt.Errorf("acp: session/prompt: %w", agentErr(err, conn))
+	}
+	return sum, nil
+}
+
+// agentErr explains a failed call: an agent that exited says so.
+func agentErr(err error, conn *Conn) error {
+	if errors.Is(err, jsonrpc.ErrClosed) || errors.Is(err, context.Canceled) {
+		select {
+		case <-conn.Done():
+			return fmt.Errorf("the agent closed the connection (exited?): %w", err)
+		default:
+		}
+	}
+	return err
+}
+
+// printer renders session updates as text. Message chunks stream as they come; other
+// updates go on lines of their own.
+type printer struct {
+	mu      sync.Mutex
+	w       io.Writer
+	kind    string // kind of the last chunk written
+	midLine bool   // the output does not end with a newline
+}
+
+func (p *printer) write(s string) {
+	if s == "" {
+		return
+	}
+	io.WriteString(p.w, s)
+	p.midLine = !strings.HasSuffix(s, "\n")
+}
+
+func (p *printer) endLine() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lineLocked()
+}
+
+func (p *printer) lineLocked() {
+	if p.midLine {
+		p.write("\n")
+	}
+	p.kind = ""
+}
+
+// line writes a whole line.
+func (p *printer) line(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lineLocked()
+	p.write(fmt.Sprintf(format, args...) + "\n")
+}
+
+type contentBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+	URI  string `json:"uri"`
+}
+
+func (b contentBlock) String() string {
+	switch b.Type {
+	case "text":
+		return b.Text
+	case "resource_link", "resource":
+		return "[" + b.Type + " " + b.URI + "]"
+	}
+	return "[" + b.Type + "]"
+}
+
+func (p *printer) update(params json.RawMessage) {
+	var n struct {
+		Update struct {
+			Kind       string          `json:"sessionUpdate"`
+			Content    json.RawMessage `json:"content"`
+			ToolCallID string          `json:"toolCallId"`
+			Title      string          `json:"title"`
+			ToolKind   string          `json:"kind"`
+			Status     string          `json:"status"`
+			Entries    []struct {
+				Content string `json:"content"`
+				Status  string `json:"status"`
+			} `json:"entries"`
+		} `json:"update"`
+	}
+	if json.Unmarshal(params, &n) != nil {
+		return
+	}
+	u := n.Update
+	switch u.Kind {
+	case "agent_message_chunk", "agent_thought_chunk":
+		var b contentBlock
+		json.Unmarshal(u.Content, &b)
+		p.mu.Lock()
+		if p.kind != u.Kind {
+			p.lineLocked()
+			if u.Kind == "agent_thought_chunk" {
+				p.write("(thinking) ")
+			}
+			p.kind = u.Kind
+		}
+		p.write(b.String())
+		p.mu.Unlock()
+	case "tool_call":
+		title := u.Title
+		if u.ToolKind != "" {
+			title += " (" + u.ToolKind + ")"
+		}
+		p.line("[tool %s] %s %s", u.ToolCallID, title, u.Status)
+	case "tool_call_update":
+		if u.Status != "" || u.Title != "" {
+			p.line("[tool %s] %s %s", u.ToolCallID, u.Title, u.Status)
+		}
+	case "plan":
+		p.mu.Lock()
+		p.lineLocked()
+		p.write("[plan]\n")
+		for _, e := range u.Entries {
+			p.write(fmt.Sprintf("  [%s] %s\n", e.Status, e.Content))
+		}
+		p.mu.Unlock()
+	}
+	// Other updates (commands, modes, user message echoes) are not shown.
+}
+
+func (p *printer) change(root string, c Change) {
+	verb := "modified"
+	if c.Created {
+		verb = "created"
+	}
+	p.line("[fs] %s %s (%d bytes)", verb, relTo(root, c.Path), c.Bytes)
+}
+
+func (p *printer) summary(root string, s *Summary) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lineLocked()
+	p.write(fmt.Sprintf("--- stop reason: %s\n", s.StopReason))
+	// One line per file, in the order first written, with the number of writes.
+	type file struct {
+		path    string
+		created bool
+		writes  int
+	}
+	var files []*file
+	byPath := map[string]*file{}
+	for _, c := range s.Changes {
+		f := byPath[c.Path]
+		if f == nil {
+			f = &file{path: c.Path, created: c.Created}
+			byPath[c.Path] = f
+			files = append(files, f)
+		}
+		f.writes++
+	}
+	p.write(fmt.Sprintf("--- %d file(s) changed\n", len(files)))
+	for _, f := range files {
+		verb := "modified"
+		if f.created {
+			verb = "created "
+		}
+		extra := ""
+		if f.writes > 1 {
+			extra = fmt.Sprintf(" (%d writes)", f.writes)
+		}
+		p.write(fmt.Sprintf("  %s %s%s\n", verb, relTo(root, f.path), extra))
+	}
+}
+
+func relTo(root, p string) string {
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	if rel, ok := within(root, p); ok {
+		return rel
+	}
+	return p
+}
+
+// permitter answers session/request_permission.
+type permitter struct {
+	mu     sync.Mutex // one question at a time
+	policy string
+	in     *bufio.Reader
+	out    *printer
+}
+
+type permOption struct {
+	OptionID string `json:"optionId"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+}
+
+func (pm *permitter) answer(params json.RawMessage) (any, error) {
+	var req struct {
+		ToolCall struct {
+			ToolCallID string `json:"toolCallId"`
+			Title      string `json:"title"`
+		} `json:"toolCall"`
+		Options []permOption `json:"options"`
+	}
+	if err := jsonrpc.Decode(params, &req); err != nil {
+		return nil, err
+	}
+	pm.mu.Lock()
+	defer pm.mu.Unlock()
+	what := req.ToolCall.Title
+	if what == "" {
+		what = req.ToolCall.ToolCallID
+	}
+	var chosen *permOption
+	switch pm.policy {
+	case ApproveAll:
+		chosen = pick(req.Options, "allow_once", "allow_always")
+	case ApproveNone:
+		chosen = pick(req.Options, "reject_once", "reject_always")
+	default:
+		chosen = pm.ask(what, req.Options)
+	}
+	if chosen == nil {
+		pm.out.line("[permission] %s -> cancelled", what)
+		return map[string]any{"outcome": map[string]string{"outcome": "cancelled"}}, nil
+	}
+	pm.out.line("[permission] %s -> %s", what, chosen.Name)
+	return map[string]any{"outcome": map[string]string{"outcome": "selected", "optionId": chosen.OptionID}}, nil
+}
+
+func (pm *permitter) ask(what string, opts []permOption) *permOption {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[permission] the agent asks: %s\n", what)
+	for i, o := range opts {
+		fmt.Fprintf(&b, "  %d) %s [%s]\n", i+1, o.Name, o.Kind)
+	}
+	b.WriteString("choose a number: ")
+	pm.out.mu.Lock()
+	pm.out.lineLocked()
+	pm.out.write(b.String())
+	pm.out.mu.Unlock()
+	reject := pick(opts, "reject_once", "reject_always")
+	if pm.in == nil {
+		pm.out.line("(no input; rejecting)")
+		return reject
+	}
+	line, err := pm.in.ReadString('\n')
+	line = strings.TrimSpace(line)
+	pm.out.line("%s", line)
+	if line == "" && err != nil {
+		return reject
+	}
+	if n, err := strconv.Atoi(line); err == nil && n >= 1 && n <= len(opts) {
+		return &opts[n-1]
+	}
+	for i := range opts {
+		if opts[i].OptionID == line {
+			return &opts[i]
+		}
+	}
+	return reject
+}
+
+// pick returns the first option of the first kind present.
+func pick(opts []permOption, kinds ...string) *permOption {
+	for _, k := range kinds {
+		for i := range opts {
+			if opts[i].Kind == k {
+				return &opts[i]
+			}
+		}
+	}
+	return nil
+}

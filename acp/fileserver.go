@@ -1,0 +1,512 @@
+//go:build !js && !wasip1
+
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/acp/internal/jsonrpc"
+	"github.com/llmfs/llmfs/store"
+)
+
+// FileServerOptions configure a [FileServer]. The zero value serves reads and writes.
+type FileServerOptions struct {
+	// Mode is the work mode. [llmfs.ReadOnly] serves and advertises fs/read_text_file
+	// alone; any other mode serves both methods.
+	Mode llmfs.Mode
+	// Roots are directories every session may reach besides its cwd.
+	Roots []string
+	// OnChange, if set, is called after each write of the agent, outside any lock.
+	OnChange func(Change)
+	// Workspace, if not nil, is the template for each root's workspace: its deny rules and
+	// quotas apply. Root, Mode and Limits are set by the server.
+	Workspace *llmfs.Options
+}
+
+// FileServer is the client (editor) side of ACP's fs methods: it serves each session's
+// files from an [llmfs.Workspace] on the session's cwd and any roots the editor grants.
+//
+// Reads honour line (1-based) and limit and return the raw text, however large. A write
+// creates the file and its parents if missing, replaces the file atomically, and may write
+// empty content. Unsaved editor buffers ([FileServer.SetBuffer]) lie over the disk: reads
+// see them, and writes update both the buffer and the disk. Every write of the agent is
+// recorded as a [Change] that the editor can list and undo.
+//
+// A path that is missing or outside the session's roots (also through a symbolic link)
+// fails with -32002 "Resource not found: PATH" and data.uri; a bad line or limit, a
+// relative path, and an unknown session fail with -32602.
+//
+// A FileServer is safe for concurrent use. Plug it into a connection with
+// [FileServer.Handle], or call [FileServer.ReadTextFile] and [FileServer.WriteTextFile]
+// from another JSON-RPC layer.
+type FileServer struct {
+	opts FileServerOptions
+
+	mu         sync.Mutex
+	sessions   map[string][]fsRoot         // by session id; longest root first
+	workspaces map[string]*llmfs.Workspace // by canonical root, shared by sessions
+	buffers    map[string]string           // by canonical path
+	changes    []Change
+
+	writeMu sync.Mutex // one write at a time, so each Change's before/after is exact
+}
+
+type fsRoot struct {
+	dir string // canonical absolute directory
+	ws  *llmfs.Workspace
+}
+
+// Change is one write of the agent.
+type Change struct {
+	// ID numbers changes from 1 in the order they happened.
+	ID        int
+	SessionID string
+	// Path is the canonical absolute path of the file written.
+	Path string
+	Time time.Time
+	// BeforeHash and AfterHash are the SHA-256 (hex, as [store.Hash]) of the content before
+	// and after the write; BeforeHash is empty when the file did not exist (Created) or
+	// could not be read as text.
+	BeforeHash, AfterHash string
+	Created               bool
+	// Bytes is the size of the content written.
+	Bytes int
+	// Undone reports that [FileServer.Undo] reverted the change.
+	Undone bool
+
+	before   string // the content before, for Undo
+	undoable bool
+}
+
+// rawLimits make a workspace read like an editor: whole files, lines uncut.
+var rawLimits = llmfs.Limits{MaxReadLines: 1 << 40, MaxReadBytes: 1 << 40, MaxLineLength: -1}
+
+// NewFileServer returns a file server with no sessions; nil options mean the defaults.
+func NewFileServer(opts *FileServerOptions) *FileServer {
+	s := &FileServer{
+		sessions:   map[string][]fsRoot{},
+		workspaces: map[string]*llmfs.Workspace{},
+		buffers:    map[string]string{},
+	}
+	if opts != nil {
+		s.opts = *opts
+		s.opts.Roots = slices.Clone(opts.Roots)
+	}
+	return s
+}
+
+// Capabilities returns what the server advertises in initialize: readTextFile always,
+// writeTextFile unless the mode is read-only.
+func (s *FileServer) Capabilities() FileSystemCapability {
+	return FileSystemCapability{ReadTextFile: true, WriteTextFile: s.writable()}
+}
+
+func (s *FileServer) writable() bool { return s.opts.Mode.Allows(llmfs.OpWrite) }
+
+// AddSession lets session id reach cwd, the server's Roots, and extra. Every directory
+// must be absolute and exist. Adding an existing id replaces its roots.
+func (s *FileServer) AddSession(id, cwd string, extra ...string) error {
+	if id == "" {
+		return errors.New("acp: empty session id")
+	}
+	dirs := append([]string{cwd}, s.opts.Roots...)
+	dirs = append(dirs, extra...)
+	var roots []fsRoot
+	for _, d := range dirs {
+		if !filepath.IsAbs(d) {
+			return fmt.Errorf("acp: session root must be absolute: %q", d)
+		}
+		r, err := s.workspace(d)
+		if err != nil {
+			return err
+		}
+		roots = append(roots, r)
+	}
+	// The innermost root wins, so that a nested root's workspace serves its own files.
+	slices.SortStableFunc(roots, func(a, b fsRoot) int { return len(b.dir) - len(a.dir) })
+	s.mu.Lock()
+	s.sessions[id] = roots
+	s.mu.Unlock()
+	return nil
+}
+
+// RemoveSession forgets session id; its later requests fail as for an unknown session.
+func (s *FileServer) RemoveSession(id string) {
+	s.mu.Lock()
+	delete(s.sessions, id)
+	s.mu.Unlock()
+}
+
+func (s *FileServer) workspace(dir string) (fsRoot, error) {
+	canon := canonical(dir)
+	s.mu.Lock()
+	ws := s.workspaces[canon]
+	s.mu.Unlock()
+	if ws == nil {
+		// The workspace may delete, though the agent cannot ask it to: Undo of a file the
+		// agent created removes it. What the agent may do is decided by Capabilities.
+		mode := llmfs.Full
+		if !s.writable() {
+			mode = llmfs.ReadOnly
+		}
+		var err error
+		var o llmfs.Options
+		if s.opts.Workspace != nil {
+			o = *s.opts.Workspace
+		}
+		o.Root, o.Mode, o.Limits = canon, mode, rawLimits
+		ws, err = llmfs.Open(&o)
+		if err != nil {
+			return fsRoot{}, fmt.Errorf("acp: session root %s: %w", dir, err)
+		}
+		s.mu.Lock()
+		if w := s.workspaces[canon]; w != nil {
+			ws = w
+		} else {
+			s.workspaces[canon] = ws
+		}
+		s.mu.Unlock()
+	}
+	return fsRoot{dir: ws.Root(), ws: ws}, nil
+}
+
+// SetBuffer lays content over the file at path (absolute) as an unsaved editor buffer:
+// reads see it instead of the disk, and agent writes update it as well as the disk.
+func (s *FileServer) SetBuffer(path, content string) {
+	s.mu.Lock()
+	s.buffers[canonical(path)] = content
+	s.mu.Unlock()
+}
+
+// ClearBuffer removes the buffer at path, if any; reads see the disk again.
+func (s *FileServer) ClearBuffer(path string) {
+	s.mu.Lock()
+	delete(s.buffers, canonical(path))
+	s.mu.Unlock()
+}
+
+// Buffer returns the buffer at path and whether there is one.
+func (s *FileServer) Buffer(path string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.buffers[canonical(path)]
+	return b, ok
+}
+
+// Changes returns the agent's writes so far, oldest first.
+func (s *FileServer) Changes() []Change {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.changes)
+}
+
+// Handle serves the fs methods on a connection: fs/read_text_file always,
+// fs/write_text_file unless the server is read-only. Any other method fails with -32601,
+// so an editor handles its own methods first and passes the rest here.
+func (s *FileServer) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case MethodReadTextFile:
+		var req ReadTextFileRequest
+		if err := jsonrpc.Decode(params, &req); err != nil {
+			return nil, err
+		}
+		return s.ReadTextFile(ctx, &req)
+	case MethodWriteTextFile:
+		if !s.writable() {
+			return nil, jsonrpc.MethodNotFound(method)
+		}
+		var req struct {
+			WriteTextFileRequest
+			Content *string `json:"content"`
+		}
+		if err := jsonrpc.Decode(params, &req); err != nil {
+			return nil, err
+		}
+		if req.Content == nil {
+			return nil, jsonrpc.InvalidParams("content is required")
+		}
+		req.WriteTextFileRequest.Content = *req.Content
+		if _, err := s.WriteTextFile(ctx, &req.WriteTextFileRequest); err != nil {
+			return nil, err
+		}
+		return nil, nil // ACP's documented result is null
+	}
+	return nil, jsonrpc.MethodNotFound(method)
+}
+
+// ReadTextFile serves fs/read_text_file. Errors are [*Error] values with the codes
+// described on [FileServer].
+func (s *FileServer) ReadTextFile(ctx context.Context, req *ReadTextFileRequest) (*ReadTextFileResponse, error) {
+	opts := llmfs.ReadOptions{Offset: 1, Limit: llmfs.NoLimit}
+	if req.Line != nil {
+		if *req.Line < 1 {
+			return nil, jsonrpc.InvalidParams("line must be >= 1 (lines count from 1), got %d", *req.Line)
+		}
+		opts.Offset = *req.Line
+	}
+	if req.Limit != nil {
+		if *req.Limit < 0 {
+			return nil, jsonrpc.InvalidParams("limit must be >= 0, got %d", *req.Limit)
+		}
+		opts.Limit = *req.Limit
+	}
+	r, rel, key, err := s.locate(req.SessionID, req.Path)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	buf, ok := s.buffers[key]
+	s.mu.Unlock()
+	if ok {
+		return &ReadTextFileResponse{Content: sliceLines(buf, opts.Offset, opts.Limit)}, nil
+	}
+	res, err := r.ws.Read(ctx, rel, opts)
+	if err != nil {
+		return nil, rpcError(req.Path, err)
+	}
+	return &ReadTextFileResponse{Content: res.Content}, nil
+}
+
+// WriteTextFile serves fs/write_text_file and records the write as a [Change].
+func (s *FileServer) WriteTextFile(ctx context.Context, req *WriteTextFileRequest) (*WriteTextFileResponse, error) {
+	if !s.writable() {
+		return nil, jsonrpc.MethodNotFound(MethodWriteTextFile)
+	}
+	r, rel, key, err := s.locate(req.SessionID, req.Path)
+	if err != nil {
+		return nil, err
+	}
+	s.writeMu.Lock()
+	ch, err := s.write(ctx, req, r, rel, key)
+	s.writeMu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if s.opts.OnChange != nil {
+		s.opts.OnChange(ch)
+	}
+	return &WriteTextFileResponse{}, nil
+}
+
+func (s *FileServer) write(ctx context.Context, req *WriteTextFileRequest, r fsRoot, rel, key string) (Change, error) {
+	ch := Change{SessionID: req.SessionID, Path: key, AfterHash: store.Hash([]byte(req.Content)), Bytes: len(req.Content)}
+	before, exists, known, err := s.current(ctx, r, rel, key)
+	if err != nil {
+		return Change{}, rpcError(req.Path, err)
+	}
+	switch {
+	case !exists:
+		ch.Created, ch.undoable = true, true
+	case known:
+		ch.BeforeHash, ch.before, ch.undoable = store.Hash([]byte(before)), before, true
+	}
+	if _, err := r.ws.Write(ctx, rel, req.Content, llmfs.WriteOptions{Mode: llmfs.Overwrite}); err != nil {
+		return Change{}, rpcError(req.Path, err)
+	}
+	ch.Time = time.Now()
+	s.mu.Lock()
+	if _, ok := s.buffers[key]; ok {
+		s.buffers[key] = req.Content
+	}
+	ch.ID = len(s.changes) + 1
+	s.changes = append(s.changes, ch)
+	s.mu.Unlock()
+	return ch, nil
+}
+
+// current returns what the editor holds for a file: its buffer, or its text on disk.
+// exists is false for a missing file; known is false when the file exists but is not
+// text.
+func (s *FileServer) current(ctx context.Context, r fsRoot, rel, key string) (content string, exists, known bool, err error) {
+	s.mu.Lock()
+	buf, ok := s.buffers[key]
+	s.mu.Unlock()
+	if ok {
+		return buf, true, true, nil
+	}
+	res, err := r.ws.Read(ctx, rel, llmfs.ReadOptions{Offset: 1, Limit: llmfs.NoLimit})
+	switch {
+	case err == nil && !res.InvalidUTF8:
+		return res.Content, true, true, nil
+	case err == nil, llmfs.CodeOf(err) == llmfs.CodeBinaryFile:
+		return "", true, false, nil
+	case llmfs.CodeOf(err) == llmfs.CodeFileNotFound:
+		return "", false, true, nil
+	}
+	return "", false, false, err
+}
+
+// Undo reverts the change with the given ID: it restores the content before it, or
+// removes a file the agent created. It refuses when the file has changed since (its
+// content no longer hashes to AfterHash), when the content before was not text, and when
+// the change was already undone.
+func (s *FileServer) Undo(ctx context.Context, id int) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	s.mu.Lock()
+	if id < 1 || id > len(s.changes) {
+		s.mu.Unlock()
+		return fmt.Errorf("acp: no change %d", id)
+	}
+	ch := s.changes[id-1]
+	s.mu.Unlock()
+	switch {
+	case ch.Undone:
+		return fmt.Errorf("acp: change %d is already undone", id)
+	case !ch.undoable:
+		return fmt.Errorf("acp: change %d cannot be undone: %s was not a text file", id, ch.Path)
+	}
+	ws, err := llmfs.Open(&llmfs.Options{Root: filepath.Dir(ch.Path), Mode: llmfs.Full, Limits: rawLimits})
+	if err != nil {
+		return err
+	}
+	rel := filepath.Base(ch.Path)
+	now, exists, known, err := s.current(ctx, fsRoot{dir: ws.Root(), ws: ws}, rel, ch.Path)
+	if err != nil {
+		return err
+	}
+	if !exists || !known || store.Hash([]byte(now)) != ch.AfterHash {
+		return fmt.Errorf("acp: change %d cannot be undone: %s has changed since", id, ch.Path)
+	}
+	if ch.Created {
+		if _, err := ws.Delete(ctx, rel); err != nil {
+			return err
+		}
+		s.ClearBuffer(ch.Path)
+	} else {
+		if _, err := ws.Write(ctx, rel, ch.before, llmfs.WriteOptions{Mode: llmfs.Overwrite}); err != nil {
+			return err
+		}
+		s.mu.Lock()
+		if _, ok := s.buffers[ch.Path]; ok {
+			s.buffers[ch.Path] = ch.before
+		}
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	s.changes[id-1].Undone = true
+	s.mu.Unlock()
+	return nil
+}
+
+// locate finds the root of the session that holds path, and the name of path in it.
+func (s *FileServer) locate(session, path string) (r fsRoot, rel, key string, err error) {
+	if session == "" {
+		return fsRoot{}, "", "", jsonrpc.InvalidParams("sessionId is required")
+	}
+	s.mu.Lock()
+	roots, ok := s.sessions[session]
+	s.mu.Unlock()
+	if !ok {
+		return fsRoot{}, "", "", jsonrpc.NewError(CodeInvalidParams, "Invalid params: unknown session: "+session, map[string]string{"sessionId": session})
+	}
+	switch {
+	case path == "":
+		return fsRoot{}, "", "", jsonrpc.InvalidParams("path is required")
+	case strings.IndexByte(path, 0) >= 0:
+		return fsRoot{}, "", "", jsonrpc.InvalidParams("path contains a NUL byte")
+	case !filepath.IsAbs(path):
+		return fsRoot{}, "", "", jsonrpc.InvalidParams("path must be absolute: %s", path)
+	}
+	key = canonical(path)
+	for _, r := range roots {
+		if rel, ok := within(r.dir, key); ok {
+			return r, rel, key, nil
+		}
+	}
+	return fsRoot{}, "", "", notFound(path)
+}
+
+// canonical cleans p and resolves the symbolic links of its longest existing prefix, so
+// that one file has one name whichever link led to it.
+func canonical(p string) string {
+	p = filepath.Clean(p)
+	dir, rest := p, ""
+	for {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
+	}
+}
+
+// within reports whether the clean path p is dir or below it, comparing whole elements,
+// and its relative name.
+func within(dir, p string) (string, bool) {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(os.PathSeparator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+func notFound(path string) *Error {
+	return jsonrpc.NewError(CodeResourceNotFound, "Resource not found: "+path, map[string]string{"uri": path})
+}
+
+// rpcError turns a workspace error on path into the JSON-RPC error ACP peers expect.
+func rpcError(path string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	code := llmfs.CodeOf(err)
+	switch code {
+	case llmfs.CodeFileNotFound, llmfs.CodeInvalidPath:
+		// Missing, outside the root (a symbolic link out), or not a regular file: to the
+		// agent all of these are a resource it cannot have.
+		return notFound(path)
+	case llmfs.CodeInvalidArgument:
+		return jsonrpc.InvalidParams("%s", msgOf(err))
+	case "":
+		code = llmfs.CodeIO
+	}
+	return jsonrpc.NewError(CodeInternalError, msgOf(err), map[string]string{"code": string(code), "path": path})
+}
+
+func msgOf(err error) string {
+	var e *llmfs.Error
+	if errors.As(err, &e) && e.Msg != "" {
+		return e.Msg
+	}
+	return err.Error()
+}
+
+// sliceLines returns limit lines of s from line (1-based), line endings kept;
+// limit < 0 means to the end.
+func sliceLines(s string, line, limit int) string {
+	for i := 1; i < line; i++ {
+		j := strings.IndexByte(s, '\n')
+		if j < 0 {
+			return ""
+		}
+		s = s[j+1:]
+	}
+	if limit < 0 {
+		return s
+	}
+	end := 0
+	for range limit {
+		j := strings.IndexByte(s[end:], '\n')
+		if j < 0 {
+			return s
+		}
+		end += j + 1
+	}
+	return s[:end]
+}
