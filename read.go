@@ -287,8 +287,10 @@ func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out 
 		return 0, storeError(p, err)
 	}
 	defer f.Close()
+	bufp := getReadBuffer()
+	defer readBuffers.Put(bufp)
 	var (
-		buf     = make([]byte, readBufferSize)
+		buf     = *bufp
 		line    = 1     // number of the line that starts at the current position
 		written = 0     // complete lines written
 		partial = false // bytes of a line without its newline were written
