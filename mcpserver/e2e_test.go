@@ -648,3 +648,33 @@ func TestNoClientRoots(t *testing.T) {
 	cs := stdioSession(t, nil, "--root", dir)
 	ok(t, cs, "file_read", `{"path":"a.txt"}`)
 }
+
+// TestWorkspaceFlags: llmfs mcp takes the workspace flags and the configuration file of its
+// first root, like every other command.
+func TestWorkspaceFlags(t *testing.T) {
+	dir := tempDir(t)
+	writeFile(t, filepath.Join(dir, ".llmfs.json"), `{"require_read": true}`)
+	writeFile(t, filepath.Join(dir, "f.txt"), "x\n")
+	writeFile(t, filepath.Join(dir, "secret.txt"), "s\n")
+	cs := stdioSession(t, nil, "--root", dir, "--deny", "secret.txt", "--mode", "read-write")
+	fails(t, cs, "file_write", `{"path":"f.txt","content":"y"}`, "FILE_NOT_READ")
+	if res := call(t, cs, "file_read", `{"path":"secret.txt"}`); !res.IsError {
+		t.Errorf("a denied file was read: %s", text(res))
+	}
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name == "file_delete" {
+			t.Error("file_delete offered in read-write mode")
+		}
+	}
+
+	// The configuration overrides the rtc dialect's default too.
+	other := tempDir(t)
+	writeFile(t, filepath.Join(other, ".llmfs.json"), `{"require_read": false}`)
+	writeFile(t, filepath.Join(other, "f.txt"), "x\n")
+	rtc := stdioSession(t, nil, "--root", other, "--dialect", "rtc")
+	ok(t, rtc, "edit", `{"path":"/f.txt","old_string":"x","new_string":"y"}`)
+}

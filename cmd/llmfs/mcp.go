@@ -75,17 +75,17 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 		debug.SetGCPercent(400)
 	}
 	dialect := tools.Dialect(f.dialect)
-	f.ws.dialect, f.ws.stderr = dialect, e.stderr
-	// The flag, else the configuration, else the dialect's default (nil).
+	roots := f.roots
+	if len(roots) == 0 {
+		roots = []string{""}
+	}
+	f.ws.root, f.ws.dialect, f.ws.stderr = roots[0], dialect, e.stderr
+	// The flag, else the first root's configuration, else the dialect's default (nil).
 	var requireRead *bool
 	if f.requireRead.set {
 		requireRead = &f.requireRead.v
 	} else if cfg, err := f.ws.loadConfig(); err == nil && cfg.RequireRead != nil {
 		requireRead = cfg.RequireRead
-	}
-	roots := f.roots
-	if len(roots) == 0 {
-		roots = []string{""}
 	}
 	var wss []*llmfs.Workspace
 	for _, dir := range roots {

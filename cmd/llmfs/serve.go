@@ -80,8 +80,9 @@ gracefully. Requests are logged to standard error, one structured line each.`,
 			case <-ctx.Done():
 			}
 			logger.Info("shutting down")
-			// Close the MCP sessions so their open event streams end, then wait for the
-			// requests in flight.
+			// Stop accepting, and close the MCP sessions: their open event streams would
+			// hold Shutdown for its whole timeout. A call still running is cancelled; its
+			// writes, atomic, happen whole or not at all.
 			shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			done := make(chan error, 1)
