@@ -73,7 +73,7 @@ func startBrowser(t *testing.T, exe, profile string) *browser {
 			acancel()
 		})
 	}
-	t.Cleanup(b.cancel) // before t.TempDir's cleanup of the profile, which was registered earlier
+	t.Cleanup(b.cancel)                      // before t.TempDir's cleanup of the profile, which was registered earlier
 	if err := chromedp.Do(ctx); err != nil { // starts the browser and its first tab
 		b.cancel()
 		t.Fatalf("starting %s: %v", exe, err)
