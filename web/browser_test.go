@@ -73,8 +73,10 @@ func startBrowser(t *testing.T, exe, profile string) *browser {
 			acancel()
 		})
 	}
-	t.Cleanup(b.cancel)                      // before t.TempDir's cleanup of the profile, which was registered earlier
-	if err := chromedp.Do(ctx); err != nil { // starts the browser and its first tab
+	// Registered after the caller's t.TempDir, so it runs before the profile is removed.
+	t.Cleanup(b.cancel)
+	// Start the browser and its first tab.
+	if err := chromedp.Do(ctx); err != nil {
 		b.cancel()
 		t.Fatalf("starting %s: %v", exe, err)
 	}
@@ -283,6 +285,17 @@ func TestBrowser(t *testing.T) {
 	boxResult := get(b, "the tool box's result", chromedp.TextContent(chromedp.CSS("#result")))
 	if !strings.Contains(boxResult, "there") {
 		t.Errorf("the tool box shows %q", boxResult)
+	}
+	if out := os.Getenv("LLMFS_SCREENSHOT"); out != "" {
+		b.run("opening notes/", chromedp.Click(chromedp.CSS("#tree button")))
+		get(b, "the tree shows a.txt", chromedp.Poll[bool](`document.querySelector("#tree").textContent.includes("a.txt")`,
+			chromedp.WithPollingTimeout(10*time.Second)))
+		b.eval(`(document.querySelectorAll("#tree button")[1].click(), 0)`, nil)
+		time.Sleep(500 * time.Millisecond)
+		png := get(b, "a screenshot", chromedp.FullScreenshot(100))
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			t.Error(err)
+		}
 	}
 	restoreDisabled := get(b, "the restore button", chromedp.JavascriptAttribute[bool](chromedp.CSS("#restore"), "disabled"))
 	var features struct {
