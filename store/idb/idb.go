@@ -16,6 +16,9 @@
 //     [blob id, chunk number]. Every write stores a new blob and deletes the old one in the
 //     same transaction, so a rename never copies content and a file's chunks are read or
 //     deleted with one key range.
+//   - "meta": small key/value records about the store, outside the tree (GetMeta and
+//     SetMeta, the store.Metadata capability that package sysfiles uses to remember what
+//     it generated).
 //
 // # One transaction per operation, and auto-commit
 //
@@ -94,8 +97,9 @@ const ChunkSize = 1 << 20
 const (
 	nodesStore  = "nodes"
 	chunksStore = "chunks"
+	metaStore   = "meta"
 	parentIndex = "parent"
-	version     = 1
+	version     = 2 // 2 added "meta"
 )
 
 // Store is a [store.Store] in one IndexedDB database. It is safe for concurrent use.
@@ -138,8 +142,10 @@ func Open(ctx context.Context, name string) (*Store, error) {
 				nodes := db.Call("createObjectStore", nodesStore, map[string]any{"keyPath": "path"})
 				nodes.Call("createIndex", parentIndex, "parent")
 			}
-			if !db.Get("objectStoreNames").Call("contains", chunksStore).Bool() {
-				db.Call("createObjectStore", chunksStore)
+			for _, name := range []string{chunksStore, metaStore} {
+				if !db.Get("objectStoreNames").Call("contains", name).Bool() {
+					db.Call("createObjectStore", name)
+				}
 			}
 		}); err != nil {
 			done <- result{err: err}
@@ -708,6 +714,40 @@ func (s *Store) Usage(ctx context.Context) (files, dirs int, bytes int64, err er
 		}
 	}
 	return files, dirs, bytes, t.end()
+}
+
+// GetMeta returns the metadata value of key, or an error wrapping [fs.ErrNotExist].
+func (s *Store) GetMeta(ctx context.Context, key string) (string, error) {
+	const op = "getmeta"
+	t, err := s.begin(ctx, op, key, "readonly", metaStore)
+	if err != nil {
+		return "", err
+	}
+	id := t.request(metaStore, "get", key)
+	res, err := t.wait()
+	if err != nil {
+		return "", t.fail(err)
+	}
+	v := res[id]
+	t.end()
+	if v.Type() != js.TypeString {
+		return "", pathErr(op, key, fs.ErrNotExist)
+	}
+	return v.String(), nil
+}
+
+// SetMeta sets the metadata key to value; an empty value removes it.
+func (s *Store) SetMeta(ctx context.Context, key, value string) error {
+	t, err := s.begin(ctx, "setmeta", key, "readwrite", metaStore)
+	if err != nil {
+		return err
+	}
+	if value == "" {
+		t.request(metaStore, "delete", key)
+	} else {
+		t.request(metaStore, "put", value, key)
+	}
+	return t.commit()
 }
 
 // fileInfo describes a node; it is also its directory entry.

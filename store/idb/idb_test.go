@@ -225,3 +225,37 @@ func TestWorkspace(t *testing.T) {
 		t.Errorf("after edit: %q", got)
 	}
 }
+
+// TestMeta checks the metadata records: they round-trip, "" removes, they survive a new
+// connection, and they never show in the tree.
+func TestMeta(t *testing.T) {
+	s := open(t)
+	if _, err := s.GetMeta(ctx, "k"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("GetMeta of an unset key: %v", err)
+	}
+	for _, kv := range [][2]string{{"k", "v1"}, {"sysfiles:AGENT.md", "abc"}, {"k", "v2"}} {
+		if err := s.SetMeta(ctx, kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s2, err := idb.Open(ctx, s.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if v, err := s2.GetMeta(ctx, "k"); v != "v2" || err != nil {
+		t.Errorf("GetMeta(k) = %q, %v", v, err)
+	}
+	if err := s2.SetMeta(ctx, "k", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetMeta(ctx, "k"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("GetMeta of a removed key: %v", err)
+	}
+	if v, _ := s.GetMeta(ctx, "sysfiles:AGENT.md"); v != "abc" {
+		t.Errorf("removing one key lost another: %q", v)
+	}
+	if des, err := s.ReadDir(ctx, "."); err != nil || len(des) != 0 {
+		t.Errorf("metadata shows in the tree: %v, %v", des, err)
+	}
+}
