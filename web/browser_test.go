@@ -305,6 +305,26 @@ func TestBrowser(t *testing.T) {
 	if restoreDisabled == features.AgentFile {
 		t.Errorf("restore button disabled=%v with agent_file=%v", restoreDisabled, features.AgentFile)
 	}
+	if features.AgentFile {
+		// /AGENT.md exists; a user's edit survives a reload; "Restore default" undoes it.
+		if got := b.readContent("/AGENT.md"); !strings.Contains(got, "read") {
+			t.Errorf("the generated /AGENT.md does not mention the read tool: %.200q", got)
+		}
+		b.mustCall("write", map[string]any{"path": "/AGENT.md", "content": "my own notes\n"})
+		b.run("reloading", chromedp.Reload())
+		b.waitReady()
+		if got := b.readContent("/AGENT.md"); !strings.Contains(got, "my own notes") {
+			t.Errorf("a reload overwrote the user's /AGENT.md: %.200q", got)
+		}
+		b.run("restoring /AGENT.md", chromedp.Click(chromedp.CSS("#restore")))
+		get(b, "the viewer shows /AGENT.md", chromedp.Poll[bool](`document.querySelector("#viewer-title").textContent === "/AGENT.md" && !document.querySelector("#viewer").textContent.includes("my own notes")`,
+			chromedp.WithPollingTimeout(10*time.Second)))
+		if got := b.readContent("/AGENT.md"); strings.Contains(got, "my own notes") || !strings.Contains(got, "read") {
+			t.Errorf("after restore default: %.200q", got)
+		}
+	} else {
+		t.Log("no /AGENT.md support in this build (package sysfiles): checked that the restore button is disabled")
+	}
 	b.noConsoleErrors()
 	b.cancel()
 

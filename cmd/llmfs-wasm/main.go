@@ -137,7 +137,7 @@ func open(v js.Value) (any, error) {
 	}
 	in := &instance{store: s, ws: ws, view: ws.Session(), tb: tb}
 	if systemFiles != nil {
-		if err := systemFiles.Ensure(ctx, ws); err != nil {
+		if err := systemFiles.Ensure(ctx, tb); err != nil {
 			s.Close()
 			return nil, err
 		}
@@ -210,7 +210,7 @@ func (in *instance) restoreAgentFile([]js.Value) (any, error) {
 		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument,
 			Msg: "/AGENT.md support (package sysfiles) is not built into this llmfs yet"}
 	}
-	if err := systemFiles.Restore(context.Background(), in.ws); err != nil {
+	if err := systemFiles.Restore(context.Background(), in.tb); err != nil {
 		return nil, err
 	}
 	return jsonString(map[string]any{"path": "/AGENT.md"}), nil

@@ -5,25 +5,25 @@ package main
 import (
 	"context"
 
-	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/tools"
 )
 
 // systemFilesHook is what the browser build needs from package sysfiles (/AGENT.md
-// generation and user-edit protection, seed 003): it is the hook where that package
-// plugs in.
+// generation and user-edit protection, seed 003): the place where that package plugs in.
 //
-// To wire it once sysfiles lands: set systemFiles in this file to an adapter over the
-// package. Ensure then runs at every open (generating /AGENT.md when it is missing, never
-// overwriting a file the user edited), instance.restoreAgentFile becomes the explicit
-// "restore default", and features() reports agent_file: true, which enables the demo
-// page's "Restore default" button. If sysfiles protects the file by wrapping the
-// workspace or its store instead, wrap in open (main.go) before tools.New.
+// agentfile.go implements it over package sysfiles. It is built only with the build tag
+// llmfs_sysfiles until package sysfiles (branch policy) is merged; then the tag goes
+// from its //go:build line. With it, Ensure runs at every open (generating /AGENT.md
+// when missing, refreshing it while nobody edited it, never overwriting an edit: the
+// store remembers what was generated in its metadata, see store/idb's GetMeta), the
+// instance's restoreAgentFile is the explicit "restore default", and features() reports
+// agent_file: true, which enables the demo page's "Restore default" button.
 type systemFilesHook interface {
-	// Ensure generates /AGENT.md if it is missing.
-	Ensure(ctx context.Context, ws *llmfs.Workspace) error
+	// Ensure generates the system files of tb's workspace that are missing or unedited.
+	Ensure(ctx context.Context, tb *tools.Toolbox) error
 	// Restore regenerates /AGENT.md even if the user edited it.
-	Restore(ctx context.Context, ws *llmfs.Workspace) error
+	Restore(ctx context.Context, tb *tools.Toolbox) error
 }
 
-// systemFiles is nil until package sysfiles is wired in.
+// systemFiles is nil until package sysfiles is wired in (agentfile.go).
 var systemFiles systemFilesHook
