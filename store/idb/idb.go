@@ -193,6 +193,9 @@ func Open(ctx context.Context, name string) (*Store, error) {
 }
 
 // Close closes the database connection. Operations after Close fail with [fs.ErrClosed].
+// Transactions still running finish first. The event handler is deliberately not
+// released: their events may still arrive, and calling a released Go function from
+// JavaScript would crash the program.
 func (s *Store) Close() error {
 	return try(func() { s.db.Call("close") })
 }

@@ -138,6 +138,7 @@ async function openInWorker(opts) {
   const worker = new Worker(new URL("llmfs-worker.js", opts.base ?? here), { type: "module" });
   const fs = new WorkerFS(worker);
   const { worker: _, ...rest } = opts;
+  if (rest.base) rest.base = String(new URL(rest.base, globalThis.location?.href)); // a URL cannot be posted
   try {
     await fs.request("open", rest);
   } catch (e) {
