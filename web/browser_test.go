@@ -372,6 +372,35 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 
+	// The workspace's own quota (branch policy), or a clear refusal of the option.
+	var features2 struct {
+		Policy bool `json:"policy"`
+	}
+	b.eval("window.llmfsPage.fs.features()", &features2)
+	var quotaRes struct {
+		Open  string          `json:"open"`
+		Write json.RawMessage `json:"write"`
+	}
+	b.eval(`(async () => {
+		const llmfs = await import("/llmfs.js");
+		let fs;
+		try {
+			fs = await llmfs.open({db: "e2e-quota", quota: {maxBytes: 1000}});
+		} catch (e) {
+			return {open: e.code};
+		}
+		const write = await fs.run("write", {path: "/big.txt", content: "x".repeat(2000)});
+		await fs.close();
+		return {open: "ok", write};
+	})()`, &quotaRes)
+	if features2.Policy {
+		if quotaRes.Open != "ok" || !strings.Contains(string(quotaRes.Write), "QUOTA_EXCEEDED") {
+			t.Errorf("a 2,000-byte write under a 1,000-byte quota: %+v %s", quotaRes, quotaRes.Write)
+		}
+	} else if quotaRes.Open != "INVALID_ARGUMENT" {
+		t.Errorf("open with a quota in a build without policy: %+v, want INVALID_ARGUMENT", quotaRes)
+	}
+
 	// The same in-page (no worker).
 	b.run("loading the page without a worker", chromedp.Navigate(url+"&worker=0"))
 	b.waitReady()

@@ -15,13 +15,16 @@
 //
 // db is the IndexedDB database name (default "llmfs"), dialect "rtc" (default) or
 // "agentool", mode "read-only", "read-write" (default) or "full", and requireRead turns
-// read-before-edit on or off (default: on in the rtc dialect). An instance has:
+// read-before-edit on or off (default: on in the rtc dialect). With branch policy built in
+// (policy.go), quota {maxBytes, maxFileBytes, maxFiles} and deny (globs) set the
+// workspace's limits; the browser's own quota applies anyway (QUOTA_EXCEEDED, nothing
+// written). An instance has:
 //
 //	call(tool, argsJSON) -> Promise<string>  {"ok":true,"result":...} or {"ok":false,"error":{"code","message"}}
 //	tools() -> string                        the tool definitions, as JSON
 //	readText(path) -> Promise<string>        {"content","total_lines","truncated"} for a viewer
 //	usage() -> Promise<string>               {"files","dirs","bytes"}
-//	features() -> string                     {"agent_file": bool}
+//	features() -> string                     {"agent_file": bool, "policy": bool, "dialect", "mode"}
 //	restoreAgentFile() -> Promise<string>    regenerate /AGENT.md (needs package sysfiles)
 //	close() -> Promise<undefined>
 //
@@ -124,12 +127,21 @@ func open(v js.Value) (any, error) {
 	if err != nil {
 		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "llmfs.open: " + err.Error()}
 	}
+	wsOpts := &llmfs.Options{Mode: o.mode, RequireRead: o.requireRead}
+	if policyOptions != nil {
+		err = policyOptions(v, wsOpts)
+	} else if v.Type() == js.TypeObject && (!v.Get("quota").IsUndefined() || !v.Get("deny").IsUndefined()) {
+		err = errors.New("this build has no quotas or deny rules (branch policy)")
+	}
+	if err != nil {
+		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "llmfs.open: " + err.Error()}
+	}
 	ctx := context.Background()
 	s, err := idb.Open(ctx, o.db)
 	if err != nil {
 		return nil, err
 	}
-	ws := llmfs.New(s, &llmfs.Options{Mode: o.mode, RequireRead: o.requireRead})
+	ws := llmfs.New(s, wsOpts)
 	tb, err := tools.New(ws, o.dialect)
 	if err != nil {
 		s.Close()
@@ -162,7 +174,8 @@ func (in *instance) object() js.Value {
 		return jsonString(in.tb.Definitions())
 	}))
 	obj.Set("features", js.FuncOf(func(this js.Value, args []js.Value) any {
-		return jsonString(map[string]any{"agent_file": systemFiles != nil, "dialect": in.tb.Dialect(), "mode": in.ws.Mode()})
+		return jsonString(map[string]any{"agent_file": systemFiles != nil, "policy": policyOptions != nil,
+			"dialect": in.tb.Dialect(), "mode": in.ws.Mode()})
 	}))
 	return obj
 }

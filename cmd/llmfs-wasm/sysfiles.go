@@ -4,16 +4,17 @@ package main
 
 import (
 	"context"
+	"syscall/js"
 
+	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/tools"
 )
 
 // systemFilesHook is what the browser build needs from package sysfiles (/AGENT.md
 // generation and user-edit protection, seed 003): the place where that package plugs in.
 //
-// agentfile.go implements it over package sysfiles. It is built only with the build tag
-// llmfs_sysfiles until package sysfiles (branch policy) is merged; then the tag goes
-// from its //go:build line. With it, Ensure runs at every open (generating /AGENT.md
+// policy.go implements it over package sysfiles. It is built only with the build tag
+// llmfs_policy until branch policy is merged; then the tag goes from its //go:build line. With it, Ensure runs at every open (generating /AGENT.md
 // when missing, refreshing it while nobody edited it, never overwriting an edit: the
 // store remembers what was generated in its metadata, see store/idb's GetMeta), the
 // instance's restoreAgentFile is the explicit "restore default", and features() reports
@@ -25,5 +26,9 @@ type systemFilesHook interface {
 	Restore(ctx context.Context, tb *tools.Toolbox) error
 }
 
-// systemFiles is nil until package sysfiles is wired in (agentfile.go).
+// systemFiles is nil until package sysfiles is wired in (policy.go).
 var systemFiles systemFilesHook
+
+// policyOptions reads the options that need branch policy (quota, deny) into o; it is nil
+// until policy.go is built, and open then refuses those options rather than ignore a limit.
+var policyOptions func(v js.Value, o *llmfs.Options) error
