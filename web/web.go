@@ -34,6 +34,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -54,8 +55,10 @@ type Assets struct {
 }
 
 // Handler returns an http.Handler serving the demo page at "/", and llmfs.js,
-// llmfs-worker.js, wasm_exec.js and llmfs.wasm beside it. Mount it under a prefix with
-// http.StripPrefix.
+// llmfs-worker.js, wasm_exec.js and llmfs.wasm beside it. Every URL in the page is
+// relative, so it can be mounted under a prefix:
+//
+//	mux.Handle("/web/", http.StripPrefix("/web", web.Handler()))
 func Handler() http.Handler {
 	h := &handler{ready: make(chan struct{})}
 	go h.prepare()
@@ -160,6 +163,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if r.URL.Path == "" {
+		// Mounted under a prefix (http.StripPrefix("/web", ...)) and asked for "/web":
+		// send the browser to "/web/", or the page's relative URLs would miss the prefix.
+		p, _, _ := strings.Cut(r.RequestURI, "?")
+		http.Redirect(w, r, path.Base(p)+"/", http.StatusMovedPermanently)
 		return
 	}
 	name := strings.TrimPrefix(r.URL.Path, "/")

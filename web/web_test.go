@@ -78,3 +78,27 @@ func TestHandler(t *testing.T) {
 		t.Errorf("POST /: %d", post.StatusCode)
 	}
 }
+
+// TestHandlerPrefix checks the handler mounted under a prefix, as llmfs serve --web would.
+func TestHandlerPrefix(t *testing.T) {
+	// No ServeMux in front: it would redirect "/web" itself.
+	srv := httptest.NewServer(http.StripPrefix("/web", web.Handler()))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.Request.URL.Path != "/web/" || !bytes.Contains(body, []byte(`src="app.js"`)) {
+		t.Errorf("GET /web ended at %s with %d bytes", resp.Request.URL.Path, len(body))
+	}
+	resp, err = http.Get(srv.URL + "/web/llmfs.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("GET /web/llmfs.js: %d", resp.StatusCode)
+	}
+}
