@@ -132,12 +132,21 @@ func Open(ctx context.Context, name string) (*Store, error) {
 		err error
 	}
 	done := make(chan result, 1)
+	var upgradeErr error
 	var upgrade, success, failure js.Func
+	// The callbacks are released only once the request has settled, since a released
+	// function called from JavaScript would crash the program.
+	release := func() {
+		upgrade.Release()
+		success.Release()
+		failure.Release()
+	}
 	// The schema must be created during the upgradeneeded event itself, in the
-	// versionchange transaction it opens, so the handler does it directly.
+	// versionchange transaction it opens, so the handler does it directly. If that fails,
+	// aborting makes the request fail, and failure reports why.
 	upgrade = js.FuncOf(func(this js.Value, args []js.Value) any {
 		db := req.Get("result")
-		if err := try(func() {
+		upgradeErr = try(func() {
 			if !db.Get("objectStoreNames").Call("contains", nodesStore).Bool() {
 				nodes := db.Call("createObjectStore", nodesStore, map[string]any{"keyPath": "path"})
 				nodes.Call("createIndex", parentIndex, "parent")
@@ -147,9 +156,9 @@ func Open(ctx context.Context, name string) (*Store, error) {
 					db.Call("createObjectStore", name)
 				}
 			}
-		}); err != nil {
-			done <- result{err: err}
-			req.Get("transaction").Call("abort")
+		})
+		if upgradeErr != nil {
+			try(func() { req.Get("transaction").Call("abort") })
 		}
 		return nil
 	})
@@ -158,17 +167,19 @@ func Open(ctx context.Context, name string) (*Store, error) {
 		return nil
 	})
 	failure = js.FuncOf(func(this js.Value, args []js.Value) any {
-		done <- result{err: domError(req.Get("error"))}
+		err := upgradeErr
+		if err == nil {
+			err = domError(req.Get("error"))
+		}
+		done <- result{err: err}
 		return nil
 	})
-	defer upgrade.Release()
-	defer success.Release()
-	defer failure.Release()
 	req.Set("onupgradeneeded", upgrade)
 	req.Set("onsuccess", success)
 	req.Set("onerror", failure)
 	select {
 	case r := <-done:
+		release()
 		if r.err != nil {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: r.err}
 		}
@@ -184,7 +195,9 @@ func Open(ctx context.Context, name string) (*Store, error) {
 	case <-ctx.Done():
 		// The open request cannot be cancelled; close the database if it arrives late.
 		go func() {
-			if r := <-done; r.err == nil {
+			r := <-done
+			release()
+			if r.err == nil {
 				r.db.Call("close")
 			}
 		}()
@@ -213,17 +226,26 @@ func DeleteDatabase(ctx context.Context, name string) error {
 	done := make(chan error, 1)
 	ok := js.FuncOf(func(this js.Value, args []js.Value) any { done <- nil; return nil })
 	fail := js.FuncOf(func(this js.Value, args []js.Value) any { done <- domError(req.Get("error")); return nil })
-	defer ok.Release()
-	defer fail.Release()
+	release := func() {
+		ok.Release()
+		fail.Release()
+	}
 	req.Set("onsuccess", ok)
 	req.Set("onerror", fail)
 	select {
 	case err := <-done:
+		release()
 		if err != nil {
 			return &fs.PathError{Op: "delete", Path: name, Err: err}
 		}
 		return nil
 	case <-ctx.Done():
+		// The deletion goes on (it waits for open connections to close); release the
+		// callbacks once it settles.
+		go func() {
+			<-done
+			release()
+		}()
 		return &fs.PathError{Op: "delete", Path: name, Err: ctx.Err()}
 	}
 }

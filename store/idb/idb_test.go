@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall/js"
 	"testing"
+	"time"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/store"
@@ -257,5 +258,47 @@ func TestMeta(t *testing.T) {
 	}
 	if des, err := s.ReadDir(ctx, "."); err != nil || len(des) != 0 {
 		t.Errorf("metadata shows in the tree: %v, %v", des, err)
+	}
+}
+
+// TestVersionChange checks that an open store lets go when another connection deletes
+// its database (as another tab upgrading or resetting it would), and fails cleanly after.
+func TestVersionChange(t *testing.T) {
+	s := open(t)
+	write(t, s, "f", []byte("x"))
+	c, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := idb.DeleteDatabase(c, s.Name()); err != nil {
+		t.Fatalf("DeleteDatabase with a store open on it: %v", err)
+	}
+	if _, err := s.Stat(ctx, "f"); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("Stat after the database was deleted: %v, want fs.ErrClosed", err)
+	}
+	s2, err := idb.Open(ctx, s.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if _, err := s2.Stat(ctx, "f"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Stat in the new database: %v, want fs.ErrNotExist", err)
+	}
+}
+
+// TestOpenCancelled checks that giving up on opening a database leaves nothing broken:
+// the late connection is closed, and the database opens again.
+func TestOpenCancelled(t *testing.T) {
+	c, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := idb.Open(c, "llmfs-test-cancelled"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Open with a cancelled context: %v", err)
+	}
+	s, err := idb.Open(ctx, "llmfs-test-cancelled")
+	if err != nil {
+		t.Fatalf("Open after a cancelled Open: %v", err)
+	}
+	write(t, s, "f", []byte("x"))
+	s.Close()
+	if err := idb.DeleteDatabase(ctx, "llmfs-test-cancelled"); err != nil {
+		t.Error(err)
 	}
 }
