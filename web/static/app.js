@@ -34,12 +34,16 @@ async function openFS() {
   }
   page.readyMs = performance.now() - t0;
   $("status").textContent = `ready in ${page.readyMs.toFixed(0)} ms (${opts.worker ? "in a worker" : "on the page"})`;
-  await Promise.all([loadTools(), loadFeatures(), refreshTree(), refreshQuota()]);
+  await loadTools();
+  await Promise.all([loadFeatures(), refreshTree(), refreshQuota()]);
   page.ready = true;
 }
 
+let toolNames = [];
+
 async function loadTools() {
   const defs = await page.fs.tools();
+  toolNames = defs.map((d) => d.name);
   const sel = $("tool");
   sel.replaceChildren(...defs.map((d) => new Option(d.name, d.name)));
   sel.onchange = () => {
@@ -65,8 +69,7 @@ async function loadFeatures() {
 
 // ls lists a directory with whatever listing tool the dialect has.
 async function ls(path) {
-  const tools = (await page.fs.tools()).map((d) => d.name);
-  const r = tools.includes("ls")
+  const r = toolNames.includes("ls")
     ? await page.fs.call("ls", { path })
     : await page.fs.call("directory_list", { path });
   return r.entries;
