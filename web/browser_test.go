@@ -287,10 +287,10 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the tool box shows %q", boxResult)
 	}
 	if out := os.Getenv("LLMFS_SCREENSHOT"); out != "" {
-		b.run("opening notes/", chromedp.Click(chromedp.CSS("#tree button")))
+		b.eval(`([...document.querySelectorAll("#tree button")].find((b) => b.textContent.includes("notes/")).click(), 0)`, nil)
 		get(b, "the tree shows a.txt", chromedp.Poll[bool](`document.querySelector("#tree").textContent.includes("a.txt")`,
 			chromedp.WithPollingTimeout(10*time.Second)))
-		b.eval(`(document.querySelectorAll("#tree button")[1].click(), 0)`, nil)
+		b.eval(`([...document.querySelectorAll("#tree button")].find((b) => b.textContent === "a.txt").click(), 0)`, nil)
 		time.Sleep(500 * time.Millisecond)
 		png := get(b, "a screenshot", chromedp.FullScreenshot(100))
 		if err := os.WriteFile(out, png, 0o644); err != nil {
