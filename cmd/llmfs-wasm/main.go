@@ -30,9 +30,10 @@
 //
 // Then it calls globalThis.llmfsWasmReady(llmfsWasm) if that is a function.
 //
-// No Go function called from JavaScript ever blocks: each starts a goroutine and returns
-// a Promise that the goroutine settles, so the JavaScript thread (a page, or better a Web
-// Worker) stays free while the store waits on IndexedDB.
+// No Go function called from JavaScript ever waits: tools and features only compute, and
+// every other method starts a goroutine and returns a Promise that the goroutine settles,
+// so the JavaScript thread (a page, or better a Web Worker) stays free while the store
+// waits on IndexedDB.
 package main
 
 import (
