@@ -11,13 +11,17 @@ import (
 )
 
 // NoLimit as [ReadOptions.Limit] reads to the end of the file, within the workspace's caps.
-const NoLimit = -1
+// It is the zero value, so ReadOptions{} reads the whole file (up to the caps).
+const NoLimit = 0
 
 // ReadOptions select the lines a read returns.
 type ReadOptions struct {
 	// Offset is the first line to return, counting from 1. Zero means 1.
 	Offset int
-	// Limit is the most lines to return; [NoLimit] means all, up to [Limits.MaxReadLines].
+	// Limit is the most lines to return; [NoLimit] (zero) means all, up to
+	// [Limits.MaxReadLines]. Negative is an error. (A tool call's "limit": 0, which asks for
+	// no lines, is the tools package's to answer: a caller wanting only the line count can
+	// read with Limit 1.)
 	Limit int
 }
 
@@ -77,7 +81,7 @@ func (w *Workspace) Read(ctx context.Context, p string, opts ReadOptions) (*Read
 	if opts.Offset == 0 {
 		opts.Offset = 1
 	}
-	if opts.Limit < NoLimit {
+	if opts.Limit < 0 {
 		return nil, errorf(CodeInvalidArgument, p, "limit must be >= 0, got %d", opts.Limit)
 	}
 	r, err := w.resolve(p)
@@ -140,7 +144,7 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 		line     = 1    // number of the line that starts at the current position
 		newlines int
 		last     byte
-		done     = maxLines == 0 // collected all we will return
+		done     bool // collected all we will return
 		bufp     = getReadBuffer()
 		buf      = *bufp
 	)
@@ -272,7 +276,7 @@ func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out 
 	if opts.Offset == 0 {
 		opts.Offset = 1
 	}
-	if opts.Limit < NoLimit {
+	if opts.Limit < 0 {
 		return 0, errorf(CodeInvalidArgument, p, "limit must be >= 0, got %d", opts.Limit)
 	}
 	r, err := w.resolve(p)
@@ -315,7 +319,7 @@ func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out 
 			line += skipped
 			chunk = rest
 		}
-		if len(chunk) > 0 && opts.Limit != 0 {
+		if len(chunk) > 0 {
 			if opts.Limit != NoLimit {
 				if rest, got := skipLines(chunk, opts.Limit-written); rest != nil {
 					chunk = chunk[:len(chunk)-len(rest)]

@@ -171,7 +171,6 @@ func TestReadToRanges(t *testing.T) {
 			{"f.txt", 50000, 3, lines(50000, 50002), 3},
 			{"f.txt", n, 10, lines(n, n), 1},
 			{"f.txt", n + 1, 10, "", 0},
-			{"f.txt", 7, 0, "", 0},
 			{"nonl.txt", 2, llmfs.NoLimit, "b", 1},
 			{"nonl.txt", 1, 1, "a\n", 1},
 		}

@@ -90,8 +90,6 @@ func TestFileRead_OffsetLimit(t *testing.T) {
 		{1, 1, lines(1, 1), 1},
 		{10, 5, lines(10, 10), 1},
 		{5, llmfs.NoLimit, lines(5, 10), 6},
-		{1, 0, "", 0},
-		{7, 0, "", 0},
 		{11, 3, "", 0},
 		{1000, llmfs.NoLimit, "", 0},
 		{1, 100, lines(1, 10), 10},
@@ -318,16 +316,18 @@ func TestFileRead_SizeAndHash(t *testing.T) {
 	})
 }
 
-// TestFileRead_LimitZeroReadsNothing checks that limit 0 returns no lines and reports no
-// truncation or cut lines, whatever the caps: the caller asked for nothing.
-func TestFileRead_LimitZeroReadsNothing(t *testing.T) {
-	eachBackend(t, &llmfs.Options{Limits: llmfs.Limits{MaxReadBytes: 64, MaxLineLength: 10}}, func(t *testing.T, w *llmfs.Workspace) {
-		put(t, w, "f.txt", strings.Repeat(strings.Repeat("w", 50)+"\n", 20))
-		res, err := w.Read(bg, "f.txt", llmfs.ReadOptions{Limit: 0})
+// TestFileRead_ZeroOptionsReadAll checks that the zero ReadOptions read the whole file (up
+// to the caps), so a Go caller who sets nothing gets the file, not nothing.
+func TestFileRead_ZeroOptionsReadAll(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
+		put(t, w, "f.txt", "a\nb\nc\n")
+		res, err := w.Read(bg, "f.txt", llmfs.ReadOptions{})
 		noErr(t, err)
-		if res.Content != "" || res.Lines != 0 || res.Truncated || res.NextOffset != 0 || res.CutLines != 0 || res.TotalLines != 20 {
-			t.Errorf("Read(limit 0) = %+v", res)
+		if res.Content != "a\nb\nc\n" || res.Lines != 3 || res.Offset != 1 || res.Truncated {
+			t.Errorf("Read(ReadOptions{}) = %+v", res)
 		}
+		_, err = w.Read(bg, "f.txt", llmfs.ReadOptions{Limit: -1})
+		wantCode(t, err, llmfs.CodeInvalidArgument)
 	})
 }
 

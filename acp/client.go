@@ -108,8 +108,8 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 	}
 	out := &printer{w: opts.Stdout}
 	fsrv := NewFileServer(&FileServerOptions{
-		Mode:     opts.Mode,
-		Roots:    opts.Roots,
+		Mode:      opts.Mode,
+		Roots:     opts.Roots,
 		OnChange:  func(c Change) { out.change(root, c) },
 		Workspace: opts.Workspace,
 	})

@@ -248,6 +248,7 @@ func (s *FileServer) Handle(ctx context.Context, method string, params json.RawM
 // described on [FileServer].
 func (s *FileServer) ReadTextFile(ctx context.Context, req *ReadTextFileRequest) (*ReadTextFileResponse, error) {
 	opts := llmfs.ReadOptions{Offset: 1, Limit: llmfs.NoLimit}
+	limit := -1 // to the end
 	if req.Line != nil {
 		if *req.Line < 1 {
 			return nil, jsonrpc.InvalidParams("line must be >= 1 (lines count from 1), got %d", *req.Line)
@@ -258,7 +259,10 @@ func (s *FileServer) ReadTextFile(ctx context.Context, req *ReadTextFileRequest)
 		if *req.Limit < 0 {
 			return nil, jsonrpc.InvalidParams("limit must be >= 0, got %d", *req.Limit)
 		}
-		opts.Limit = *req.Limit
+		limit = *req.Limit
+		// limit 0 asks for no lines; the file is still read (1 line) so a missing or
+		// binary file fails as it would otherwise.
+		opts.Limit = max(limit, 1)
 	}
 	r, rel, key, err := s.locate(req.SessionID, req.Path)
 	if err != nil {
@@ -268,11 +272,14 @@ func (s *FileServer) ReadTextFile(ctx context.Context, req *ReadTextFileRequest)
 	buf, ok := s.buffers[key]
 	s.mu.Unlock()
 	if ok {
-		return &ReadTextFileResponse{Content: sliceLines(buf, opts.Offset, opts.Limit)}, nil
+		return &ReadTextFileResponse{Content: sliceLines(buf, opts.Offset, limit)}, nil
 	}
 	res, err := r.ws.Read(ctx, rel, opts)
 	if err != nil {
 		return nil, rpcError(req.Path, err)
+	}
+	if limit == 0 {
+		return &ReadTextFileResponse{}, nil
 	}
 	return &ReadTextFileResponse{Content: res.Content}, nil
 }

@@ -39,7 +39,7 @@ var agentoolTools = []tool{
 			integer("limit", "Maximum number of lines to read (0 or more).", 0),
 		},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-			res, err := tb.ws.Read(ctx, a.String("path", ""), readOptions(a))
+			res, err := tb.read(ctx, a)
 			if err != nil {
 				return nil, err
 			}
@@ -148,8 +148,20 @@ var agentoolTools = []tool{
 	},
 }
 
-func readOptions(a sj.Object) llmfs.ReadOptions {
-	return llmfs.ReadOptions{Offset: int(a.Int("offset", 1)), Limit: int(a.Int("limit", llmfs.NoLimit))}
+// read runs a read tool's call. An explicit "limit": 0 asks for no lines: the file is still
+// checked and counted, so the result carries total_lines and nothing else.
+func (tb *Toolbox) read(ctx context.Context, a sj.Object) (*llmfs.ReadResult, error) {
+	opts := llmfs.ReadOptions{Offset: int(a.Int("offset", 1)), Limit: int(a.Int("limit", llmfs.NoLimit))}
+	none := a.Has("limit") && opts.Limit == 0
+	if none {
+		opts.Limit = 1
+	}
+	res, err := tb.ws.Read(ctx, a.String("path", ""), opts)
+	if err != nil || !none {
+		return res, err
+	}
+	res.Content, res.Lines, res.Truncated, res.NextOffset, res.CutLines, res.InvalidUTF8 = "", 0, false, 0, 0, false
+	return res, nil
 }
 
 // addReadNotes adds the fields that say a read is partial or altered; they are absent from

@@ -45,7 +45,7 @@ var rtcRead = tool{
 		integer("limit", "Maximum number of lines to read.", 0),
 	},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-		res, err := tb.ws.Read(ctx, a.String("path", ""), readOptions(a))
+		res, err := tb.read(ctx, a)
 		if err != nil {
 			return nil, err
 		}

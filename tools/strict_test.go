@@ -150,3 +150,20 @@ func equalMaps(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestFileRead_LimitZeroReadsNothing checks that "limit": 0 returns no lines and reports no
+// truncation or cut lines, whatever the caps: the caller asked for nothing but the count.
+func TestFileRead_LimitZeroReadsNothing(t *testing.T) {
+	tb, _ := newToolbox(t, tools.Agentool)
+	out, err := tb.Call(context.Background(), "file_read", json.RawMessage(`{"path":"a.txt","limit":0}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"content":"","total_lines":3}`; string(out) != want {
+		t.Errorf("file_read limit 0 = %s, want %s", out, want)
+	}
+	out, err = tb.Call(context.Background(), "file_read", json.RawMessage(`{"path":"a.txt","offset":2,"limit":0}`))
+	if err != nil || string(out) != `{"content":"","total_lines":3}` {
+		t.Errorf("file_read offset 2 limit 0 = %s, %v", out, err)
+	}
+}

@@ -21,12 +21,12 @@ var readCmd = &command{
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
 		offset := fs.Int("offset", 1, "first `LINE` to print, from 1")
-		limit := fs.Int("limit", -1, "most `LINES` to print (default: all)")
+		limit := fs.Int("limit", 0, "most `LINES` to print (0: all)")
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
 				return usagef("want one PATH")
 			}
-			if *offset < 1 || *limit < -1 {
+			if *offset < 1 || *limit < 0 {
 				return usagef("--offset must be >= 1 and --limit >= 0")
 			}
 			ws, err := e.ws.open()

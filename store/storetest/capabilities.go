@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"io/fs"
+	"runtime"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -15,8 +16,10 @@ func testMetadata(e *env) {
 		e.t.Skip("the store keeps no metadata")
 	}
 	// Stores that keep metadata on the host (store/osdir) keep it here during the test,
-	// not in the user's cache directory.
-	e.t.Setenv("LLMFS_CACHE_DIR", e.t.TempDir())
+	// not in the user's cache directory. The browser has no directories to offer.
+	if runtime.GOOS != "js" {
+		e.t.Setenv("LLMFS_CACHE_DIR", e.t.TempDir())
+	}
 	e.write("f", "x")
 	before := e.snapshot()
 	_, err := m.GetMeta(ctx, "k")

@@ -1,0 +1,415 @@
+//go:build !js && !wasip1
+
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/llmfs/llmfs/web"
+)
+
+// chromium returns the browser to drive: $LLMFS_CHROMIUM, or chromium on PATH. The test
+// is skipped, saying so, when there is none.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("LLMFS_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	const msg = "no chromium on PATH (Debian: apt-get install -y chromium; or set LLMFS_CHROMIUM)"
+	if os.Getenv("LLMFS_REQUIRE_CHROMIUM") != "" {
+		t.Fatal(msg + ", and LLMFS_REQUIRE_CHROMIUM is set")
+	}
+	t.Skip(msg + ": the browser tests of package web are skipped")
+	return ""
+}
+
+// browser is one headless Chromium process on a profile directory.
+type browser struct {
+	t      *testing.T
+	ctx    context.Context
+	cancel func()
+
+	mu     sync.Mutex
+	errors []string // console errors and uncaught exceptions
+}
+
+func startBrowser(t *testing.T, exe, profile string) *browser {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(profile),
+	}
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	b := &browser{t: t, ctx: ctx}
+	var once sync.Once
+	b.cancel = func() {
+		once.Do(func() {
+			chromedp.Cancel(ctx) // closes the browser gracefully, so the profile is flushed
+			cancel()
+			acancel()
+		})
+	}
+	// Registered after the caller's t.TempDir, so it runs before the profile is removed.
+	t.Cleanup(b.cancel)
+	// Start the browser and its first tab.
+	if err := chromedp.Do(ctx); err != nil {
+		b.cancel()
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				b.mu.Lock()
+				b.errors = append(b.errors, m.String()+" "+m.URL)
+				b.mu.Unlock()
+			}
+		}
+	}()
+	return b
+}
+
+func (b *browser) run(what string, actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 2*time.Minute)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// get runs one action that yields a value.
+func get[T any](b *browser, what string, a chromedp.Action[T]) T {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 2*time.Minute)
+	defer cancel()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+// eval evaluates a JavaScript expression, awaiting it if it is a promise, and decodes its
+// JSON.stringify'd value into out.
+func (b *browser) eval(expr string, out any) {
+	b.t.Helper()
+	s := get(b, "evaluating "+expr, chromedp.Evaluate[string]("(async () => JSON.stringify(await ("+expr+")))()",
+		chromedp.EvalAwaitPromise))
+	if out != nil {
+		if err := json.Unmarshal([]byte(s), out); err != nil {
+			b.t.Fatalf("evaluating %s: %v (%s)", expr, err, s)
+		}
+	}
+}
+
+// waitReady waits until the page's llmfs is open.
+func (b *browser) waitReady() {
+	b.t.Helper()
+	get(b, "waiting for the page", chromedp.Poll[bool]("!!(window.llmfsPage && (window.llmfsPage.ready || window.llmfsPage.error))",
+		chromedp.WithPollingTimeout(90*time.Second)))
+	var errText *string
+	b.eval("window.llmfsPage.error", &errText)
+	if errText != nil {
+		b.t.Fatalf("the page failed to open llmfs: %s", *errText)
+	}
+}
+
+// callResult is what fs.run resolves to.
+type callResult struct {
+	OK     bool            `json:"ok"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// call runs a tool through the page's fs.run.
+func (b *browser) call(tool string, args any) callResult {
+	b.t.Helper()
+	a, _ := json.Marshal(args)
+	var r callResult
+	b.eval(fmt.Sprintf("window.llmfsPage.fs.run(%q, %s)", tool, a), &r)
+	return r
+}
+
+func (b *browser) mustCall(tool string, args any) json.RawMessage {
+	b.t.Helper()
+	r := b.call(tool, args)
+	if !r.OK {
+		b.t.Fatalf("%s %v: %+v", tool, args, r.Error)
+	}
+	return r.Result
+}
+
+func (b *browser) noConsoleErrors() {
+	b.t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range b.errors {
+		b.t.Errorf("browser console: %s", e)
+	}
+	b.errors = nil
+}
+
+// readContent reads path with the rtc read tool and returns its numbered content.
+func (b *browser) readContent(path string) string {
+	b.t.Helper()
+	var out struct {
+		Content string `json:"content"`
+	}
+	if err := json.Unmarshal(b.mustCall("read", map[string]any{"path": path}), &out); err != nil {
+		b.t.Fatal(err)
+	}
+	return out.Content
+}
+
+// TestBrowser drives the demo page in headless Chromium: writes through fs.call survive a
+// reload and a browser restart on the same profile; read-before-edit holds; 1,000 files
+// are written and searched (or listed, without a grep tool); the page's own controls work;
+// the console stays clean.
+func TestBrowser(t *testing.T) {
+	exe := chromium(t)
+	srv := httptest.NewServer(web.Handler())
+	defer srv.Close()
+	profile := t.TempDir()
+	url := srv.URL + "/?db=e2e"
+
+	start := time.Now()
+	b := startBrowser(t, exe, profile)
+	b.run("loading the page", chromedp.Navigate(url))
+	b.waitReady()
+	t.Logf("page ready after %v (includes building llmfs.wasm if needed)", time.Since(start))
+
+	// The console watcher sees errors (so that its silence below means something).
+	b.eval(`(console.error("probe"), 0)`, nil)
+	for i := 0; ; i++ {
+		b.mu.Lock()
+		n := len(b.errors)
+		b.errors = nil
+		b.mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if i == 50 {
+			t.Fatal("a console.error call was not seen")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	var defs []struct {
+		Name string `json:"name"`
+	}
+	b.eval("window.llmfsPage.fs.tools()", &defs)
+	var names []string
+	for _, d := range defs {
+		names = append(names, d.Name)
+	}
+	for _, want := range []string{"ls", "read", "write", "edit"} {
+		if !slices.Contains(names, want) {
+			t.Fatalf("tools() = %v, missing %s", names, want)
+		}
+	}
+
+	var w struct {
+		Path string `json:"path"`
+	}
+	json.Unmarshal(b.mustCall("write", map[string]any{"path": "/notes/a.txt", "content": "hello\nworld\n"}), &w)
+	if w.Path != "/notes/a.txt" {
+		t.Errorf("write returned path %q", w.Path)
+	}
+	// The same JSON error as every face, for a bad call.
+	if r := b.call("read", map[string]any{"path": "/missing.txt"}); r.OK || r.Error.Code != "FILE_NOT_FOUND" {
+		t.Errorf("reading a missing file: %+v", r)
+	}
+	if r := b.call("read", map[string]any{"path": "/notes/a.txt", "offset": "1"}); r.OK || r.Error.Code != "INVALID_ARGUMENT" {
+		t.Errorf("a string offset: %+v", r)
+	}
+	// fs.call rejects with an LlmfsError carrying the code.
+	var rejected struct {
+		Name, Code string
+	}
+	b.eval(`window.llmfsPage.fs.call("read", {path: "/nope"}).then(() => ({}), (e) => ({name: e.name, code: e.code}))`, &rejected)
+	if rejected.Name != "LlmfsError" || rejected.Code != "FILE_NOT_FOUND" {
+		t.Errorf("fs.call of a failing tool rejected with %+v", rejected)
+	}
+
+	// A reload starts a new session on the same database.
+	b.run("reloading", chromedp.Reload())
+	b.waitReady()
+	if r := b.call("edit", map[string]any{"path": "/notes/a.txt", "old_string": "world", "new_string": "there"}); r.OK || r.Error.Code != "FILE_NOT_READ" {
+		t.Errorf("edit before read in a new session: %+v", r)
+	}
+	if got := b.readContent("/notes/a.txt"); !strings.Contains(got, "hello") || !strings.Contains(got, "world") {
+		t.Errorf("after reload: %q", got)
+	}
+	b.mustCall("edit", map[string]any{"path": "/notes/a.txt", "old_string": "world", "new_string": "there"})
+
+	// The page's controls: the tree shows the directory, the tool box runs a call.
+	get(b, "the tree shows notes/", chromedp.Poll[bool](`document.querySelector("#tree").textContent.includes("notes/")`,
+		chromedp.WithPollingTimeout(10*time.Second)))
+	b.run("the tool box",
+		chromedp.SetValue(chromedp.CSS("#tool"), "read"),
+		chromedp.SetValue(chromedp.CSS("#args"), `{"path": "/notes/a.txt"}`),
+		chromedp.Click(chromedp.CSS("#run")))
+	get(b, "the tool box's result", chromedp.Poll[bool](`document.querySelector("#result").textContent.includes("total_lines")`,
+		chromedp.WithPollingTimeout(10*time.Second)))
+	boxResult := get(b, "the tool box's result", chromedp.TextContent(chromedp.CSS("#result")))
+	if !strings.Contains(boxResult, "there") {
+		t.Errorf("the tool box shows %q", boxResult)
+	}
+	if out := os.Getenv("LLMFS_SCREENSHOT"); out != "" {
+		b.eval(`([...document.querySelectorAll("#tree button")].find((b) => b.textContent.includes("notes/")).click(), 0)`, nil)
+		get(b, "the tree shows a.txt", chromedp.Poll[bool](`document.querySelector("#tree").textContent.includes("a.txt")`,
+			chromedp.WithPollingTimeout(10*time.Second)))
+		b.eval(`([...document.querySelectorAll("#tree button")].find((b) => b.textContent === "a.txt").click(), 0)`, nil)
+		time.Sleep(500 * time.Millisecond)
+		png := get(b, "a screenshot", chromedp.FullScreenshot(100))
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	restoreDisabled := get(b, "the restore button", chromedp.JavascriptAttribute[bool](chromedp.CSS("#restore"), "disabled"))
+	var features struct {
+		AgentFile bool `json:"agent_file"`
+	}
+	b.eval("window.llmfsPage.fs.features()", &features)
+	if restoreDisabled == features.AgentFile {
+		t.Errorf("restore button disabled=%v with agent_file=%v", restoreDisabled, features.AgentFile)
+	}
+	if features.AgentFile {
+		// /AGENT.md exists; a user's edit survives a reload; "Restore default" undoes it.
+		if got := b.readContent("/AGENT.md"); !strings.Contains(got, "read") {
+			t.Errorf("the generated /AGENT.md does not mention the read tool: %.200q", got)
+		}
+		b.mustCall("write", map[string]any{"path": "/AGENT.md", "content": "my own notes\n"})
+		b.run("reloading", chromedp.Reload())
+		b.waitReady()
+		if got := b.readContent("/AGENT.md"); !strings.Contains(got, "my own notes") {
+			t.Errorf("a reload overwrote the user's /AGENT.md: %.200q", got)
+		}
+		b.run("restoring /AGENT.md", chromedp.Click(chromedp.CSS("#restore")))
+		get(b, "the viewer shows /AGENT.md", chromedp.Poll[bool](`document.querySelector("#viewer-title").textContent === "/AGENT.md" && !document.querySelector("#viewer").textContent.includes("my own notes")`,
+			chromedp.WithPollingTimeout(10*time.Second)))
+		if got := b.readContent("/AGENT.md"); strings.Contains(got, "my own notes") || !strings.Contains(got, "read") {
+			t.Errorf("after restore default: %.200q", got)
+		}
+	} else {
+		t.Log("no /AGENT.md support in this build (package sysfiles): checked that the restore button is disabled")
+	}
+	b.noConsoleErrors()
+	b.cancel()
+
+	// A new browser process on the same profile still has the files.
+	b = startBrowser(t, exe, profile)
+	b.run("loading the page after a restart", chromedp.Navigate(url))
+	b.waitReady()
+	if got := b.readContent("/notes/a.txt"); !strings.Contains(got, "hello") || !strings.Contains(got, "there") {
+		t.Errorf("after a browser restart: %q", got)
+	}
+
+	t.Logf("restarted and read back after %v", time.Since(start))
+	// 1,000 files, every seventh with a needle, written from the page in one go.
+	var n int
+	b.eval(`(async () => {
+		const fs = window.llmfsPage.fs;
+		await Promise.all(Array.from({length: 1000}, (_, i) =>
+			fs.call("write", {path: "/many/f" + i + ".txt", content: "file " + i + "\n" + (i % 7 === 0 ? "a needle here\n" : "hay\n")})));
+		return (await fs.call("ls", {path: "/many"})).entries.length;
+	})()`, &n)
+	if n != 1000 {
+		t.Errorf("ls /many: %d entries, want 1000", n)
+	}
+	t.Logf("1,000 files written after %v", time.Since(start))
+	b.eval("window.llmfsPage.fs.tools()", &defs)
+	hasGrep := slices.ContainsFunc(defs, func(d struct {
+		Name string `json:"name"`
+	}) bool {
+		return d.Name == "grep"
+	})
+	if hasGrep {
+		out := string(b.mustCall("grep", map[string]any{"pattern": "needle", "path": "/many", "output_mode": "files_with_matches", "head_limit": 0}))
+		for _, i := range []int{0, 7, 994} {
+			if !strings.Contains(out, fmt.Sprintf("/many/f%d.txt", i)) {
+				t.Errorf("grep needle: no f%d.txt in %.300s", i, out)
+			}
+		}
+		if strings.Contains(out, "/many/f1.txt") {
+			t.Errorf("grep needle lists f1.txt: %.300s", out)
+		}
+	} else {
+		t.Log("no grep tool in this build (package search not merged yet): checked writing and listing 1,000 files instead")
+		if got := b.readContent("/many/f994.txt"); !strings.Contains(got, "needle") {
+			t.Errorf("/many/f994.txt = %q", got)
+		}
+	}
+
+	// The workspace's own quota (branch policy), or a clear refusal of the option.
+	var features2 struct {
+		Policy bool `json:"policy"`
+	}
+	b.eval("window.llmfsPage.fs.features()", &features2)
+	var quotaRes struct {
+		Open  string          `json:"open"`
+		Write json.RawMessage `json:"write"`
+	}
+	b.eval(`(async () => {
+		const llmfs = await import("/llmfs.js");
+		let fs;
+		try {
+			fs = await llmfs.open({db: "e2e-quota", quota: {maxBytes: 1000}});
+		} catch (e) {
+			return {open: e.code};
+		}
+		const write = await fs.run("write", {path: "/big.txt", content: "x".repeat(2000)});
+		await fs.close();
+		return {open: "ok", write};
+	})()`, &quotaRes)
+	if features2.Policy {
+		if quotaRes.Open != "ok" || !strings.Contains(string(quotaRes.Write), "QUOTA_EXCEEDED") {
+			t.Errorf("a 2,000-byte write under a 1,000-byte quota: %+v %s", quotaRes, quotaRes.Write)
+		}
+	} else if quotaRes.Open != "INVALID_ARGUMENT" {
+		t.Errorf("open with a quota in a build without policy: %+v, want INVALID_ARGUMENT", quotaRes)
+	}
+
+	// The same in-page (no worker).
+	b.run("loading the page without a worker", chromedp.Navigate(url+"&worker=0"))
+	b.waitReady()
+	if got := b.readContent("/many/f7.txt"); !strings.Contains(got, "needle") {
+		t.Errorf("in-page read of /many/f7.txt = %q", got)
+	}
+	b.noConsoleErrors()
+}
