@@ -89,6 +89,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rec.status >= 400 {
 		level = slog.LevelWarn
 	}
+	session := r.Header.Get("Mcp-Session-Id")
+	if session == "" {
+		session = w.Header().Get("Mcp-Session-Id") // an initialize: the session it made
+	}
 	h.logger.LogAttrs(r.Context(), level, "request",
 		slog.String("method", r.Method),
 		slog.String("path", r.URL.Path),
@@ -96,7 +100,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		slog.Int64("bytes", rec.bytes),
 		slog.Duration("duration", time.Since(start)),
 		slog.String("remote", r.RemoteAddr),
-		slog.String("session", r.Header.Get("Mcp-Session-Id")),
+		slog.String("session", session),
 	)
 }
 
