@@ -78,10 +78,7 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 	if err != nil {
 		return nil, err
 	}
-	allowed, err := s.allowed(ctx, req.Session, st)
-	if err != nil {
-		return nil, err
-	}
+	allowed := s.allowed(ctx, req.Session, st)
 	args := json.RawMessage(req.Params.Arguments)
 	i, err := s.route(args, keys, allowed)
 	if err != nil {
@@ -92,11 +89,11 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 
 // allowed returns the directories the session may use after its client's roots, or nil
 // for all of them, asking the client first if its roots are not known yet.
-func (s *server) allowed(ctx context.Context, ss *mcp.ServerSession, st *session) ([]string, error) {
+func (s *server) allowed(ctx context.Context, ss *mcp.ServerSession, st *session) []string {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if !st.stale.Swap(false) {
-		return st.allowed, nil
+		return st.allowed
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.rootsTimeout)
 	defer cancel()
@@ -106,11 +103,11 @@ func (s *server) allowed(ctx context.Context, ss *mcp.ServerSession, st *session
 		// next roots/list_changed: asking at every call would make each wait for the
 		// timeout when a client never answers.
 		s.logger.Warn("listing the client's roots failed; not narrowing", "session", ss.ID(), "error", err)
-		return st.allowed, nil
+		return st.allowed
 	}
 	st.allowed = s.intersect(clientDirs(res.Roots))
 	s.logger.Info("client roots", "session", ss.ID(), "roots", len(res.Roots), "allowed", st.allowed)
-	return st.allowed, nil
+	return st.allowed
 }
 
 // clientDirs returns the directories of the file:// roots, cleaned and with symbolic links
