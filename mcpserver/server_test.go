@@ -4,11 +4,14 @@ package mcpserver_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
@@ -168,5 +171,109 @@ func TestOptionsRequireRead(t *testing.T) {
 	// The workspace itself still does not require reads.
 	if _, err := ws.Edit(context.Background(), "f.txt", "two", "three", false); err != nil {
 		t.Errorf("direct edit: %v", err)
+	}
+}
+
+// rawClient speaks JSON-RPC to a server by hand, to play a client that misbehaves.
+type rawClient struct {
+	t    *testing.T
+	conn mcp.Connection
+}
+
+func newRawClient(t *testing.T, srv *mcp.Server) *rawClient {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := ct.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(); ss.Wait() })
+	c := &rawClient{t, conn}
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"raw","version":"0"}}}`)
+	c.read()
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return c
+}
+
+func (c *rawClient) send(msg string) {
+	c.t.Helper()
+	m, err := jsonrpc.DecodeMessage([]byte(msg))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if err := c.conn.Write(context.Background(), m); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *rawClient) read() string {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	m, err := c.conn.Read(ctx)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	b, _ := jsonrpc.EncodeMessage(m)
+	return string(b)
+}
+
+// TestRootsUnanswered: a client that announces roots but never lists them gets no narrowing
+// after the timeout (as with the reference server), and is not asked again at every call;
+// a call cancelled while the server waits does not pass unchecked, and the next call asks
+// again.
+func TestRootsUnanswered(t *testing.T) {
+	dir := tempDir(t)
+	writeFile(t, filepath.Join(dir, "a.txt"), "a\n")
+	srv, err := mcpserver.New(openWS(t, dir, llmfs.Options{}), &mcpserver.Options{RootsTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newRawClient(t, srv)
+	readCall := func(id int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"file_read","arguments":{"path":"a.txt"}}}`, id)
+	}
+
+	// Cancelled while the server waits for the roots.
+	c.send(readCall(2))
+	if m := c.read(); !strings.Contains(m, `"roots/list"`) {
+		t.Fatalf("want a roots/list request, got %s", m)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+
+	// The next call asks again; unanswered, it goes on without narrowing.
+	c.send(readCall(3))
+	asked := false
+	for {
+		m := c.read()
+		if strings.Contains(m, `"method":"roots/list"`) && strings.Contains(m, `"id":`) {
+			asked = true
+		}
+		if strings.Contains(m, `"method":`) || strings.Contains(m, `"id":2,`) {
+			continue // requests and notifications from the server; a late answer to 2
+		}
+		if !strings.Contains(m, `"id":3`) || !strings.Contains(m, `"total_lines":1`) || strings.Contains(m, `"isError":true`) {
+			t.Fatalf("want the read's result, got %s", m)
+		}
+		break
+	}
+	if !asked {
+		t.Error("the call after a cancelled one did not ask for the roots again")
+	}
+	// And the call after that is not held up again.
+	c.send(readCall(4))
+	for {
+		m := c.read()
+		if strings.Contains(m, `"method":"roots/list"`) && strings.Contains(m, `"id":`) {
+			t.Fatalf("asked for the roots again after an unanswered roots/list: %s", m)
+		}
+		if strings.Contains(m, `"id":4`) {
+			break
+		}
 	}
 }

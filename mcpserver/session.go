@@ -78,7 +78,10 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 	if err != nil {
 		return nil, err
 	}
-	allowed := s.allowed(ctx, req.Session, st)
+	allowed, err := s.allowed(ctx, req.Session, st)
+	if err != nil {
+		return nil, err
+	}
 	args := json.RawMessage(req.Params.Arguments)
 	i, err := s.route(args, keys, allowed)
 	if err != nil {
@@ -89,25 +92,31 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 
 // allowed returns the directories the session may use after its client's roots, or nil
 // for all of them, asking the client first if its roots are not known yet.
-func (s *server) allowed(ctx context.Context, ss *mcp.ServerSession, st *session) []string {
+func (s *server) allowed(ctx context.Context, ss *mcp.ServerSession, st *session) ([]string, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if !st.stale.Swap(false) {
-		return st.allowed
+		return st.allowed, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.rootsTimeout)
+	lctx, cancel := context.WithTimeout(ctx, s.rootsTimeout)
 	defer cancel()
-	res, err := ss.ListRoots(ctx, nil)
+	res, err := ss.ListRoots(lctx, nil)
+	if err != nil && ctx.Err() != nil {
+		// The call itself ended (cancelled by the client): it must not pass unchecked,
+		// and the next call asks again.
+		st.stale.Store(true)
+		return nil, &llmfs.Error{Code: llmfs.CodeIO, Msg: "the call ended while asking the client for its roots", Err: ctx.Err()}
+	}
 	if err != nil {
 		// Keep the directories as they are, as the reference server does, until the
 		// next roots/list_changed: asking at every call would make each wait for the
 		// timeout when a client never answers.
 		s.logger.Warn("listing the client's roots failed; not narrowing", "session", ss.ID(), "error", err)
-		return st.allowed
+		return st.allowed, nil
 	}
 	st.allowed = s.intersect(clientDirs(res.Roots))
 	s.logger.Info("client roots", "session", ss.ID(), "roots", len(res.Roots), "allowed", st.allowed)
-	return st.allowed
+	return st.allowed, nil
 }
 
 // clientDirs returns the directories of the file:// roots, cleaned and with symbolic links
