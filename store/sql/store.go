@@ -1,0 +1,516 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"io/fs"
+	"path"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// Store is one workspace of a [DB]. It is safe for concurrent use, and several Stores, in
+// one process or many, may use the same workspace at once.
+type Store struct {
+	x     *DB
+	ws    int64  // workspace row id
+	id    string // workspace id, for messages
+	owned bool   // Close closes x
+
+	chunkReads atomic.Int64 // chunk rows fetched by readers, for tests
+}
+
+var (
+	_ store.Store  = (*Store)(nil)
+	_ store.Copier = (*Store)(nil)
+)
+
+// ID returns the workspace id.
+func (s *Store) ID() string { return s.id }
+
+// DB returns the database the workspace lives in.
+func (s *Store) DB() *DB { return s.x }
+
+// Close closes the database if the store opened it ([OpenDSN]); otherwise it does nothing.
+func (s *Store) Close() error {
+	if s.owned {
+		return s.x.db.Close()
+	}
+	return nil
+}
+
+func pathErr(op, name string, err error) error { return &fs.PathError{Op: op, Path: name, Err: err} }
+
+// A node is one row of llmfs_nodes.
+type node struct {
+	id     int64
+	path   string
+	dir    bool
+	size   int64
+	mtime  int64
+	hash   string
+	hstate []byte
+}
+
+const nodeCols = `id, path, dir, size, mtime, hash, hstate`
+
+func scanNode(sc interface{ Scan(...any) error }) (*node, error) {
+	var n node
+	var p []byte
+	var dir int64
+	if err := sc.Scan(&n.id, &p, &dir, &n.size, &n.mtime, &n.hash, &n.hstate); err != nil {
+		return nil, err
+	}
+	n.path, n.dir = string(p), dir != 0
+	return &n, nil
+}
+
+// info describes n; it also serves as n's directory entry.
+func (n *node) info() *fileInfo {
+	fi := &fileInfo{name: path.Base(n.path), size: n.size, modTime: time.Unix(0, n.mtime), mode: 0o644}
+	if n.dir {
+		fi.size = 0
+		fi.mode = fs.ModeDir | 0o755
+	}
+	return fi
+}
+
+// get returns the row for name, or nil if there is none. lock is "", forShare or forUpdate.
+func (s *Store) get(t *txn, name string, lock string) (*node, error) {
+	n, err := scanNode(t.queryRow(`SELECT `+nodeCols+` FROM llmfs_nodes WHERE ws = ? AND path = ?`+lock,
+		s.ws, []byte(name)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return n, err
+}
+
+// ancestors returns the directories above name, the root aside, outermost first.
+func ancestors(name string) []string {
+	var out []string
+	for i := range len(name) {
+		if name[i] == '/' {
+			out = append(out, name[:i])
+		}
+	}
+	return out
+}
+
+// checkAncestors verifies that every directory above name exists and is a directory, and
+// returns the error a walk from the root would meet first: [fs.ErrNotExist] for a missing
+// element, [store.ErrNotDir] for a file. With lock set (PostgreSQL) the directories are
+// locked FOR SHARE until commit, so no rename or removal of one can interleave.
+func (s *Store) checkAncestors(t *txn, name string, lock string) error {
+	anc := ancestors(name)
+	if len(anc) == 0 {
+		return nil // the root always exists
+	}
+	args := make([]any, 0, len(anc)+1)
+	args = append(args, s.ws)
+	for _, a := range anc {
+		args = append(args, []byte(a))
+	}
+	q := `SELECT path, dir FROM llmfs_nodes WHERE ws = ? AND path IN (?` + strings.Repeat(", ?", len(anc)-1) + `)` + lock
+	rows, err := t.query(q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	found := make(map[string]bool, len(anc))
+	for rows.Next() {
+		var p []byte
+		var dir int64
+		if err := rows.Scan(&p, &dir); err != nil {
+			return err
+		}
+		found[string(p)] = dir != 0
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, a := range anc {
+		dir, ok := found[a]
+		if !ok {
+			return fs.ErrNotExist
+		}
+		if !dir {
+			return store.ErrNotDir
+		}
+	}
+	return nil
+}
+
+// missing explains why name has no row: a missing or non-directory element above it, or
+// else name itself missing.
+func (s *Store) missing(t *txn, name string) error {
+	if err := s.checkAncestors(t, name, ""); err != nil {
+		return err
+	}
+	return fs.ErrNotExist
+}
+
+// read runs fn outside any explicit transaction: each of its queries is atomic on its own,
+// and readers never wait for writers.
+func (s *Store) read(ctx context.Context) *txn {
+	return &txn{ctx: ctx, q: s.x.db, d: s.x.d}
+}
+
+// Stat implements [store.Store].
+func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
+	if !fs.ValidPath(name) {
+		return nil, pathErr("stat", name, store.ErrInvalidName)
+	}
+	t := s.read(ctx)
+	n, err := s.get(t, name, "")
+	if err == nil && n == nil {
+		err = s.missing(t, name)
+	}
+	if err != nil {
+		return nil, pathErr("stat", name, err)
+	}
+	return n.info(), nil
+}
+
+// ReadDir implements [store.Store]. The directory and its entries come from one query.
+func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	if !fs.ValidPath(name) {
+		return nil, pathErr("readdir", name, store.ErrInvalidName)
+	}
+	t := s.read(ctx)
+	// The first row (k = 0) is the directory itself; the rest are its entries by name.
+	rows, err := t.query(`SELECT 0 AS k, name, dir, size, mtime FROM llmfs_nodes WHERE ws = ? AND path = ?
+		UNION ALL
+		SELECT 1 AS k, name, dir, size, mtime FROM llmfs_nodes WHERE ws = ? AND parent = ?
+		ORDER BY k, name`, s.ws, []byte(name), s.ws, []byte(name))
+	if err != nil {
+		return nil, pathErr("readdir", name, err)
+	}
+	defer rows.Close()
+	var out []fs.DirEntry
+	seen := false
+	for rows.Next() {
+		var k, dir, size, mtime int64
+		var base []byte
+		if err := rows.Scan(&k, &base, &dir, &size, &mtime); err != nil {
+			return nil, pathErr("readdir", name, err)
+		}
+		if k == 0 {
+			if dir == 0 {
+				return nil, pathErr("readdir", name, store.ErrNotDir)
+			}
+			seen = true
+			continue
+		}
+		n := node{path: string(base), dir: dir != 0, size: size, mtime: mtime}
+		out = append(out, n.info())
+	}
+	if err := rows.Err(); err != nil {
+		return nil, pathErr("readdir", name, err)
+	}
+	if !seen {
+		return nil, pathErr("readdir", name, s.missing(t, name))
+	}
+	if out == nil {
+		out = []fs.DirEntry{}
+	}
+	return out, nil
+}
+
+// Open implements [store.Store]. The file's metadata and first chunk come from one query;
+// further chunks are fetched as reading reaches them. Reads use ctx.
+//
+// The file reads the content it had when opened. An append made since is not seen; after a
+// Replace or Remove of the file, reading a chunk not yet fetched fails with an error wrapping
+// [store.ErrChanged] rather than mixing old and new content. A rename does not disturb it.
+func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, pathErr("open", name, store.ErrInvalidName)
+	}
+	t := s.read(ctx)
+	var n node
+	var dir int64
+	var first []byte
+	err := t.queryRow(`SELECT n.id, n.dir, n.size, n.mtime, c.data FROM llmfs_nodes n
+		LEFT JOIN llmfs_chunks c ON c.node = n.id AND c.seq = 0
+		WHERE n.ws = ? AND n.path = ?`, s.ws, []byte(name)).Scan(&n.id, &dir, &n.size, &n.mtime, &first)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = s.missing(t, name)
+	}
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	n.path, n.dir = name, dir != 0
+	if n.dir {
+		return nil, pathErr("open", name, store.ErrIsDir)
+	}
+	f := &file{s: s, ctx: ctx, name: name, id: n.id, info: n.info(), seq: -1}
+	if n.size > 0 {
+		if err := f.setChunk(0, first); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// Mkdir implements [store.Store].
+func (s *Store) Mkdir(ctx context.Context, name string) error {
+	if !fs.ValidPath(name) {
+		return pathErr("mkdir", name, store.ErrInvalidName)
+	}
+	if name == "." {
+		return pathErr("mkdir", name, fs.ErrExist)
+	}
+	err := s.x.write(ctx, true, func(t *txn) error {
+		if err := s.checkAncestors(t, name, t.d.forShare); err != nil {
+			return err
+		}
+		var id int64
+		err := t.queryRow(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash)
+			VALUES (?, ?, ?, ?, 1, 0, ?, '') ON CONFLICT (ws, path) DO NOTHING RETURNING id`,
+			s.ws, []byte(name), []byte(parentOf(name)), []byte(path.Base(name)), time.Now().UnixNano()).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fs.ErrExist
+		}
+		if err != nil {
+			return err
+		}
+		return s.account(t, 0, 1)
+	})
+	if err != nil {
+		return pathErr("mkdir", name, err)
+	}
+	return nil
+}
+
+// parentOf returns the path of the directory holding name ("." at the top).
+func parentOf(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[:i]
+	}
+	return "."
+}
+
+// Remove implements [store.Store].
+func (s *Store) Remove(ctx context.Context, name string) error {
+	if !fs.ValidPath(name) {
+		return pathErr("remove", name, store.ErrInvalidName)
+	}
+	if name == "." {
+		return pathErr("remove", name, fs.ErrInvalid)
+	}
+	err := s.x.write(ctx, true, func(t *txn) error {
+		if err := s.checkAncestors(t, name, t.d.forShare); err != nil {
+			return err
+		}
+		n, err := s.get(t, name, t.d.forUpdate)
+		if err != nil {
+			return err
+		}
+		if n == nil {
+			return fs.ErrNotExist
+		}
+		if n.dir {
+			var one int
+			err := t.queryRow(`SELECT 1 FROM llmfs_nodes WHERE ws = ? AND parent = ? LIMIT 1`, s.ws, []byte(name)).Scan(&one)
+			if err == nil {
+				return store.ErrNotEmpty
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
+		if err := s.drop(t, n.id); err != nil {
+			return err
+		}
+		return s.account(t, -n.size, -1)
+	})
+	if err != nil {
+		return pathErr("remove", name, err)
+	}
+	return nil
+}
+
+// drop deletes node id and its chunks.
+func (s *Store) drop(t *txn, id int64) error {
+	if _, err := t.exec(`DELETE FROM llmfs_chunks WHERE node = ?`, id); err != nil {
+		return err
+	}
+	_, err := t.exec(`DELETE FROM llmfs_nodes WHERE id = ?`, id)
+	return err
+}
+
+// Rename implements [store.Store]. A directory's whole subtree moves with one UPDATE.
+func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
+	if !fs.ValidPath(oldname) {
+		return pathErr("rename", oldname, store.ErrInvalidName)
+	}
+	if !fs.ValidPath(newname) {
+		return pathErr("rename", newname, store.ErrInvalidName)
+	}
+	if oldname == "." || newname == "." {
+		return pathErr("rename", oldname, fs.ErrInvalid)
+	}
+	var errName string // which name the error is about
+	err := s.x.write(ctx, true, func(t *txn) error {
+		errName = oldname
+		if err := s.checkAncestors(t, oldname, t.d.forShare); err != nil {
+			return err
+		}
+		n, err := s.get(t, oldname, t.d.forUpdate)
+		if err != nil {
+			return err
+		}
+		if n == nil {
+			return fs.ErrNotExist
+		}
+		errName = newname
+		if n.dir && (newname == oldname || strings.HasPrefix(newname, oldname+"/")) {
+			return fs.ErrInvalid
+		}
+		if err := s.checkAncestors(t, newname, t.d.forShare); err != nil {
+			return err
+		}
+		if m, err := s.get(t, newname, t.d.forUpdate); err != nil {
+			return err
+		} else if m != nil {
+			return fs.ErrExist
+		}
+		_, err = t.exec(`UPDATE llmfs_nodes SET path = ?, parent = ?, name = ? WHERE id = ?`,
+			[]byte(newname), []byte(parentOf(newname)), []byte(path.Base(newname)), n.id)
+		if err != nil {
+			if isUniqueViolation(err) {
+				return fs.ErrExist
+			}
+			return err
+		}
+		if !n.dir {
+			return nil
+		}
+		// Everything below oldname: paths from oldname+"/" up to, not including,
+		// oldname+"0" ('0' follows '/' in byte order).
+		from := len(oldname) + 1 // 1-based position of the byte after oldname
+		newPrefix := []byte(newname)
+		_, err = t.exec(`UPDATE llmfs_nodes SET path = `+t.d.concat("?", "path", "?")+`, parent = `+t.d.concat("?", "parent", "?")+`
+			WHERE ws = ? AND path >= ? AND path < ?`,
+			newPrefix, from, newPrefix, from, s.ws, []byte(oldname+"/"), []byte(oldname+"0"))
+		if isUniqueViolation(err) {
+			return fs.ErrExist
+		}
+		return err
+	})
+	if err != nil {
+		return pathErr("rename", errName, err)
+	}
+	return nil
+}
+
+// Copy implements [store.Copier]: the chunks are copied inside the database.
+func (s *Store) Copy(ctx context.Context, src, dst string) error {
+	if !fs.ValidPath(src) {
+		return pathErr("copy", src, store.ErrInvalidName)
+	}
+	if !fs.ValidPath(dst) {
+		return pathErr("copy", dst, store.ErrInvalidName)
+	}
+	var errName string
+	err := s.x.write(ctx, true, func(t *txn) error {
+		errName = src
+		if err := s.checkAncestors(t, src, t.d.forShare); err != nil {
+			return err
+		}
+		n, err := s.get(t, src, t.d.forShare)
+		if err != nil {
+			return err
+		}
+		if n == nil {
+			return fs.ErrNotExist
+		}
+		if n.dir {
+			return store.ErrIsDir
+		}
+		errName = dst
+		if dst == "." {
+			return fs.ErrExist
+		}
+		if err := s.checkAncestors(t, dst, t.d.forShare); err != nil {
+			return err
+		}
+		q, err := s.quota(t)
+		if err != nil {
+			return err
+		}
+		if q.MaxFileBytes > 0 && n.size > q.MaxFileBytes {
+			return store.ErrQuota
+		}
+		var id int64
+		err = t.queryRow(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate)
+			VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?) ON CONFLICT (ws, path) DO NOTHING RETURNING id`,
+			s.ws, []byte(dst), []byte(parentOf(dst)), []byte(path.Base(dst)), n.size, time.Now().UnixNano(),
+			n.hash, n.hstate).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fs.ErrExist
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := t.exec(`INSERT INTO llmfs_chunks (node, seq, data) SELECT ?, seq, data FROM llmfs_chunks WHERE node = ?`,
+			id, n.id); err != nil {
+			return err
+		}
+		return s.account(t, n.size, 1)
+	})
+	if err != nil {
+		return pathErr("copy", errName, err)
+	}
+	return nil
+}
+
+// quota reads the workspace's limits and usage as of now, without locking.
+func (s *Store) quota(t *txn) (quotaRow, error) {
+	var q quotaRow
+	err := t.queryRow(`SELECT max_bytes, max_files, max_file_bytes, used_bytes, used_files FROM llmfs_workspaces WHERE id = ?`,
+		s.ws).Scan(&q.MaxBytes, &q.MaxFiles, &q.MaxFileBytes, &q.used.Bytes, &q.used.Files)
+	if errors.Is(err, sql.ErrNoRows) {
+		return q, errWorkspaceGone
+	}
+	return q, err
+}
+
+type quotaRow struct {
+	Quota
+	used Usage
+}
+
+var errWorkspaceGone = errors.New("workspace removed")
+
+// account adds dbytes and dfiles to the workspace's usage, failing with [store.ErrQuota]
+// if a growth would pass a limit. Shrinking always succeeds, even over a lowered quota.
+// The UPDATE locks the workspace row until commit, so concurrent writers add up exactly.
+func (s *Store) account(t *txn, dbytes, dfiles int64) error {
+	if dbytes == 0 && dfiles == 0 {
+		return nil
+	}
+	res, err := t.exec(`UPDATE llmfs_workspaces SET used_bytes = used_bytes + CAST(? AS BIGINT), used_files = used_files + CAST(? AS BIGINT)
+		WHERE id = ?
+		AND (CAST(? AS BIGINT) <= 0 OR max_bytes = 0 OR used_bytes + CAST(? AS BIGINT) <= max_bytes)
+		AND (CAST(? AS BIGINT) <= 0 OR max_files = 0 OR used_files + CAST(? AS BIGINT) <= max_files)`,
+		dbytes, dfiles, s.ws, dbytes, dbytes, dfiles, dfiles)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		if _, err := s.quota(t); err != nil {
+			return err
+		}
+		return store.ErrQuota
+	}
+	return nil
+}

@@ -1,0 +1,250 @@
+package sqlstore
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"path"
+	"time"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// WriteFile implements [store.Store]. The content is streamed into chunks inside the
+// transaction, so a large write needs no more memory than a chunk; content that fits in one
+// chunk is read before the transaction starts, so slow readers do not hold locks for small
+// writes. It returns the number of bytes read from r (for an append, the bytes appended).
+func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions) (int64, error) {
+	if !fs.ValidPath(name) {
+		return 0, pathErr("write", name, store.ErrInvalidName)
+	}
+	if name == "." {
+		return 0, pathErr("write", name, store.ErrIsDir)
+	}
+	switch opts.Mode {
+	case store.Replace, store.Append, store.Exclusive:
+	default:
+		return 0, pathErr("write", name, fs.ErrInvalid)
+	}
+	// Peek one byte past a chunk to learn whether the content is small.
+	head, err := io.ReadAll(io.LimitReader(r, ChunkSize+1))
+	if err != nil {
+		return 0, pathErr("write", name, err)
+	}
+	small := len(head) <= ChunkSize
+	var written int64
+	err = s.x.write(ctx, small, func(t *txn) error {
+		src := io.Reader(bytes.NewReader(head))
+		if !small {
+			src = io.MultiReader(src, r)
+		}
+		var err error
+		written, err = s.write(t, name, src, opts)
+		return err
+	})
+	if err != nil {
+		return 0, pathErr("write", name, err)
+	}
+	return written, nil
+}
+
+func (s *Store) write(t *txn, name string, src io.Reader, opts store.WriteOptions) (int64, error) {
+	if err := s.checkAncestors(t, name, t.d.forShare); err != nil {
+		return 0, err
+	}
+	for attempt := 0; ; attempt++ {
+		old, err := s.get(t, name, t.d.forUpdate)
+		if err != nil {
+			return 0, err
+		}
+		if old != nil && old.dir {
+			return 0, store.ErrIsDir
+		}
+		if opts.IfMatch != "" && (old == nil || old.hash != opts.IfMatch) {
+			return 0, store.ErrChanged
+		}
+		switch {
+		case opts.Mode == store.Exclusive && old != nil:
+			return 0, fs.ErrExist
+		case opts.Mode == store.Replace && opts.IfAbsent && old != nil:
+			return 0, store.ErrChanged
+		}
+		q, err := s.quota(t)
+		if err != nil {
+			return 0, err
+		}
+		w := &chunkWriter{t: t, s: s, q: q}
+		if old != nil && opts.Mode == store.Append {
+			return w.appendTo(old, src)
+		}
+		if old != nil {
+			if err := s.drop(t, old.id); err != nil {
+				return 0, err
+			}
+			w.oldSize = old.size
+		}
+		var id int64
+		err = t.queryRow(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash)
+			VALUES (?, ?, ?, ?, 0, 0, ?, '') ON CONFLICT (ws, path) DO NOTHING RETURNING id`,
+			s.ws, []byte(name), []byte(parentOf(name)), []byte(path.Base(name)), time.Now().UnixNano()).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) && old == nil && attempt == 0 {
+			// PostgreSQL: another transaction created the file since we looked, and has
+			// committed (the insert waited for it). Look again, now seeing and locking it.
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		return w.create(id, old == nil, src)
+	}
+}
+
+// A chunkWriter streams content into a file's chunks and keeps the quota.
+type chunkWriter struct {
+	t       *txn
+	s       *Store
+	q       quotaRow
+	oldSize int64 // size of the content being replaced or appended to
+}
+
+// create fills the new, empty file id with src. created says the file did not exist before.
+func (w *chunkWriter) create(id int64, created bool, src io.Reader) (int64, error) {
+	h := sha256.New()
+	size, err := w.fill(id, 0, nil, false, h, src)
+	if err != nil {
+		return 0, err
+	}
+	if err := w.finish(id, size, h); err != nil {
+		return 0, err
+	}
+	files := int64(0)
+	if created {
+		files = 1
+	}
+	return size, w.s.account(w.t, size-w.oldSize, files)
+}
+
+// appendTo adds src after n's content: only n's last, partial chunk is rewritten. The
+// content hash continues from the SHA-256 state kept with the file.
+func (w *chunkWriter) appendTo(n *node, src io.Reader) (int64, error) {
+	h, err := w.restoreHash(n)
+	if err != nil {
+		return 0, err
+	}
+	w.oldSize = n.size
+	seq := n.size / ChunkSize
+	var tail []byte
+	if n.size%ChunkSize != 0 {
+		if err := w.t.queryRow(`SELECT data FROM llmfs_chunks WHERE node = ? AND seq = ?`, n.id, seq).Scan(&tail); err != nil {
+			return 0, fmt.Errorf("read last chunk of %d-byte file: %w", n.size, err)
+		}
+		if int64(len(tail)) != n.size%ChunkSize {
+			return 0, fmt.Errorf("last chunk of %d-byte file holds %d bytes", n.size, len(tail))
+		}
+	}
+	total, err := w.fill(n.id, seq, tail, tail != nil, h, src)
+	if err != nil {
+		return 0, err
+	}
+	added := total - int64(len(tail))
+	if err := w.finish(n.id, n.size+added, h); err != nil {
+		return 0, err
+	}
+	return added, w.s.account(w.t, added, 0)
+}
+
+// fill writes src into chunks seq, seq+1, ... of file id. pending is what chunk seq already
+// holds (stored says its row exists). It feeds the new bytes to h and returns the bytes of
+// chunk seq onwards, pending included.
+func (w *chunkWriter) fill(id, seq int64, pending []byte, stored bool, h hash.Hash, src io.Reader) (int64, error) {
+	base := seq*ChunkSize + int64(len(pending)) // file offset of the next byte from src
+	start := base - int64(len(pending))
+	buf := make([]byte, ChunkSize)
+	for {
+		cur := copy(buf, pending)
+		m, rerr := io.ReadFull(src, buf[cur:])
+		if rerr != nil && rerr != io.EOF && rerr != io.ErrUnexpectedEOF {
+			return 0, rerr
+		}
+		if m > 0 {
+			h.Write(buf[cur : cur+m])
+			base += int64(m)
+			if err := w.check(base); err != nil {
+				return 0, err
+			}
+			data := buf[:cur+m]
+			var err error
+			if stored {
+				_, err = w.t.exec(`UPDATE llmfs_chunks SET data = ? WHERE node = ? AND seq = ?`, data, id, seq)
+			} else {
+				_, err = w.t.exec(`INSERT INTO llmfs_chunks (node, seq, data) VALUES (?, ?, ?)`, id, seq, data)
+			}
+			if err != nil {
+				return 0, err
+			}
+		}
+		if rerr != nil { // EOF: src is done
+			return base - start, nil
+		}
+		seq++
+		pending, stored = nil, false
+	}
+}
+
+// check fails early with [store.ErrQuota] once a file grows to size past a limit, so a huge
+// write to a small quota does not stream everything first. [Store.account] has the last word.
+func (w *chunkWriter) check(size int64) error {
+	q := w.q
+	if q.MaxFileBytes > 0 && size > q.MaxFileBytes {
+		return store.ErrQuota
+	}
+	if q.MaxBytes > 0 && q.used.Bytes+size-w.oldSize > q.MaxBytes {
+		return store.ErrQuota
+	}
+	return nil
+}
+
+// finish records the file's size, hash and hash state.
+func (w *chunkWriter) finish(id, size int64, h hash.Hash) error {
+	state, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		return err
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	_, err = w.t.exec(`UPDATE llmfs_nodes SET size = ?, hash = ?, hstate = ?, mtime = ? WHERE id = ?`,
+		size, sum, state, time.Now().UnixNano(), id)
+	return err
+}
+
+// restoreHash returns a SHA-256 that has consumed n's content: from the saved state, or,
+// if that is missing or unreadable, by reading the content back.
+func (w *chunkWriter) restoreHash(n *node) (hash.Hash, error) {
+	h := sha256.New()
+	if len(n.hstate) > 0 {
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(n.hstate); err == nil {
+			return h, nil
+		}
+		h.Reset()
+	}
+	rows, err := w.t.query(`SELECT data FROM llmfs_chunks WHERE node = ? ORDER BY seq`, n.id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var data []byte
+		if err := rows.Scan(&data); err != nil {
+			return nil, err
+		}
+		h.Write(data)
+	}
+	return h, rows.Err()
+}
