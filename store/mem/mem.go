@@ -162,6 +162,10 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 		return 0, err
 	}
 	old, exists := p.children[base]
+	if exists && opts.Mode == store.Exclusive {
+		// Like open(O_CREAT|O_EXCL): whatever is there, file or directory, exists.
+		return 0, pathErr("write", name, fs.ErrExist)
+	}
 	if exists && old.dir {
 		return 0, pathErr("write", name, store.ErrIsDir)
 	}

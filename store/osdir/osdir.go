@@ -29,6 +29,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -326,6 +327,10 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+		if exists && opts.Mode == store.Exclusive {
+			// Like open(O_CREAT|O_EXCL): whatever is there, file or directory, exists.
+			return fs.ErrExist
+		}
 		if exists {
 			if err := checkRegular(cur); err != nil {
 				return err
@@ -386,7 +391,7 @@ func (s *Store) replace(name string, r io.Reader, perm fs.FileMode, exclusive bo
 	var f *os.File
 	var err error
 	for i := 0; ; i++ {
-		tmp = dir + "." + base + ".llmfs-" + randomSuffix()
+		tmp = dir + "." + tmpPrefix(base) + ".llmfs-" + randomSuffix()
 		f, err = s.fs().OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if err == nil || !errors.Is(err, fs.ErrExist) || i == 10 {
 			break
@@ -426,8 +431,30 @@ func (s *Store) replace(name string, r io.Reader, perm fs.FileMode, exclusive bo
 	return n, nil
 }
 
+// tmpPrefix is the part of base a temporary file's name keeps: enough to tell what it is
+// for, short enough that the temporary name fits where base itself just fits (255 bytes).
+func tmpPrefix(base string) string {
+	const max = 64
+	if len(base) <= max {
+		return base
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(base[i]) {
+		i--
+	}
+	return base[:i]
+}
+
 func (s *Store) appendTo(name string, r io.Reader) (int64, error) {
-	f, err := s.fs().OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
+	const flags = os.O_WRONLY | os.O_APPEND | syscall.O_NONBLOCK
+	// Create the file exclusively if it is missing, so that a failed append knows it
+	// must remove the file it created rather than leave an empty one behind.
+	created := true
+	f, err := s.fs().OpenFile(name, flags|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		created = false
+		f, err = s.fs().OpenFile(name, flags, 0)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -447,6 +474,9 @@ func (s *Store) appendTo(name string, r io.Reader) (int64, error) {
 		// Leave the file as it was.
 		f.Truncate(fi.Size())
 		f.Close()
+		if created {
+			s.fs().Remove(name)
+		}
 		return 0, err
 	}
 	return n, f.Close()

@@ -1,0 +1,201 @@
+//go:build !js && !wasip1
+
+package osdir
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+var ctx = context.Background()
+
+// TestIsEscape pins isEscape, which recognizes os.Root's unexported escape error by its
+// text, against the error the running Go version really returns.
+func TestIsEscape(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, name := range []string{"../x", "out/x", "out"} {
+		_, err := root.Stat(name)
+		if !isEscape(err) {
+			t.Errorf("os.Root.Stat(%q) = %v: isEscape says no; the os package's message changed?", name, err)
+		}
+		if fixed := fixErr("stat", name, err); !errors.Is(fixed, store.ErrEscape) {
+			t.Errorf("fixErr(%v) = %v, want store.ErrEscape", err, fixed)
+		}
+	}
+	for _, err := range []error{nil, fs.ErrNotExist, &fs.PathError{Op: "open", Path: "x", Err: syscall.ENOENT}} {
+		if isEscape(err) {
+			t.Errorf("isEscape(%v) = true", err)
+		}
+	}
+	if _, err := root.Stat("missing"); isEscape(err) {
+		t.Errorf("isEscape(%v) = true for a missing file", err)
+	}
+}
+
+// TestFIFO checks that a FIFO is refused at once by every method that could open it.
+func TestFIFO(t *testing.T) {
+	for _, relaxed := range []bool{false, true} {
+		dir := t.TempDir()
+		if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		if err := os.Symlink("fifo", filepath.Join(dir, "ln")); err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(dir, relaxed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for _, name := range []string{"fifo", "ln"} {
+				_, err := s.Open(ctx, name)
+				if !errors.Is(err, store.ErrNotRegular) {
+					t.Errorf("relaxed=%v: Open(%s) = %v, want ErrNotRegular", relaxed, name, err)
+				}
+				for _, mode := range []store.WriteMode{store.Replace, store.Append} {
+					_, err = s.WriteFile(ctx, name, strings.NewReader("x"), store.WriteOptions{Mode: mode})
+					if !errors.Is(err, store.ErrNotRegular) {
+						t.Errorf("relaxed=%v: WriteFile(%s, mode %d) = %v, want ErrNotRegular", relaxed, name, mode, err)
+					}
+				}
+				_, err = s.WriteFile(ctx, name, strings.NewReader("x"), store.WriteOptions{IfMatch: store.Hash(nil)})
+				if err == nil {
+					t.Errorf("relaxed=%v: conditional WriteFile(%s) succeeded", relaxed, name)
+				}
+				if err := store.Copy(ctx, s, name, name+"-copy"); err == nil {
+					t.Errorf("relaxed=%v: Copy(%s) succeeded", relaxed, name)
+				}
+			}
+			fi, err := s.Stat(ctx, "fifo")
+			if err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+				t.Errorf("Stat(fifo) = %v, %v; want a named pipe", fi, err)
+			}
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("relaxed=%v: an operation on a FIFO blocked", relaxed)
+		}
+		if fi, err := os.Lstat(filepath.Join(dir, "fifo")); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+			t.Errorf("the FIFO was replaced: %v, %v", fi, err)
+		}
+	}
+}
+
+// TestSymlinkResolution checks the links os.Root cannot follow by itself: an absolute link
+// that lands inside the root is followed (resolved, then retried through the root), and
+// one that lands outside is refused.
+func TestSymlinkResolution(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "ws")
+	evil := filepath.Join(parent, "ws-evil")
+	for _, d := range []string{dir, evil, filepath.Join(dir, "sub")} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(dir, "sub", "in.txt"), "inside")
+	write(filepath.Join(evil, "secret"), "secret")
+	links := map[string]string{
+		"rel-in":      "sub/in.txt",
+		"abs-in":      filepath.Join(dir, "sub", "in.txt"),
+		"abs-sub":     filepath.Join(dir, "sub"),
+		"sub/up-in":   "../sub/in.txt",
+		"abs-chain":   filepath.Join(dir, "rel-in"),
+		"evil-abs":    filepath.Join(evil, "secret"),
+		"evil-rel":    "../ws-evil/secret",
+		"evil-dir":    evil,
+		"evil-prefix": dir + "-evil/secret",
+		"root-abs":    dir,
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	read := func(name string) (string, error) {
+		f, err := s.Open(ctx, name)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		b, err := io.ReadAll(f)
+		return string(b), err
+	}
+	for _, name := range []string{"rel-in", "abs-in", "abs-sub/in.txt", "sub/up-in", "abs-chain", "root-abs/sub/in.txt", "root-abs/abs-in"} {
+		if got, err := read(name); err != nil || got != "inside" {
+			t.Errorf("read %s = %q, %v; want the file inside", name, got, err)
+		}
+	}
+	if _, err := s.WriteFile(ctx, "abs-sub/new", strings.NewReader("new"), store.WriteOptions{}); err != nil {
+		t.Errorf("write through an absolute link inside: %v", err)
+	} else if b, _ := os.ReadFile(filepath.Join(dir, "sub", "new")); string(b) != "new" {
+		t.Errorf("sub/new = %q", b)
+	}
+	for _, name := range []string{"evil-abs", "evil-rel", "evil-dir/secret", "evil-prefix"} {
+		if got, err := read(name); !errors.Is(err, store.ErrEscape) {
+			t.Errorf("read %s = %q, %v; want ErrEscape", name, got, err)
+		}
+		if _, err := s.WriteFile(ctx, name, strings.NewReader("pwned"), store.WriteOptions{}); !errors.Is(err, store.ErrEscape) {
+			t.Errorf("write %s: %v, want ErrEscape", name, err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(evil, "secret")); string(b) != "secret" {
+		t.Errorf("the secret outside changed: %q", b)
+	}
+	if des, _ := os.ReadDir(evil); len(des) != 1 {
+		t.Errorf("the outside directory holds %d entries", len(des))
+	}
+	// HostPath and resolve agree on where a name lives.
+	if got, ok := s.resolve("abs-chain"); !ok || got != "sub/in.txt" {
+		t.Errorf("resolve(abs-chain) = %q, %v; want sub/in.txt", got, ok)
+	}
+	if got, ok := s.resolve("evil-prefix"); ok {
+		t.Errorf("resolve(evil-prefix) = %q inside, want outside", got)
+	}
+}
+
+func TestTmpPrefix(t *testing.T) {
+	long := strings.Repeat("é", 100)
+	p := tmpPrefix(long)
+	if len(p) > 64 || !strings.HasPrefix(long, p) || !utf8Valid(p) {
+		t.Errorf("tmpPrefix(long) = %q (%d bytes)", p, len(p))
+	}
+	if got := tmpPrefix("short"); got != "short" {
+		t.Errorf("tmpPrefix(short) = %q", got)
+	}
+}
+
+func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
