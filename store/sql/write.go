@@ -65,16 +65,17 @@ func (s *Store) write(t *txn, name string, src io.Reader, opts store.WriteOption
 		if err != nil {
 			return 0, err
 		}
+		if old != nil && opts.Mode == store.Exclusive {
+			// Like open(O_CREAT|O_EXCL): whatever is there, file or directory, exists.
+			return 0, fs.ErrExist
+		}
 		if old != nil && old.dir {
 			return 0, store.ErrIsDir
 		}
 		if opts.IfMatch != "" && (old == nil || old.hash != opts.IfMatch) {
 			return 0, store.ErrChanged
 		}
-		switch {
-		case opts.Mode == store.Exclusive && old != nil:
-			return 0, fs.ErrExist
-		case opts.Mode == store.Replace && opts.IfAbsent && old != nil:
+		if opts.Mode == store.Replace && opts.IfAbsent && old != nil {
 			return 0, store.ErrChanged
 		}
 		q, err := s.quota(t)
