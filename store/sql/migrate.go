@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -112,6 +113,9 @@ func (x *DB) migrate(ctx context.Context) error {
 		var have int64
 		if err := t.queryRow(`SELECT COALESCE(MAX(version), 0) FROM llmfs_schema`).Scan(&have); err != nil {
 			return err
+		}
+		if have > SchemaVersion {
+			return fmt.Errorf("database schema version %d is newer than this program's %d", have, SchemaVersion)
 		}
 		for _, m := range migrations {
 			if m.version <= have {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"strings"
@@ -485,7 +486,8 @@ type quotaRow struct {
 	used Usage
 }
 
-var errWorkspaceGone = errors.New("workspace removed")
+// errWorkspaceGone reports a write to a workspace removed since the store was opened.
+var errWorkspaceGone = fmt.Errorf("workspace removed: %w", fs.ErrNotExist)
 
 // account adds dbytes and dfiles to the workspace's usage, failing with [store.ErrQuota]
 // if a growth would pass a limit. Shrinking always succeeds, even over a lowered quota.

@@ -207,7 +207,7 @@ func (w *chunkWriter) check(size int64) error {
 	if q.MaxFileBytes > 0 && size > q.MaxFileBytes {
 		return store.ErrQuota
 	}
-	if q.MaxBytes > 0 && q.used.Bytes+size-w.oldSize > q.MaxBytes {
+	if grow := size - w.oldSize; q.MaxBytes > 0 && grow > 0 && q.used.Bytes+grow > q.MaxBytes {
 		return store.ErrQuota
 	}
 	return nil
