@@ -19,6 +19,9 @@ import (
 //   - "sqlite:PATH" is a SQLite database file, created if missing, opened in WAL mode with a
 //     busy timeout so several processes can share it. PATH may carry modernc.org/sqlite
 //     query parameters ("sqlite:/var/lib/llmfs.db?_pragma=synchronous(FULL)").
+//     "sqlite::memory:" is a private in-memory database, gone when the DB is closed; it
+//     uses a single connection, so a write must not read its content from a file of the
+//     same database.
 //   - "postgres://..." or "postgresql://..." is a PostgreSQL database, in any form pgx accepts.
 //
 // Closing the DB closes the database handle.
@@ -30,6 +33,10 @@ func Connect(ctx context.Context, dsn string) (*DB, error) {
 	db, err := sql.Open(driver, source)
 	if err != nil {
 		return nil, fmt.Errorf("sqlstore: open %s database: %w", d, err)
+	}
+	if strings.HasPrefix(source, "file::memory:") {
+		// Each connection to ":memory:" is a database of its own: keep to one.
+		db.SetMaxOpenConns(1)
 	}
 	x, err := New(ctx, db, d)
 	if err != nil {

@@ -636,3 +636,42 @@ func freshPostgres(t *testing.T) string {
 	u.Path = "/" + name
 	return u.String()
 }
+
+func TestMemoryDSN(t *testing.T) {
+	s, err := OpenDSN(ctx, "sqlite::memory:", "w", &Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	writeString(t, s, "f", "hello", store.WriteOptions{})
+	if got := readAll(t, s, "f"); got != "hello" {
+		t.Fatalf("read %q", got)
+	}
+	if err := s.Copy(ctx, "f", "g"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParseDSN(t *testing.T) {
+	type test struct {
+		dsn, driver string
+		d           Dialect
+		source      string
+	}
+	for _, tt := range []test{
+		{"sqlite:/tmp/x.db", "sqlite", SQLite, "file:/tmp/x.db?_pragma=busy_timeout%2830000%29&_pragma=journal_mode%28WAL%29&_pragma=synchronous%28NORMAL%29"},
+		{"sqlite:x.db?_pragma=synchronous(FULL)", "sqlite", SQLite, "file:x.db?_pragma=synchronous%28FULL%29&_pragma=busy_timeout%2830000%29&_pragma=journal_mode%28WAL%29"},
+		{"postgres://u@h/db", "pgx", Postgres, "postgres://u@h/db"},
+		{"postgresql://u@h/db", "pgx", Postgres, "postgresql://u@h/db"},
+	} {
+		driver, d, source, err := parseDSN(tt.dsn)
+		if err != nil || driver != tt.driver || d != tt.d || source != tt.source {
+			t.Errorf("parseDSN(%q) = %q, %q, %q, %v; want %q, %q, %q", tt.dsn, driver, d, source, err, tt.driver, tt.d, tt.source)
+		}
+	}
+	for _, dsn := range []string{"", "sqlite:", "mysql://x", "/tmp/x.db"} {
+		if _, _, _, err := parseDSN(dsn); err == nil {
+			t.Errorf("parseDSN(%q) succeeded", dsn)
+		}
+	}
+}
