@@ -176,35 +176,26 @@ func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 	return n.info(), nil
 }
 
-// ReadDir implements [store.Store]. The directory and its entries come from one query.
+// ReadDir implements [store.Store]. The entries come from one query on the (workspace,
+// parent, name) index, in index order. Only an empty result costs a second query, to tell
+// an empty directory from a missing one or a file.
 func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
 	if !fs.ValidPath(name) {
 		return nil, pathErr("readdir", name, store.ErrInvalidName)
 	}
 	t := s.read(ctx)
-	// The first row (k = 0) is the directory itself; the rest are its entries by name.
-	rows, err := t.query(`SELECT 0 AS k, name, dir, size, mtime FROM llmfs_nodes WHERE ws = ? AND path = ?
-		UNION ALL
-		SELECT 1 AS k, name, dir, size, mtime FROM llmfs_nodes WHERE ws = ? AND parent = ?
-		ORDER BY k, name`, s.ws, []byte(name), s.ws, []byte(name))
+	rows, err := t.query(`SELECT name, dir, size, mtime FROM llmfs_nodes WHERE ws = ? AND parent = ? ORDER BY name`,
+		s.ws, []byte(name))
 	if err != nil {
 		return nil, pathErr("readdir", name, err)
 	}
 	defer rows.Close()
-	var out []fs.DirEntry
-	seen := false
+	out := []fs.DirEntry{}
 	for rows.Next() {
-		var k, dir, size, mtime int64
+		var dir, size, mtime int64
 		var base []byte
-		if err := rows.Scan(&k, &base, &dir, &size, &mtime); err != nil {
+		if err := rows.Scan(&base, &dir, &size, &mtime); err != nil {
 			return nil, pathErr("readdir", name, err)
-		}
-		if k == 0 {
-			if dir == 0 {
-				return nil, pathErr("readdir", name, store.ErrNotDir)
-			}
-			seen = true
-			continue
 		}
 		n := node{path: string(base), dir: dir != 0, size: size, mtime: mtime}
 		out = append(out, n.info())
@@ -212,11 +203,19 @@ func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 	if err := rows.Err(); err != nil {
 		return nil, pathErr("readdir", name, err)
 	}
-	if !seen {
-		return nil, pathErr("readdir", name, s.missing(t, name))
+	if len(out) > 0 {
+		return out, nil // only a directory has entries
 	}
-	if out == nil {
-		out = []fs.DirEntry{}
+	n, err := s.get(t, name, "")
+	switch {
+	case err != nil:
+	case n == nil:
+		err = s.missing(t, name)
+	case !n.dir:
+		err = store.ErrNotDir
+	}
+	if err != nil {
+		return nil, pathErr("readdir", name, err)
 	}
 	return out, nil
 }
