@@ -106,6 +106,23 @@ func BenchmarkStores(b *testing.B) {
 					}
 				}
 			})
+			b.Run("ReadHead10MB", func(b *testing.B) {
+				// The first 50 lines of a 10 MB file: a chunked store reads one chunk.
+				s := tg.open(b)
+				big := strings.Repeat(content, 10<<20/len(content))
+				writeString(b, s, "big", big, store.WriteOptions{})
+				buf := make([]byte, 50*50)
+				for b.Loop() {
+					f, err := s.Open(ctx, "big")
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := io.ReadFull(f, buf); err != nil {
+						b.Fatal(err)
+					}
+					f.Close()
+				}
+			})
 			b.Run("Stat", func(b *testing.B) {
 				s := tg.open(b)
 				setup(b, s)

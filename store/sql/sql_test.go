@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -442,27 +443,27 @@ func TestRenameLargeDirectory(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
 		x := b.connect(t)
 		s := newWorkspace(t, x, Quota{})
-		const dirs, files = 10, 100
+		const dirs, files = 20, 500 // 10,020 descendants
 		if err := s.Mkdir(ctx, "a"); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Mkdir(ctx, "a0"); err != nil { // sorts just after "a/": must not move
 			t.Fatal(err)
 		}
-		// Insert the tree in one transaction: this test is about Rename, not WriteFile.
+		// Insert the tree in one transaction, a directory per statement: this test is
+		// about Rename, not WriteFile.
 		err := x.write(ctx, false, func(tx *txn) error {
 			for d := range dirs {
 				dir := fmt.Sprintf("a/d%02d", d)
-				if _, err := tx.exec(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash) VALUES (?, ?, ?, ?, 1, 0, 0, '')`,
-					s.ws, []byte(dir), []byte("a"), []byte(filepath.Base(dir))); err != nil {
-					return err
-				}
+				q := `INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash) VALUES (?, ?, ?, ?, 1, 0, 0, '')`
+				args := []any{s.ws, []byte(dir), []byte("a"), []byte(filepath.Base(dir))}
 				for f := range files {
 					p := fmt.Sprintf("%s/f%03d", dir, f)
-					if _, err := tx.exec(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash) VALUES (?, ?, ?, ?, 0, 0, 0, ?)`,
-						s.ws, []byte(p), []byte(dir), []byte(filepath.Base(p)), store.Hash(nil)); err != nil {
-						return err
-					}
+					q += `, (?, ?, ?, ?, 0, 0, 0, ?)`
+					args = append(args, s.ws, []byte(p), []byte(dir), []byte(filepath.Base(p)), store.Hash(nil))
+				}
+				if _, err := tx.exec(q, args...); err != nil {
+					return err
 				}
 			}
 			return s.account(tx, 0, dirs*(files+1))
@@ -473,9 +474,11 @@ func TestRenameLargeDirectory(t *testing.T) {
 		if err := s.Mkdir(ctx, "b"); err != nil {
 			t.Fatal(err)
 		}
+		start := time.Now()
 		if err := s.Rename(ctx, "a", "b/c"); err != nil {
 			t.Fatal(err)
 		}
+		t.Logf("renamed a directory of %d descendants in %v", dirs*(files+1), time.Since(start))
 		for d := range dirs {
 			des, err := s.ReadDir(ctx, fmt.Sprintf("b/c/d%02d", d))
 			if err != nil || len(des) != files {
