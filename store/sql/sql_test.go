@@ -304,7 +304,7 @@ func TestLargeFile(t *testing.T) {
 		if int64(len(before)) != last+1 {
 			t.Fatalf("%d chunks, want %d", len(before), last+1)
 		}
-		add := []byte(strings.Repeat("appended\n", 5000)) // ends two chunks further
+		add := []byte(strings.Repeat("appended\n", 10000)) // 90,000 bytes: fills the last chunk, adds two
 		n, err = s.WriteFile(ctx, "big.txt", bytes.NewReader(add), store.WriteOptions{Mode: store.Append})
 		if err != nil || n != int64(len(add)) {
 			t.Fatalf("append = %d, %v", n, err)
