@@ -466,7 +466,7 @@ func TestRenameLargeDirectory(t *testing.T) {
 					return err
 				}
 			}
-			return s.account(tx, 0, dirs*(files+1))
+			return s.account(tx, 0, dirs*(files+1), 0)
 		})
 		if err != nil {
 			t.Fatal(err)

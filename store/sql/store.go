@@ -278,7 +278,7 @@ func (s *Store) Mkdir(ctx context.Context, name string) error {
 		if err != nil {
 			return err
 		}
-		return s.account(t, 0, 1)
+		return s.account(t, 0, 1, 0)
 	})
 	if err != nil {
 		return pathErr("mkdir", name, err)
@@ -326,7 +326,7 @@ func (s *Store) Remove(ctx context.Context, name string) error {
 		if err := s.drop(t, n.id); err != nil {
 			return err
 		}
-		return s.account(t, -n.size, -1)
+		return s.account(t, -n.size, -1, 0)
 	})
 	if err != nil {
 		return pathErr("remove", name, err)
@@ -439,13 +439,6 @@ func (s *Store) Copy(ctx context.Context, src, dst string) error {
 		if err := s.checkAncestors(t, dst, t.d.forShare); err != nil {
 			return err
 		}
-		q, err := s.quota(t)
-		if err != nil {
-			return err
-		}
-		if q.MaxFileBytes > 0 && n.size > q.MaxFileBytes {
-			return store.ErrQuota
-		}
 		var id int64
 		err = t.queryRow(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate)
 			VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?) ON CONFLICT (ws, path) DO NOTHING RETURNING id`,
@@ -461,7 +454,7 @@ func (s *Store) Copy(ctx context.Context, src, dst string) error {
 			id, n.id); err != nil {
 			return err
 		}
-		return s.account(t, n.size, 1)
+		return s.account(t, n.size, 1, n.size)
 	})
 	if err != nil {
 		return pathErr("copy", errName, err)
@@ -489,17 +482,16 @@ type quotaRow struct {
 var errWorkspaceGone = fmt.Errorf("workspace removed: %w", fs.ErrNotExist)
 
 // account adds dbytes and dfiles to the workspace's usage, failing with [store.ErrQuota]
-// if a growth would pass a limit. Shrinking always succeeds, even over a lowered quota.
-// The UPDATE locks the workspace row until commit, so concurrent writers add up exactly.
-func (s *Store) account(t *txn, dbytes, dfiles int64) error {
-	if dbytes == 0 && dfiles == 0 {
-		return nil
-	}
+// if a growth would pass a limit or the file written is now fileSize bytes, past the limit
+// per file. Shrinking always succeeds, even over a lowered quota. The UPDATE locks the
+// workspace row until commit, so concurrent writers add up exactly.
+func (s *Store) account(t *txn, dbytes, dfiles, fileSize int64) error {
 	res, err := t.exec(`UPDATE llmfs_workspaces SET used_bytes = used_bytes + CAST(? AS BIGINT), used_files = used_files + CAST(? AS BIGINT)
 		WHERE id = ?
 		AND (CAST(? AS BIGINT) <= 0 OR max_bytes = 0 OR used_bytes + CAST(? AS BIGINT) <= max_bytes)
-		AND (CAST(? AS BIGINT) <= 0 OR max_files = 0 OR used_files + CAST(? AS BIGINT) <= max_files)`,
-		dbytes, dfiles, s.ws, dbytes, dbytes, dfiles, dfiles)
+		AND (CAST(? AS BIGINT) <= 0 OR max_files = 0 OR used_files + CAST(? AS BIGINT) <= max_files)
+		AND (CAST(? AS BIGINT) <= 0 OR max_file_bytes = 0 OR CAST(? AS BIGINT) <= max_file_bytes)`,
+		dbytes, dfiles, s.ws, dbytes, dbytes, dfiles, dfiles, dbytes, fileSize)
 	if err != nil {
 		return err
 	}

@@ -41,13 +41,13 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 	}
 	small := len(head) <= ChunkSize
 	var written int64
+	var rest io.Reader
+	if !small {
+		rest = r
+	}
 	err = s.x.write(ctx, small, func(t *txn) error {
-		src := io.Reader(bytes.NewReader(head))
-		if !small {
-			src = io.MultiReader(src, r)
-		}
 		var err error
-		written, err = s.write(t, name, src, opts)
+		written, err = s.write(t, name, head, rest, opts)
 		return err
 	})
 	if err != nil {
@@ -56,7 +56,12 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 	return written, nil
 }
 
-func (s *Store) write(t *txn, name string, src io.Reader, opts store.WriteOptions) (int64, error) {
+// write writes head followed by rest; rest is nil when head is all the content.
+func (s *Store) write(t *txn, name string, head []byte, rest io.Reader, opts store.WriteOptions) (int64, error) {
+	src := io.Reader(bytes.NewReader(head))
+	if rest != nil {
+		src = io.MultiReader(src, rest)
+	}
 	if err := s.checkAncestors(t, name, t.d.forShare); err != nil {
 		return 0, err
 	}
@@ -78,11 +83,13 @@ func (s *Store) write(t *txn, name string, src io.Reader, opts store.WriteOption
 		if opts.Mode == store.Replace && opts.IfAbsent && old != nil {
 			return 0, store.ErrChanged
 		}
-		q, err := s.quota(t)
-		if err != nil {
-			return 0, err
+		w := &chunkWriter{t: t, s: s}
+		if rest != nil {
+			// Streaming: learn the limits now, to stop early rather than at the end.
+			if w.q, err = s.quota(t); err != nil {
+				return 0, err
+			}
 		}
-		w := &chunkWriter{t: t, s: s, q: q}
 		if old != nil && opts.Mode == store.Append {
 			return w.appendTo(old, src)
 		}
@@ -92,10 +99,24 @@ func (s *Store) write(t *txn, name string, src io.Reader, opts store.WriteOption
 			}
 			w.oldSize = old.size
 		}
+		// Content known in full is described by the insert itself; streamed content is
+		// described by finish once it has all been read.
+		var size int64
+		var sum string
+		var state []byte
+		if rest == nil {
+			h := sha256.New()
+			h.Write(head)
+			if sum, state, err = hashState(h); err != nil {
+				return 0, err
+			}
+			size = int64(len(head))
+		}
 		var id int64
-		err = t.queryRow(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash)
-			VALUES (?, ?, ?, ?, 0, 0, ?, '') ON CONFLICT (ws, path) DO NOTHING RETURNING id`,
-			s.ws, []byte(name), []byte(parentOf(name)), []byte(path.Base(name)), time.Now().UnixNano()).Scan(&id)
+		err = t.queryRow(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate)
+			VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?) ON CONFLICT (ws, path) DO NOTHING RETURNING id`,
+			s.ws, []byte(name), []byte(parentOf(name)), []byte(path.Base(name)), size, time.Now().UnixNano(),
+			sum, state).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) && old == nil && attempt == 0 {
 			// PostgreSQL: another transaction created the file since we looked, and has
 			// committed (the insert waited for it). Look again, now seeing and locking it.
@@ -104,7 +125,7 @@ func (s *Store) write(t *txn, name string, src io.Reader, opts store.WriteOption
 		if err != nil {
 			return 0, err
 		}
-		return w.create(id, old == nil, src)
+		return w.create(id, old == nil, rest == nil, src)
 	}
 }
 
@@ -116,21 +137,24 @@ type chunkWriter struct {
 	oldSize int64 // size of the content being replaced or appended to
 }
 
-// create fills the new, empty file id with src. created says the file did not exist before.
-func (w *chunkWriter) create(id int64, created bool, src io.Reader) (int64, error) {
+// create fills the new, empty file id with src. created says the file did not exist
+// before; described says its row already holds src's size and hash.
+func (w *chunkWriter) create(id int64, created, described bool, src io.Reader) (int64, error) {
 	h := sha256.New()
 	size, err := w.fill(id, 0, nil, false, h, src)
 	if err != nil {
 		return 0, err
 	}
-	if err := w.finish(id, size, h); err != nil {
-		return 0, err
+	if !described {
+		if err := w.finish(id, size, h); err != nil {
+			return 0, err
+		}
 	}
 	files := int64(0)
 	if created {
 		files = 1
 	}
-	return size, w.s.account(w.t, size-w.oldSize, files)
+	return size, w.s.account(w.t, size-w.oldSize, files, size)
 }
 
 // appendTo adds src after n's content: only n's last, partial chunk is rewritten. The
@@ -159,7 +183,7 @@ func (w *chunkWriter) appendTo(n *node, src io.Reader) (int64, error) {
 	if err := w.finish(n.id, n.size+added, h); err != nil {
 		return 0, err
 	}
-	return added, w.s.account(w.t, added, 0)
+	return added, w.s.account(w.t, added, 0, n.size+added)
 }
 
 // fill writes src into chunks seq, seq+1, ... of file id. pending is what chunk seq already
@@ -213,13 +237,21 @@ func (w *chunkWriter) check(size int64) error {
 	return nil
 }
 
+// hashState returns h's sum in hex and its state, from which an append continues.
+func hashState(h hash.Hash) (string, []byte, error) {
+	state, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		return "", nil, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), state, nil
+}
+
 // finish records the file's size, hash and hash state.
 func (w *chunkWriter) finish(id, size int64, h hash.Hash) error {
-	state, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+	sum, state, err := hashState(h)
 	if err != nil {
 		return err
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
 	_, err = w.t.exec(`UPDATE llmfs_nodes SET size = ?, hash = ?, hstate = ?, mtime = ? WHERE id = ?`,
 		size, sum, state, time.Now().UnixNano(), id)
 	return err
