@@ -20,7 +20,9 @@ func (w *Workspace) Mkdir(ctx context.Context, p string) (string, error) {
 	}
 	if err := w.mkdirAll(ctx, r.name); err != nil {
 		if errors.Is(err, store.ErrNotDir) {
-			return "", errorf(CodeFileAlreadyExists, p, "a file exists where a directory is needed: %s", p)
+			e := errorf(CodeFileAlreadyExists, p, "a file exists where a directory is needed: %s", p)
+			e.Err = err
+			return "", e
 		}
 		return "", storeError(p, err)
 	}

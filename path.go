@@ -3,6 +3,7 @@ package llmfs
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // resolved is a path after the workspace's rules: the store name to use, and the absolute
@@ -23,6 +24,10 @@ func (w *Workspace) resolve(p string) (resolved, error) {
 	}
 	if strings.IndexByte(p, 0) >= 0 {
 		return resolved{}, errorf(CodeInvalidPath, p, "path contains a NUL byte")
+	}
+	if !utf8.ValidString(p) {
+		// Store names are UTF-8 (fs.ValidPath); say so here rather than fail in the store.
+		return resolved{}, errorf(CodeInvalidPath, p, "path is not valid UTF-8: %q", p)
 	}
 	abs := p
 	if !path.IsAbs(p) {

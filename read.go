@@ -52,8 +52,9 @@ type ReadResult struct {
 // binarySniffLen is how much of a file is searched for a NUL byte to call it binary.
 const binarySniffLen = 8000
 
-// readBufferSize is the chunk size for streaming reads.
-const readBufferSize = 256 << 10
+// readBufferSize is the chunk size for streaming reads. It is a variable so that tests can
+// make chunks tiny and put every line boundary at a chunk's edge.
+var readBufferSize = 256 << 10
 
 // Read returns lines of the text file at p. It streams the file: lines before Offset are
 // counted, not kept, so a read deep into a huge file costs one pass and little memory.
@@ -117,8 +118,7 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 		line     = 1    // number of the line that starts at the current position
 		newlines int
 		last     byte
-		first    = true
-		done     bool // collected all we will return
+		done     = maxLines == 0 // collected all we will return
 		buf      = make([]byte, readBufferSize)
 	)
 	for {
@@ -127,9 +127,9 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 		}
 		n, err := io.ReadFull(f, buf)
 		chunk := buf[:n]
-		if first && n > 0 {
-			first = false
-			if bytes.IndexByte(chunk[:min(n, binarySniffLen)], 0) >= 0 {
+		if sniff := binarySniffLen - res.Size; sniff > 0 && n > 0 {
+			// The first binarySniffLen bytes of the file, however the chunks cut them.
+			if bytes.IndexByte(chunk[:min(int64(n), sniff)], 0) >= 0 {
 				return nil, errorf(CodeBinaryFile, "", "binary file (it contains NUL bytes); it cannot be read as text: %%PATH%%")
 			}
 		}
@@ -198,10 +198,6 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 		if !w.emitLine(&out, res, cur, curLen, "") {
 			res.Truncated = true
 		}
-	}
-	if maxLines == 0 {
-		res.Lines = 0
-		out.Reset()
 	}
 	res.TotalLines = newlines
 	if res.Size > 0 && last != '\n' {

@@ -500,9 +500,9 @@ func TestSandboxSymlinkSwap(t *testing.T) {
 	})
 }
 
-// TestRelaxedAllowsOutside checks that a relaxed workspace reaches outside its root by
+// TestFsContext_RelaxedAllowsOutside checks that a relaxed workspace reaches outside its root by
 // .. and by absolute paths, and still refuses empty paths and NUL bytes.
-func TestRelaxedAllowsOutside(t *testing.T) {
+func TestFsContext_RelaxedAllowsOutside(t *testing.T) {
 	site := newAttackSite(t)
 	w, err := llmfs.Open(&llmfs.Options{Root: site.root, Relaxed: true})
 	if err != nil {

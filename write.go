@@ -144,10 +144,16 @@ func (w *Workspace) mkdirAll(ctx context.Context, name string) error {
 	if err := w.mkdirAll(ctx, parentName(name)); err != nil {
 		return err
 	}
-	if err := w.store.Mkdir(ctx, name); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
+	err = w.store.Mkdir(ctx, name)
+	if errors.Is(err, fs.ErrExist) {
+		// Someone made it first, or something else is there (a file, a dangling link):
+		// only a directory will do.
+		if fi, serr := w.store.Stat(ctx, name); serr == nil && fi.IsDir() {
+			return nil
+		}
+		return &fs.PathError{Op: "mkdir", Path: name, Err: store.ErrNotDir}
 	}
-	return nil
+	return err
 }
 
 func parentName(name string) string {

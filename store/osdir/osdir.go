@@ -102,6 +102,7 @@ type fsys interface {
 	Remove(name string) error
 	Rename(oldname, newname string) error
 	Link(oldname, newname string) error
+	Chmod(name string, mode fs.FileMode) error
 }
 
 type hostFS struct{ s *Store }
@@ -120,6 +121,9 @@ func (h hostFS) Rename(oldname, newname string) error {
 }
 func (h hostFS) Link(oldname, newname string) error {
 	return os.Link(h.s.HostPath(oldname), h.s.HostPath(newname))
+}
+func (h hostFS) Chmod(name string, mode fs.FileMode) error {
+	return os.Chmod(h.s.HostPath(name), mode)
 }
 
 func (s *Store) fs() fsys {
@@ -148,19 +152,22 @@ func (s *Store) do(op, name string, fn func(name string) error) error {
 }
 
 // resolve follows the symbolic links of name on the host and returns the store name the
-// result has, if it is inside the root. For a name that does not exist yet, the parent is
-// resolved instead.
+// result has, if it is inside the root. For a name that does not exist yet, its longest
+// existing prefix is resolved and the missing elements are joined to the result.
 func (s *Store) resolve(name string) (string, bool) {
 	host := s.HostPath(name)
+	var missing []string
 	real, err := filepath.EvalSymlinks(host)
-	if errors.Is(err, fs.ErrNotExist) {
-		var parent string
-		if parent, err = filepath.EvalSymlinks(filepath.Dir(host)); err == nil {
-			real = filepath.Join(parent, filepath.Base(host))
-		}
+	for errors.Is(err, fs.ErrNotExist) && filepath.Dir(host) != host {
+		missing = append(missing, filepath.Base(host))
+		host = filepath.Dir(host)
+		real, err = filepath.EvalSymlinks(host)
 	}
 	if err != nil {
 		return "", false
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		real = filepath.Join(real, missing[i])
 	}
 	rel, err := filepath.Rel(s.dir, real)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
@@ -356,17 +363,17 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 			if exists {
 				return fs.ErrExist
 			}
-			n, err = s.replace(target, r, 0o644, true)
+			n, err = s.replace(target, r, 0, true)
 			return err
 		case store.Replace:
 			if opts.IfAbsent && exists {
 				return store.ErrChanged
 			}
-			perm := fs.FileMode(0o644)
+			var keep fs.FileMode // the mode to keep; 0 for a new file
 			if exists {
-				perm = cur.Mode().Perm()
+				keep = cur.Mode().Perm()
 			}
-			n, err = s.replace(target, r, perm, false)
+			n, err = s.replace(target, r, keep, false)
 			return err
 		}
 		return fs.ErrInvalid
@@ -384,15 +391,16 @@ func (s *Store) hash(name string) (string, error) {
 }
 
 // replace writes r to a temporary sibling of name and moves it into place: by rename, or,
-// when exclusive, by a hard link that fails if name exists.
-func (s *Store) replace(name string, r io.Reader, perm fs.FileMode, exclusive bool) (int64, error) {
+// when exclusive, by a hard link that fails if name exists. A new file gets mode 0644 less
+// the umask; keep, when not 0, is the mode of the file being replaced, given exactly.
+func (s *Store) replace(name string, r io.Reader, keep fs.FileMode, exclusive bool) (int64, error) {
 	dir, base := path.Split(name)
 	var tmp string
 	var f *os.File
 	var err error
 	for i := 0; ; i++ {
 		tmp = dir + "." + tmpPrefix(base) + ".llmfs-" + randomSuffix()
-		f, err = s.fs().OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		f, err = s.fs().OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err == nil || !errors.Is(err, fs.ErrExist) || i == 10 {
 			break
 		}
@@ -407,13 +415,9 @@ func (s *Store) replace(name string, r io.Reader, perm fs.FileMode, exclusive bo
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && perm != 0o644 {
-		// The umask may have narrowed the mode of the temporary file; keep the old one.
-		if ch, ok := s.fs().(interface {
-			Chmod(string, fs.FileMode) error
-		}); ok {
-			err = ch.Chmod(tmp, perm)
-		}
+	if err == nil && keep != 0 {
+		// The umask shaped the temporary file's mode; give it the old file's exactly.
+		err = s.fs().Chmod(tmp, keep)
 	}
 	if err == nil {
 		if exclusive {
@@ -515,8 +519,36 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 		if old == newname || strings.HasPrefix(newname, old+"/") {
 			return fs.ErrInvalid
 		}
-		return s.renameNoReplace(old, newname)
+		err := s.renameNoReplace(old, newname)
+		if s.root != nil && isEscape(err) {
+			// The root refused newname's directory (do resolves only oldname): follow
+			// its links as do would, and try once more through the root.
+			if real, ok := s.resolveParent(newname); ok && real != newname {
+				if old == real || strings.HasPrefix(real, old+"/") {
+					return fs.ErrInvalid
+				}
+				err = s.renameNoReplace(old, real)
+			}
+		}
+		return err
 	})
+}
+
+// resolveParent is resolve for the directory of name: name's last element is kept as it
+// is, so a rename onto an existing link still finds the link and fails.
+func (s *Store) resolveParent(name string) (string, bool) {
+	dir, base := path.Split(name)
+	if dir == "" {
+		return name, true
+	}
+	real, ok := s.resolve(strings.TrimSuffix(dir, "/"))
+	if !ok {
+		return "", false
+	}
+	if real == "." {
+		return base, true
+	}
+	return real + "/" + base, true
 }
 
 func randomSuffix() string { return strconv.FormatUint(rand.Uint64(), 36) }

@@ -182,6 +182,12 @@ func TestSymlinkResolution(t *testing.T) {
 	if got, ok := s.resolve("abs-chain"); !ok || got != "sub/in.txt" {
 		t.Errorf("resolve(abs-chain) = %q, %v; want sub/in.txt", got, ok)
 	}
+	if got, ok := s.resolve("abs-sub/not/yet/there"); !ok || got != "sub/not/yet/there" {
+		t.Errorf("resolve(abs-sub/not/yet/there) = %q, %v; want sub/not/yet/there", got, ok)
+	}
+	if got, ok := s.resolve("evil-dir/not/there"); ok {
+		t.Errorf("resolve(evil-dir/not/there) = %q inside, want outside", got)
+	}
 	if got, ok := s.resolve("evil-prefix"); ok {
 		t.Errorf("resolve(evil-prefix) = %q inside, want outside", got)
 	}
@@ -199,3 +205,35 @@ func TestTmpPrefix(t *testing.T) {
 }
 
 func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// TestReplaceKeepsMode checks that replacing a file keeps its permission bits: editing a
+// script must not make it non-executable.
+func TestReplaceKeepsMode(t *testing.T) {
+	for _, relaxed := range []bool{false, true} {
+		dir := t.TempDir()
+		s, err := New(dir, relaxed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		for _, mode := range []fs.FileMode{0o755, 0o600, 0o644, 0o640, 0o664, 0o666, 0o700} {
+			p := filepath.Join(dir, "script")
+			if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(p, mode); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.WriteFile(ctx, "script", strings.NewReader("#!/bin/sh\necho\n"), store.WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi.Mode().Perm() != mode {
+				t.Errorf("relaxed=%v: mode %v after a replace, want %v", relaxed, fi.Mode().Perm(), mode)
+			}
+		}
+	}
+}

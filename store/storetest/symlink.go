@@ -82,6 +82,10 @@ func testSymlinks(e *env) {
 	}
 	_, err = e.s.Stat(ctx, "dangling")
 	e.wantErr("Stat(dangling)", err, fs.ErrNotExist)
+	for _, name := range []string{"abs-dir/missing", "abs-dir/missing/deeper", "ln-dir/missing/deeper/still"} {
+		_, err = e.s.Stat(ctx, name)
+		e.wantErr("Stat("+name+")", err, fs.ErrNotExist)
+	}
 	if _, err := e.s.Stat(ctx, "loop1"); err == nil {
 		e.t.Errorf("Stat of a symlink loop succeeded")
 	}
@@ -108,6 +112,13 @@ func testSymlinks(e *env) {
 	}
 	if fi, err := os.Lstat(e.hostPath("ln-file")); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		e.t.Errorf("ln-file is no longer a symbolic link after a write through it")
+	}
+	// Renames follow links in both names.
+	e.noErr("Rename into an absolute dir link", e.s.Rename(ctx, "d/new2", "abs-dir/renamed"))
+	e.noErr("Rename into a relative dir link", e.s.Rename(ctx, "d/renamed", "ln-dir/renamed2"))
+	e.noErr("Rename out of an absolute dir link", e.s.Rename(ctx, "abs-dir/renamed2", "renamed3"))
+	if got := e.read("renamed3"); got != "new via absolute dir link" {
+		e.t.Errorf("renamed3 = %q", got)
 	}
 	e.noErr("Mkdir through a link", e.s.Mkdir(ctx, "ln-dir/sub"))
 	if fi, err := e.s.Stat(ctx, "d/sub"); err != nil || !fi.IsDir() {

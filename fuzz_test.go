@@ -1,0 +1,212 @@
+package llmfs
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/llmfs/llmfs/store/mem"
+)
+
+// FuzzResolve checks the path rules on any input: no panic, a refusal is INVALID_PATH,
+// a sandboxed result lies within the root, and every store name is valid.
+func FuzzResolve(f *testing.F) {
+	for _, seed := range []struct {
+		root, p string
+		relaxed bool
+	}{
+		{"/ws", "a/b.txt", false},
+		{"/ws", "../ws-evil/x", false},
+		{"/ws", "/ws/../ws-evil", false},
+		{"/ws", "a/../../x", true},
+		{"/", "//x//y/", false},
+		{"/", "..", true},
+		{"", "./../x", false},
+		{"/a/b", "/a/b", false},
+		{"/a/b", "/a/bc/d", false},
+		{"/a/b", "c\x00d", true},
+		{"relative/root", "x/./y/../z", false},
+		{"/ws", "", false},
+		{"/ws", "\\..\\x", false},
+		{"/ws/", ".../x", true},
+		{"/日本", "../日本/ok", false},
+	} {
+		f.Add(seed.root, seed.p, seed.relaxed)
+	}
+	f.Fuzz(func(t *testing.T, root, p string, relaxed bool) {
+		if strings.IndexByte(root, 0) >= 0 || !utf8.ValidString(root) {
+			t.Skip() // the root is configuration, not input; Open gets it from the host
+		}
+		virtual := New(mem.New(), &Options{Root: root, Relaxed: relaxed})
+		// A relaxed host workspace: the store is rooted at "/", names carry the root.
+		host := New(mem.New(), &Options{Root: root, Relaxed: relaxed})
+		host.base = strings.TrimPrefix(host.root, "/")
+		if host.base == "" {
+			host.base = "."
+		}
+		for _, w := range []*Workspace{virtual, host} {
+			r, err := w.resolve(p)
+			if err != nil {
+				if code := CodeOf(err); code != CodeInvalidPath {
+					t.Fatalf("resolve(%q) under %q: code %q, want INVALID_PATH", p, w.root, code)
+				}
+				if !w.relaxed || p == "" || strings.IndexByte(p, 0) >= 0 || !utf8.ValidString(p) {
+					continue
+				}
+				if w.base != "." || w.root == "/" {
+					t.Fatalf("relaxed resolve(%q) under %q (base %q) refused: %v", p, w.root, w.base, err)
+				}
+				continue
+			}
+			if p == "" || strings.IndexByte(p, 0) >= 0 || !utf8.ValidString(p) {
+				t.Fatalf("resolve(%q) accepted an empty path, a NUL byte or invalid UTF-8", p)
+			}
+			if !fs.ValidPath(r.name) {
+				t.Fatalf("resolve(%q) under %q = name %q, not a valid store name", p, w.root, r.name)
+			}
+			if !strings.HasPrefix(r.abs, "/") || r.abs != path.Clean(r.abs) {
+				t.Fatalf("resolve(%q) = abs %q, not clean and absolute", p, r.abs)
+			}
+			if got := w.display(r.name); got != r.abs {
+				t.Fatalf("resolve(%q) under %q: display(%q) = %q, want abs %q", p, w.root, r.name, got, r.abs)
+			}
+			if !w.relaxed {
+				if r.abs != w.root && !strings.HasPrefix(r.abs, strings.TrimSuffix(w.root, "/")+"/") {
+					t.Fatalf("sandboxed resolve(%q) under %q = %q, outside the root", p, w.root, r.abs)
+				}
+				if w.base == "." {
+					if rel := w.Rel(r.abs); rel != r.name {
+						t.Fatalf("resolve(%q) under %q: name %q but Rel says %q", p, w.root, r.name, rel)
+					}
+				}
+			}
+		}
+	})
+}
+
+// refRead is the obvious implementation of a read: split the whole file into lines, pick
+// the window, and apply the caps line by line as emitLine does.
+func refRead(data []byte, opts ReadOptions, lim Limits) (*ReadResult, error) {
+	if bytes.IndexByte(data[:min(len(data), binarySniffLen)], 0) >= 0 {
+		return nil, errorf(CodeBinaryFile, "", "binary")
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if opts.Offset == 0 {
+		opts.Offset = 1
+	}
+	res := &ReadResult{Offset: opts.Offset, TotalLines: len(lines), Size: int64(len(data))}
+	maxLines, capped := opts.Limit, false
+	if maxLines == NoLimit {
+		maxLines, capped = lim.MaxReadLines, true
+	}
+	var out strings.Builder
+	for i := opts.Offset - 1; i < len(lines) && res.Lines < maxLines; i++ {
+		text, ending := lines[i], ""
+		switch {
+		case strings.HasSuffix(text, "\r\n"):
+			text, ending = text[:len(text)-2], "\r\n"
+		case strings.HasSuffix(text, "\n"):
+			text, ending = text[:len(text)-1], "\n"
+		}
+		full := len(text)
+		cut := false
+		if lim.MaxLineLength >= 0 && utf8.RuneCountInString(text) > lim.MaxLineLength {
+			text, cut = string(cutRunes([]byte(text), lim.MaxLineLength)), true
+		}
+		size := len(text) + len(ending)
+		if cut {
+			size += 64
+		}
+		if out.Len()+size > lim.MaxReadBytes {
+			if res.Lines > 0 {
+				res.Truncated = true
+				break
+			}
+			text, cut = string(cutRunes([]byte(text), max(lim.MaxReadBytes-64, 0)/4)), true
+		}
+		out.WriteString(text)
+		if cut {
+			res.CutLines++
+			fmt.Fprintf(&out, " … [line cut: %d bytes in all]", full)
+		}
+		out.WriteString(ending)
+		res.Lines++
+	}
+	if next := res.Offset + res.Lines; next <= res.TotalLines && (res.Truncated || capped) {
+		res.Truncated, res.NextOffset = true, next
+	} else {
+		res.Truncated = false
+	}
+	res.Content = out.String()
+	if !utf8.ValidString(res.Content) {
+		res.Content, res.InvalidUTF8 = strings.ToValidUTF8(res.Content, "\uFFFD"), true
+	}
+	return res, nil
+}
+
+// FuzzReadScan checks the streaming line scanner against refRead on any content, window
+// and chunk size, with default caps and with tiny ones.
+func FuzzReadScan(f *testing.F) {
+	for _, seed := range []struct {
+		data          string
+		offset, limit int
+		chunk         uint8
+	}{
+		{"a\nb\nc\n", 1, -1, 0},
+		{"a\r\nb\r\nc", 2, 1, 1},
+		{"\r\n\r\n\r\n", 1, -1, 2},
+		{"no newline", 1, 5, 3},
+		{"", 1, -1, 1},
+		{"\n", 1, 0, 1},
+		{"x\x00y", 1, -1, 1},
+		{strings.Repeat("long line ", 20) + "\r\nshort\n", 1, -1, 7},
+		{"caf\xe9\nna\xefve\r\n", 1, -1, 4},
+		{"日本語\n日本語日本語日本語日本語\r\n", 2, 1, 5},
+		{strings.Repeat("0123456789\n", 30), 3, -1, 16},
+		{strings.Repeat("z", 300), 1, 0, 9},
+		{"a\rb\r\n\rc", 1, -1, 1},
+	} {
+		f.Add([]byte(seed.data), seed.offset, seed.limit, seed.chunk)
+	}
+	defer func(n int) { readBufferSize = n }(readBufferSize)
+	f.Fuzz(func(t *testing.T, data []byte, offset, limit int, chunk uint8) {
+		if offset < 0 || limit < NoLimit || offset > 1<<20 || limit > 1<<20 {
+			t.Skip()
+		}
+		if offset == 0 {
+			offset = 1 // as Read does before it scans
+		}
+		readBufferSize = 1 + int(chunk)
+		if chunk == 0 {
+			readBufferSize = 256 << 10
+		}
+		for _, lim := range []Limits{
+			{},
+			{MaxReadLines: 3, MaxReadBytes: 100, MaxLineLength: 10},
+			{MaxReadLines: 1000, MaxReadBytes: 1 << 20, MaxLineLength: -1},
+			{MaxReadLines: 2, MaxReadBytes: 8, MaxLineLength: -1},
+		} {
+			w := &Workspace{limits: lim.withDefaults()}
+			opts := ReadOptions{Offset: offset, Limit: limit}
+			got, gerr := w.scanLines(context.Background(), bytes.NewReader(data), opts, nil)
+			want, werr := refRead(data, opts, w.limits)
+			if (gerr == nil) != (werr == nil) {
+				t.Fatalf("limits %+v, opts %+v, chunk %d: scanLines error %v, reference error %v", lim, opts, readBufferSize, gerr, werr)
+			}
+			if gerr != nil {
+				continue
+			}
+			if *got != *want {
+				t.Fatalf("limits %+v, opts %+v, chunk %d, data %q:\n got %+v\nwant %+v", lim, opts, readBufferSize, data, got, want)
+			}
+		}
+	})
+}

@@ -1,0 +1,5 @@
+//go:build js || wasip1
+
+package llmfs_test
+
+func hostBackends() []backend { return nil }

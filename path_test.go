@@ -1,0 +1,202 @@
+//go:build !js && !wasip1
+
+package llmfs_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/store/mem"
+)
+
+// sandboxed returns an osdir workspace and a mem workspace shown at /ws, each with
+// a.txt and dir/b.txt.
+func sandboxed(t *testing.T) []*llmfs.Workspace {
+	t.Helper()
+	parent, err := filepath.EvalSymlinks(t.TempDir())
+	noErr(t, err)
+	root := filepath.Join(parent, "ws")
+	mkdirs(t, root, root+"-evil")
+	host, err := llmfs.Open(&llmfs.Options{Root: root})
+	noErr(t, err)
+	virtual := llmfs.New(mem.New(), &llmfs.Options{Root: "/ws"})
+	for _, w := range []*llmfs.Workspace{host, virtual} {
+		put(t, w, "a.txt", "a")
+		put(t, w, "dir/b.txt", "b")
+	}
+	return []*llmfs.Workspace{host, virtual}
+}
+
+func TestFsContext_SandboxRejectsOutside(t *testing.T) {
+	for _, w := range sandboxed(t) {
+		root := w.Root()
+		for _, p := range []string{"..", "../x", "../ws-evil/x", root + "-evil/x", root + "/../x", "/", "/x", "a/../../x", "dir/../../x", "./../x", "//x", "../", "../ws-evil/"} {
+			_, err := w.Read(bg, p, llmfs.ReadOptions{Limit: llmfs.NoLimit})
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.Write(bg, p, "x", llmfs.WriteOptions{})
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.Mkdir(bg, p)
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.List(bg, p)
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.Delete(bg, p)
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.Copy(bg, "a.txt", p)
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.Move(bg, "a.txt", p)
+			wantCode(t, err, llmfs.CodeInvalidPath)
+		}
+		if mustRaw(t, w, "a.txt") != "a" {
+			t.Errorf("%s: a.txt changed", root)
+		}
+	}
+}
+
+func TestFsContext_RootItselfAllowed(t *testing.T) {
+	for _, w := range sandboxed(t) {
+		for _, p := range []string{".", "./", w.Root(), w.Root() + "/", "dir/..", w.Root() + "/dir/.."} {
+			entries, err := w.List(bg, p)
+			if err != nil || len(entries) != 2 {
+				t.Errorf("%s: List(%q) = %v, %v; want the root's 2 entries", w.Root(), p, entries, err)
+			}
+		}
+	}
+}
+
+func TestFsContext_RelaxedJoinsRelativeToRoot(t *testing.T) {
+	dir := t.TempDir()
+	w, err := llmfs.Open(&llmfs.Options{Root: dir, Relaxed: true})
+	noErr(t, err)
+	res, err := w.Write(bg, "sub/rel.txt", "relative", llmfs.WriteOptions{})
+	noErr(t, err)
+	if res.Path != filepath.Join(dir, "sub/rel.txt") {
+		t.Errorf("Path = %q", res.Path)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "sub/rel.txt")); err != nil || string(b) != "relative" {
+		t.Errorf("the relative write did not land under the root: %q, %v", b, err)
+	}
+}
+
+// TestFsContext_RelaxedVirtualStore checks the limit of relaxed mode on a store that has
+// nothing above its root: paths outside it are refused, not mapped somewhere.
+func TestFsContext_RelaxedVirtualStore(t *testing.T) {
+	w := llmfs.New(mem.New(), &llmfs.Options{Root: "/ws", Relaxed: true})
+	put(t, w, "a.txt", "a")
+	_, err := w.Read(bg, "../x", llmfs.ReadOptions{})
+	wantCode(t, err, llmfs.CodeInvalidPath)
+	w = llmfs.New(mem.New(), &llmfs.Options{Relaxed: true})
+	if res, err := w.Write(bg, "../../up.txt", "x", llmfs.WriteOptions{}); err != nil || res.Path != "/up.txt" {
+		t.Errorf("relaxed write above the / root = %v, %v; want /up.txt", res, err)
+	}
+}
+
+func TestFsContext_DefaultRootIsCanonicalCwd(t *testing.T) {
+	real, err := filepath.EvalSymlinks(t.TempDir())
+	noErr(t, err)
+	link := filepath.Join(t.TempDir(), "link")
+	noErr(t, os.Symlink(real, link))
+	t.Chdir(link)
+	for _, opts := range []*llmfs.Options{nil, {}, {Root: "."}, {Root: link}} {
+		w, err := llmfs.Open(opts)
+		noErr(t, err)
+		if w.Root() != real {
+			t.Errorf("Open(%+v).Root() = %q, want the canonical %q", opts, w.Root(), real)
+		}
+		res, err := w.Write(bg, "here.txt", "x", llmfs.WriteOptions{})
+		noErr(t, err)
+		if res.Path != filepath.Join(real, "here.txt") {
+			t.Errorf("Write(here.txt).Path = %q", res.Path)
+		}
+	}
+	// The root is fixed at open: changing directory later does not move it.
+	w, err := llmfs.Open(nil)
+	noErr(t, err)
+	t.Chdir(t.TempDir())
+	if res, err := w.Write(bg, "later.txt", "x", llmfs.WriteOptions{}); err != nil || res.Path != filepath.Join(real, "later.txt") {
+		t.Errorf("after chdir: Write = %v, %v", res, err)
+	}
+}
+
+func TestFsContext_OpenRootMustBeDirectory(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "file")
+	noErr(t, os.WriteFile(f, nil, 0o644))
+	_, err := llmfs.Open(&llmfs.Options{Root: f})
+	wantCode(t, err, llmfs.CodeInvalidPath)
+	_, err = llmfs.Open(&llmfs.Options{Root: filepath.Join(dir, "missing")})
+	wantCode(t, err, llmfs.CodeFileNotFound)
+}
+
+func TestFsContext_LexicalNormalization(t *testing.T) {
+	for _, w := range sandboxed(t) {
+		base := filepath.Base(w.Root())
+		tests := []struct{ in, want string }{
+			{"a/./b/../c.txt", "a/c.txt"},
+			{"a//b.txt", "a/b.txt"},
+			{"./x.txt", "x.txt"},
+			{"x/y/../../z.txt", "z.txt"},
+			{"../" + base + "/back.txt", "back.txt"},
+			{w.Root() + "/./abs/../abs.txt", "abs.txt"},
+			{"t/", "t"},
+		}
+		for _, tt := range tests {
+			res, err := w.Write(bg, tt.in, tt.in, llmfs.WriteOptions{})
+			if err != nil {
+				t.Errorf("Write(%q): %v", tt.in, err)
+				continue
+			}
+			if res.Path != abs(w, tt.want) {
+				t.Errorf("Write(%q).Path = %q, want %q", tt.in, res.Path, abs(w, tt.want))
+			}
+			if got, _ := raw(t, w, tt.want); got != tt.in {
+				t.Errorf("Write(%q) did not land at %s", tt.in, tt.want)
+			}
+		}
+	}
+}
+
+// TestFsContext_LexicalBeforeSymlinks checks that ".." is folded before any symbolic link
+// is followed: "ln/../a.txt" is the root's a.txt even when ln points elsewhere.
+func TestFsContext_LexicalBeforeSymlinks(t *testing.T) {
+	w := sandboxed(t)[0]
+	put(t, w, "dir/sub/a.txt", "nested")
+	noErr(t, os.Symlink("dir/sub", filepath.Join(w.Root(), "ln")))
+	if res := readAll(t, w, "ln/../a.txt"); res.Content != "a" || res.Path != abs(w, "a.txt") {
+		t.Errorf("Read(ln/../a.txt) = %q at %s, want the root's a.txt", res.Content, res.Path)
+	}
+}
+
+func TestFsContext_EmptyAndNULRejected(t *testing.T) {
+	for _, w := range sandboxed(t) {
+		for _, p := range []string{"", "\x00", "a.txt\x00", "dir/\x00/b.txt"} {
+			_, err := w.Read(bg, p, llmfs.ReadOptions{})
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.Write(bg, p, "x", llmfs.WriteOptions{})
+			wantCode(t, err, llmfs.CodeInvalidPath)
+		}
+		entries, err := w.List(bg, ".")
+		noErr(t, err)
+		for _, e := range entries {
+			if strings.ContainsRune(e.Name, 0) {
+				t.Errorf("a file with a NUL byte was created")
+			}
+		}
+	}
+}
+
+func TestFsContext_RelWithinRoot(t *testing.T) {
+	for _, w := range sandboxed(t) {
+		if got := w.Rel(w.Root() + "/dir/b.txt"); got != "dir/b.txt" {
+			t.Errorf("Rel = %q", got)
+		}
+		if got := w.Rel(w.Root()); got != "." {
+			t.Errorf("Rel(root) = %q", got)
+		}
+		if got := w.Rel(w.Root() + "-evil/x"); got != w.Root()+"-evil/x" {
+			t.Errorf("Rel(sibling) = %q, want it unchanged", got)
+		}
+	}
+}
