@@ -21,7 +21,9 @@ type dialect struct {
 	forShare  string // row lock suffix for a row that must not change until commit
 	// concat is the expression for prefix ($1) followed by column from byte $2 (1-based).
 	concat func(prefix, col, from string) string
-	cache  sync.Map // query -> rebound query
+	// nextBlob is a query returning a content id never returned before.
+	nextBlob string
+	cache    sync.Map // query -> rebound query
 }
 
 var (
@@ -31,6 +33,8 @@ var (
 			// || yields text in SQLite; cast back so the column keeps comparing as bytes.
 			return "CAST(" + prefix + " || substr(" + col + ", " + from + ") AS BLOB)"
 		},
+		// Writers are serialized, so a counter row costs no contention.
+		nextBlob: `UPDATE llmfs_counters SET value = value + 1 WHERE name = 'blob' RETURNING value`,
 	}
 	postgresDialect = &dialect{
 		name:      Postgres,
@@ -40,6 +44,7 @@ var (
 		concat: func(prefix, col, from string) string {
 			return "(CAST(" + prefix + " AS BYTEA) || substr(" + col + ", CAST(" + from + " AS INTEGER)))"
 		},
+		nextBlob: `SELECT nextval('llmfs_blob_ids')`,
 	}
 )
 

@@ -18,7 +18,8 @@ import (
 //
 //   - "sqlite:PATH" is a SQLite database file, created if missing, opened in WAL mode with a
 //     busy timeout so several processes can share it. PATH may carry modernc.org/sqlite
-//     query parameters ("sqlite:/var/lib/llmfs.db?_pragma=synchronous(FULL)").
+//     query parameters after a '?' ("sqlite:/var/lib/llmfs.db?_pragma=synchronous(FULL)"),
+//     so PATH itself cannot hold a '?'.
 //     "sqlite::memory:" is a private in-memory database, gone when the DB is closed; it
 //     uses a single connection, so a write must not read its content from a file of the
 //     same database.
@@ -90,6 +91,8 @@ func parseDSN(dsn string) (driver string, d Dialect, source string, err error) {
 				q.Add("_pragma", p)
 			}
 		}
+		// The driver reads "file:" URIs, where '%' escapes and '#' starts a fragment.
+		file = strings.NewReplacer("%", "%25", "#", "%23").Replace(file)
 		return "sqlite", SQLite, "file:" + file + "?" + q.Encode(), nil
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		return "pgx", Postgres, dsn, nil

@@ -18,7 +18,7 @@ type file struct {
 	s      *Store
 	ctx    context.Context
 	name   string
-	id     int64
+	blob   int64 // content id
 	info   *fileInfo
 	off    int64
 	seq    int64 // index of the cached chunk, -1 for none
@@ -47,8 +47,8 @@ func (f *file) chunk(seq int64) ([]byte, error) {
 	}
 	f.s.chunkReads.Add(1)
 	var data []byte
-	err := f.s.x.db.QueryRowContext(f.ctx, f.s.x.d.rebind(`SELECT data FROM llmfs_chunks WHERE node = ? AND seq = ?`),
-		f.id, seq).Scan(&data)
+	err := f.s.x.db.QueryRowContext(f.ctx, f.s.x.d.rebind(`SELECT data FROM llmfs_chunks WHERE blob = ? AND seq = ?`),
+		f.blob, seq).Scan(&data)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, pathErr("read", f.name, err)
 	}

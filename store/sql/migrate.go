@@ -40,15 +40,21 @@ CREATE TABLE llmfs_nodes (
 	mtime  BIGINT NOT NULL,
 	hash   TEXT NOT NULL,
 	hstate BLOB,
+	blob   BIGINT NOT NULL DEFAULT 0,
 	UNIQUE (ws, path)
 );
 CREATE INDEX llmfs_nodes_parent ON llmfs_nodes (ws, parent, name);
 CREATE TABLE llmfs_chunks (
-	node BIGINT NOT NULL,
+	blob BIGINT NOT NULL,
 	seq  BIGINT NOT NULL,
 	data BLOB NOT NULL,
-	PRIMARY KEY (node, seq)
+	PRIMARY KEY (blob, seq)
 );
+CREATE TABLE llmfs_counters (
+	name  TEXT PRIMARY KEY,
+	value BIGINT NOT NULL
+);
+INSERT INTO llmfs_counters (name, value) VALUES ('blob', 0);
 `,
 		postgres: `
 CREATE TABLE llmfs_workspaces (
@@ -72,15 +78,17 @@ CREATE TABLE llmfs_nodes (
 	mtime  BIGINT NOT NULL,
 	hash   TEXT NOT NULL,
 	hstate BYTEA,
+	blob   BIGINT NOT NULL DEFAULT 0,
 	UNIQUE (ws, path)
 );
 CREATE INDEX llmfs_nodes_parent ON llmfs_nodes (ws, parent, name);
 CREATE TABLE llmfs_chunks (
-	node BIGINT NOT NULL,
+	blob BIGINT NOT NULL,
 	seq  BIGINT NOT NULL,
 	data BYTEA NOT NULL,
-	PRIMARY KEY (node, seq)
+	PRIMARY KEY (blob, seq)
 );
+CREATE SEQUENCE llmfs_blob_ids;
 `,
 	},
 }

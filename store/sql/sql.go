@@ -228,7 +228,7 @@ func (x *DB) Remove(ctx context.Context, id string) error {
 			return wsErr("remove", id, err)
 		}
 		for _, q := range []string{
-			`DELETE FROM llmfs_chunks WHERE node IN (SELECT id FROM llmfs_nodes WHERE ws = ?)`,
+			`DELETE FROM llmfs_chunks WHERE blob IN (SELECT blob FROM llmfs_nodes WHERE ws = ?)`,
 			`DELETE FROM llmfs_nodes WHERE ws = ?`,
 			`DELETE FROM llmfs_workspaces WHERE id = ?`,
 		} {

@@ -62,7 +62,7 @@ func checkUsage(t testing.TB, s *Store) Usage {
 	}
 	var chunkBytes int64
 	err = s.x.db.QueryRowContext(ctx, s.x.d.rebind(`SELECT COALESCE(SUM(LENGTH(c.data)), 0) FROM llmfs_chunks c
-		JOIN llmfs_nodes n ON n.id = c.node WHERE n.ws = ?`), s.ws).Scan(&chunkBytes)
+		JOIN llmfs_nodes n ON n.blob = c.blob WHERE n.ws = ?`), s.ws).Scan(&chunkBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,20 +357,20 @@ func mustOpen(t testing.TB, s store.Store, name string) fs.File {
 func chunkVersions(t testing.TB, x *DB, s *Store, name string) map[int64]string {
 	t.Helper()
 	var id int64
-	if err := x.db.QueryRowContext(ctx, x.d.rebind(`SELECT id FROM llmfs_nodes WHERE ws = ? AND path = ?`),
+	if err := x.db.QueryRowContext(ctx, x.d.rebind(`SELECT blob FROM llmfs_nodes WHERE ws = ? AND path = ?`),
 		s.ws, []byte(name)).Scan(&id); err != nil {
 		t.Fatal(err)
 	}
-	q := `SELECT seq, CAST(xmin AS TEXT) FROM llmfs_chunks WHERE node = ?`
+	q := `SELECT seq, CAST(xmin AS TEXT) FROM llmfs_chunks WHERE blob = ?`
 	if x.d.name == SQLite {
 		for _, stmt := range []string{
-			`CREATE TABLE IF NOT EXISTS test_chunk_writes (node BIGINT, seq BIGINT, n BIGINT, PRIMARY KEY (node, seq))`,
+			`CREATE TABLE IF NOT EXISTS test_chunk_writes (blob BIGINT, seq BIGINT, n BIGINT, PRIMARY KEY (blob, seq))`,
 			`CREATE TRIGGER IF NOT EXISTS test_chunk_ins AFTER INSERT ON llmfs_chunks BEGIN
-				INSERT INTO test_chunk_writes VALUES (NEW.node, NEW.seq, 1)
-				ON CONFLICT (node, seq) DO UPDATE SET n = n + 1; END`,
+				INSERT INTO test_chunk_writes VALUES (NEW.blob, NEW.seq, 1)
+				ON CONFLICT (blob, seq) DO UPDATE SET n = n + 1; END`,
 			`CREATE TRIGGER IF NOT EXISTS test_chunk_upd AFTER UPDATE ON llmfs_chunks BEGIN
-				INSERT INTO test_chunk_writes VALUES (NEW.node, NEW.seq, 1)
-				ON CONFLICT (node, seq) DO UPDATE SET n = n + 1; END`,
+				INSERT INTO test_chunk_writes VALUES (NEW.blob, NEW.seq, 1)
+				ON CONFLICT (blob, seq) DO UPDATE SET n = n + 1; END`,
 		} {
 			if _, err := x.db.ExecContext(ctx, stmt); err != nil {
 				t.Fatal(err)
@@ -378,7 +378,7 @@ func chunkVersions(t testing.TB, x *DB, s *Store, name string) map[int64]string 
 		}
 		// Rows written before the triggers existed count as version 0.
 		q = `SELECT c.seq, CAST(COALESCE(w.n, 0) AS TEXT) FROM llmfs_chunks c
-			LEFT JOIN test_chunk_writes w ON w.node = c.node AND w.seq = c.seq WHERE c.node = ?`
+			LEFT JOIN test_chunk_writes w ON w.blob = c.blob AND w.seq = c.seq WHERE c.blob = ?`
 	}
 	rows, err := x.db.QueryContext(ctx, x.d.rebind(q), id)
 	if err != nil {
@@ -566,7 +566,7 @@ func TestWorkspaces(t *testing.T) {
 			t.Fatalf("Remove twice: %v", err)
 		}
 		var orphans int
-		x.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM llmfs_chunks WHERE node NOT IN (SELECT id FROM llmfs_nodes)`).Scan(&orphans)
+		x.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM llmfs_chunks WHERE blob NOT IN (SELECT blob FROM llmfs_nodes)`).Scan(&orphans)
 		if orphans != 0 {
 			t.Fatalf("%d chunks left without a file", orphans)
 		}
@@ -640,6 +640,22 @@ func freshPostgres(t *testing.T) string {
 	return u.String()
 }
 
+// TestOddPath opens a database whose path holds characters special in URIs.
+func TestOddPath(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a#1 %41")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenDSN(ctx, "sqlite:"+filepath.Join(dir, "x.db"), "w", &Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := os.Stat(filepath.Join(dir, "x.db")); err != nil {
+		t.Fatalf("database not where the DSN says: %v", err)
+	}
+}
+
 func TestMemoryDSN(t *testing.T) {
 	s, err := OpenDSN(ctx, "sqlite::memory:", "w", &Options{Create: true})
 	if err != nil {
@@ -664,6 +680,7 @@ func TestParseDSN(t *testing.T) {
 	for _, tt := range []test{
 		{"sqlite:/tmp/x.db", "sqlite", SQLite, "file:/tmp/x.db?_pragma=busy_timeout%2830000%29&_pragma=journal_mode%28WAL%29&_pragma=synchronous%28NORMAL%29"},
 		{"sqlite:x.db?_pragma=synchronous(FULL)", "sqlite", SQLite, "file:x.db?_pragma=synchronous%28FULL%29&_pragma=busy_timeout%2830000%29&_pragma=journal_mode%28WAL%29"},
+		{"sqlite:/tmp/a#1%/x.db", "sqlite", SQLite, "file:/tmp/a%231%25/x.db?_pragma=busy_timeout%2830000%29&_pragma=journal_mode%28WAL%29&_pragma=synchronous%28NORMAL%29"},
 		{"postgres://u@h/db", "pgx", Postgres, "postgres://u@h/db"},
 		{"postgresql://u@h/db", "pgx", Postgres, "postgresql://u@h/db"},
 	} {

@@ -55,15 +55,16 @@ type node struct {
 	mtime  int64
 	hash   string
 	hstate []byte
+	blob   int64 // content id: the key of the file's chunks
 }
 
-const nodeCols = `id, path, dir, size, mtime, hash, hstate`
+const nodeCols = `id, path, dir, size, mtime, hash, hstate, blob`
 
 func scanNode(sc interface{ Scan(...any) error }) (*node, error) {
 	var n node
 	var p []byte
 	var dir int64
-	if err := sc.Scan(&n.id, &p, &dir, &n.size, &n.mtime, &n.hash, &n.hstate); err != nil {
+	if err := sc.Scan(&n.id, &p, &dir, &n.size, &n.mtime, &n.hash, &n.hstate, &n.blob); err != nil {
 		return nil, err
 	}
 	n.path, n.dir = string(p), dir != 0
@@ -234,9 +235,9 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	var n node
 	var dir int64
 	var first []byte
-	err := t.queryRow(`SELECT n.id, n.dir, n.size, n.mtime, c.data FROM llmfs_nodes n
-		LEFT JOIN llmfs_chunks c ON c.node = n.id AND c.seq = 0
-		WHERE n.ws = ? AND n.path = ?`, s.ws, []byte(name)).Scan(&n.id, &dir, &n.size, &n.mtime, &first)
+	err := t.queryRow(`SELECT n.blob, n.dir, n.size, n.mtime, c.data FROM llmfs_nodes n
+		LEFT JOIN llmfs_chunks c ON c.blob = n.blob AND c.seq = 0
+		WHERE n.ws = ? AND n.path = ?`, s.ws, []byte(name)).Scan(&n.blob, &dir, &n.size, &n.mtime, &first)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = s.missing(t, name)
 	}
@@ -247,7 +248,7 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	if n.dir {
 		return nil, pathErr("open", name, store.ErrIsDir)
 	}
-	f := &file{s: s, ctx: ctx, name: name, id: n.id, info: n.info(), seq: -1}
+	f := &file{s: s, ctx: ctx, name: name, blob: n.blob, info: n.info(), seq: -1}
 	if n.size > 0 {
 		if err := f.setChunk(0, first); err != nil {
 			return nil, err
@@ -323,7 +324,7 @@ func (s *Store) Remove(ctx context.Context, name string) error {
 				return err
 			}
 		}
-		if err := s.drop(t, n.id); err != nil {
+		if err := s.drop(t, n); err != nil {
 			return err
 		}
 		return s.account(t, -n.size, -1, 0)
@@ -334,13 +335,30 @@ func (s *Store) Remove(ctx context.Context, name string) error {
 	return nil
 }
 
-// drop deletes node id and its chunks.
-func (s *Store) drop(t *txn, id int64) error {
-	if _, err := t.exec(`DELETE FROM llmfs_chunks WHERE node = ?`, id); err != nil {
+// drop deletes n and its chunks.
+func (s *Store) drop(t *txn, n *node) error {
+	if err := dropChunks(t, n.blob); err != nil {
 		return err
 	}
-	_, err := t.exec(`DELETE FROM llmfs_nodes WHERE id = ?`, id)
+	_, err := t.exec(`DELETE FROM llmfs_nodes WHERE id = ?`, n.id)
 	return err
+}
+
+// dropChunks deletes the chunks of content blob.
+func dropChunks(t *txn, blob int64) error {
+	if blob == 0 {
+		return nil // a directory
+	}
+	_, err := t.exec(`DELETE FROM llmfs_chunks WHERE blob = ?`, blob)
+	return err
+}
+
+// newBlob returns a content id never used before. Content ids are not reused, so a reader
+// holding an old one finds its chunks gone rather than someone else's.
+func newBlob(t *txn) (int64, error) {
+	var id int64
+	err := t.queryRow(t.d.nextBlob).Scan(&id)
+	return id, err
 }
 
 // Rename implements [store.Store]. A directory's whole subtree moves with one UPDATE.
@@ -439,19 +457,23 @@ func (s *Store) Copy(ctx context.Context, src, dst string) error {
 		if err := s.checkAncestors(t, dst, t.d.forShare); err != nil {
 			return err
 		}
+		blob, err := newBlob(t)
+		if err != nil {
+			return err
+		}
 		var id int64
-		err = t.queryRow(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate)
-			VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?) ON CONFLICT (ws, path) DO NOTHING RETURNING id`,
+		err = t.queryRow(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob)
+			VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?) ON CONFLICT (ws, path) DO NOTHING RETURNING id`,
 			s.ws, []byte(dst), []byte(parentOf(dst)), []byte(path.Base(dst)), n.size, time.Now().UnixNano(),
-			n.hash, n.hstate).Scan(&id)
+			n.hash, n.hstate, blob).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fs.ErrExist
 		}
 		if err != nil {
 			return err
 		}
-		if _, err := t.exec(`INSERT INTO llmfs_chunks (node, seq, data) SELECT ?, seq, data FROM llmfs_chunks WHERE node = ?`,
-			id, n.id); err != nil {
+		if _, err := t.exec(`INSERT INTO llmfs_chunks (blob, seq, data) SELECT ?, seq, data FROM llmfs_chunks WHERE blob = ?`,
+			blob, n.blob); err != nil {
 			return err
 		}
 		return s.account(t, n.size, 1, n.size)

@@ -57,6 +57,11 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 }
 
 // write writes head followed by rest; rest is nil when head is all the content.
+//
+// A replaced file keeps its row, which the transaction holds locked, and gets a new content
+// id: its old chunks are deleted, so files opened before fail rather than read a mix. Keeping
+// the row matters on PostgreSQL, where a writer waiting for the row's lock then finds the
+// updated row, rather than no row, when the lock is released.
 func (s *Store) write(t *txn, name string, head []byte, rest io.Reader, opts store.WriteOptions) (int64, error) {
 	src := io.Reader(bytes.NewReader(head))
 	if rest != nil {
@@ -64,6 +69,14 @@ func (s *Store) write(t *txn, name string, head []byte, rest io.Reader, opts sto
 	}
 	if err := s.checkAncestors(t, name, t.d.forShare); err != nil {
 		return 0, err
+	}
+	w := &chunkWriter{t: t, s: s}
+	if rest != nil {
+		// Streaming: learn the limits now, to stop early rather than at the end.
+		var err error
+		if w.q, err = s.quota(t); err != nil {
+			return 0, err
+		}
 	}
 	for attempt := 0; ; attempt++ {
 		old, err := s.get(t, name, t.d.forUpdate)
@@ -83,24 +96,29 @@ func (s *Store) write(t *txn, name string, head []byte, rest io.Reader, opts sto
 		if opts.Mode == store.Replace && opts.IfAbsent && old != nil {
 			return 0, store.ErrChanged
 		}
-		w := &chunkWriter{t: t, s: s}
-		if rest != nil {
-			// Streaming: learn the limits now, to stop early rather than at the end.
-			if w.q, err = s.quota(t); err != nil {
-				return 0, err
-			}
-		}
 		if old != nil && opts.Mode == store.Append {
 			return w.appendTo(old, src)
 		}
+		blob, err := newBlob(t)
+		if err != nil {
+			return 0, err
+		}
 		if old != nil {
-			if err := s.drop(t, old.id); err != nil {
+			w.oldSize = old.size
+			n, err := w.fill(blob, 0, nil, false, src)
+			if err != nil {
 				return 0, err
 			}
-			w.oldSize = old.size
+			if err := w.finish(old.id, blob, n); err != nil {
+				return 0, err
+			}
+			if err := dropChunks(t, old.blob); err != nil {
+				return 0, err
+			}
+			return n, s.account(t, n-old.size, 0, n)
 		}
-		// Content known in full is described by the insert itself; streamed content is
-		// described by finish once it has all been read.
+		// A new file. Content known in full is described by the insert itself; streamed
+		// content is described by finish once it has all been read.
 		var size int64
 		var sum string
 		var state []byte
@@ -113,11 +131,11 @@ func (s *Store) write(t *txn, name string, head []byte, rest io.Reader, opts sto
 			size = int64(len(head))
 		}
 		var id int64
-		err = t.queryRow(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate)
-			VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?) ON CONFLICT (ws, path) DO NOTHING RETURNING id`,
+		err = t.queryRow(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob)
+			VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?) ON CONFLICT (ws, path) DO NOTHING RETURNING id`,
 			s.ws, []byte(name), []byte(parentOf(name)), []byte(path.Base(name)), size, time.Now().UnixNano(),
-			sum, state).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) && old == nil && attempt == 0 {
+			sum, state, blob).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) && attempt < maxCreateAttempts {
 			// PostgreSQL: another transaction created the file since we looked, and has
 			// committed (the insert waited for it). Look again, now seeing and locking it.
 			continue
@@ -125,36 +143,31 @@ func (s *Store) write(t *txn, name string, head []byte, rest io.Reader, opts sto
 		if err != nil {
 			return 0, err
 		}
-		return w.create(id, old == nil, rest == nil, src)
+		n, err := w.fill(blob, 0, nil, false, src)
+		if err != nil {
+			return 0, err
+		}
+		if rest != nil {
+			if err := w.finish(id, blob, n); err != nil {
+				return 0, err
+			}
+		}
+		return n, s.account(t, n, 1, n)
 	}
 }
 
-// A chunkWriter streams content into a file's chunks and keeps the quota.
+// maxCreateAttempts bounds how often a writer that found no file, then lost the race to
+// create it, looks again. Each retry means another transaction committed a change to the
+// file, so the bound only matters under unending contention.
+const maxCreateAttempts = 100
+
+// A chunkWriter streams content into chunks, hashing it and keeping the quota.
 type chunkWriter struct {
 	t       *txn
 	s       *Store
-	q       quotaRow
-	oldSize int64 // size of the content being replaced or appended to
-}
-
-// create fills the new, empty file id with src. created says the file did not exist
-// before; described says its row already holds src's size and hash.
-func (w *chunkWriter) create(id int64, created, described bool, src io.Reader) (int64, error) {
-	h := sha256.New()
-	size, err := w.fill(id, 0, nil, false, h, src)
-	if err != nil {
-		return 0, err
-	}
-	if !described {
-		if err := w.finish(id, size, h); err != nil {
-			return 0, err
-		}
-	}
-	files := int64(0)
-	if created {
-		files = 1
-	}
-	return size, w.s.account(w.t, size-w.oldSize, files, size)
+	q       quotaRow // limits for early checks; zero (no early checks) for small writes
+	oldSize int64    // size of the content being replaced or appended to
+	h       hash.Hash
 }
 
 // appendTo adds src after n's content: only n's last, partial chunk is rewritten. The
@@ -164,34 +177,36 @@ func (w *chunkWriter) appendTo(n *node, src io.Reader) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	w.oldSize = n.size
+	w.h, w.oldSize = h, n.size
 	seq := n.size / ChunkSize
 	var tail []byte
 	if n.size%ChunkSize != 0 {
-		if err := w.t.queryRow(`SELECT data FROM llmfs_chunks WHERE node = ? AND seq = ?`, n.id, seq).Scan(&tail); err != nil {
+		if err := w.t.queryRow(`SELECT data FROM llmfs_chunks WHERE blob = ? AND seq = ?`, n.blob, seq).Scan(&tail); err != nil {
 			return 0, fmt.Errorf("read last chunk of %d-byte file: %w", n.size, err)
 		}
 		if int64(len(tail)) != n.size%ChunkSize {
 			return 0, fmt.Errorf("last chunk of %d-byte file holds %d bytes", n.size, len(tail))
 		}
 	}
-	total, err := w.fill(n.id, seq, tail, tail != nil, h, src)
+	added, err := w.fill(n.blob, seq, tail, tail != nil, src)
 	if err != nil {
 		return 0, err
 	}
-	added := total - int64(len(tail))
-	if err := w.finish(n.id, n.size+added, h); err != nil {
+	if err := w.finish(n.id, n.blob, n.size+added); err != nil {
 		return 0, err
 	}
 	return added, w.s.account(w.t, added, 0, n.size+added)
 }
 
-// fill writes src into chunks seq, seq+1, ... of file id. pending is what chunk seq already
-// holds (stored says its row exists). It feeds the new bytes to h and returns the bytes of
-// chunk seq onwards, pending included.
-func (w *chunkWriter) fill(id, seq int64, pending []byte, stored bool, h hash.Hash, src io.Reader) (int64, error) {
-	base := seq*ChunkSize + int64(len(pending)) // file offset of the next byte from src
-	start := base - int64(len(pending))
+// fill writes src into chunks seq, seq+1, ... of content blob, hashing it into w.h (a new
+// hash if nil). pending is what chunk seq already holds (stored says its row exists). It
+// returns the number of bytes read from src.
+func (w *chunkWriter) fill(blob, seq int64, pending []byte, stored bool, src io.Reader) (int64, error) {
+	if w.h == nil {
+		w.h = sha256.New()
+	}
+	size := seq*ChunkSize + int64(len(pending)) // the file's size so far
+	var n int64
 	buf := make([]byte, ChunkSize)
 	for {
 		cur := copy(buf, pending)
@@ -200,24 +215,25 @@ func (w *chunkWriter) fill(id, seq int64, pending []byte, stored bool, h hash.Ha
 			return 0, rerr
 		}
 		if m > 0 {
-			h.Write(buf[cur : cur+m])
-			base += int64(m)
-			if err := w.check(base); err != nil {
+			w.h.Write(buf[cur : cur+m])
+			n += int64(m)
+			size += int64(m)
+			if err := w.check(size); err != nil {
 				return 0, err
 			}
 			data := buf[:cur+m]
 			var err error
 			if stored {
-				_, err = w.t.exec(`UPDATE llmfs_chunks SET data = ? WHERE node = ? AND seq = ?`, data, id, seq)
+				_, err = w.t.exec(`UPDATE llmfs_chunks SET data = ? WHERE blob = ? AND seq = ?`, data, blob, seq)
 			} else {
-				_, err = w.t.exec(`INSERT INTO llmfs_chunks (node, seq, data) VALUES (?, ?, ?)`, id, seq, data)
+				_, err = w.t.exec(`INSERT INTO llmfs_chunks (blob, seq, data) VALUES (?, ?, ?)`, blob, seq, data)
 			}
 			if err != nil {
 				return 0, err
 			}
 		}
 		if rerr != nil { // EOF: src is done
-			return base - start, nil
+			return n, nil
 		}
 		seq++
 		pending, stored = nil, false
@@ -246,14 +262,14 @@ func hashState(h hash.Hash) (string, []byte, error) {
 	return hex.EncodeToString(h.Sum(nil)), state, nil
 }
 
-// finish records the file's size, hash and hash state.
-func (w *chunkWriter) finish(id, size int64, h hash.Hash) error {
-	sum, state, err := hashState(h)
+// finish records file id's content id, size, and the hash of what w.h consumed.
+func (w *chunkWriter) finish(id, blob, size int64) error {
+	sum, state, err := hashState(w.h)
 	if err != nil {
 		return err
 	}
-	_, err = w.t.exec(`UPDATE llmfs_nodes SET size = ?, hash = ?, hstate = ?, mtime = ? WHERE id = ?`,
-		size, sum, state, time.Now().UnixNano(), id)
+	_, err = w.t.exec(`UPDATE llmfs_nodes SET blob = ?, size = ?, hash = ?, hstate = ?, mtime = ? WHERE id = ?`,
+		blob, size, sum, state, time.Now().UnixNano(), id)
 	return err
 }
 
@@ -267,7 +283,7 @@ func (w *chunkWriter) restoreHash(n *node) (hash.Hash, error) {
 		}
 		h.Reset()
 	}
-	rows, err := w.t.query(`SELECT data FROM llmfs_chunks WHERE node = ? ORDER BY seq`, n.id)
+	rows, err := w.t.query(`SELECT data FROM llmfs_chunks WHERE blob = ? ORDER BY seq`, n.blob)
 	if err != nil {
 		return nil, err
 	}
