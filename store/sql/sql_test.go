@@ -145,6 +145,36 @@ func TestConditionalTwoHandles(t *testing.T) {
 				}
 			}
 		}
+		// Appends and replaces from both handles: no append is lost or torn.
+		const appenders, appends = 4, 25
+		var wg sync.WaitGroup
+		errc := make(chan error, 2*appenders*appends)
+		for i := range 2 * appenders {
+			s := []*Store{s1, s2}[i%2]
+			wg.Go(func() {
+				for k := range appends {
+					line := fmt.Sprintf("appender %d line %d\n", i, k)
+					if _, err := s.WriteFile(ctx, "log", strings.NewReader(line), store.WriteOptions{Mode: store.Append}); err != nil {
+						errc <- err
+					}
+					if _, err := s.WriteFile(ctx, fmt.Sprintf("other%d", k%3), strings.NewReader(line), store.WriteOptions{}); err != nil {
+						errc <- err
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errc)
+		for err := range errc {
+			t.Fatal(err)
+		}
+		log := readAll(t, s2, "log")
+		if n := strings.Count(log, "\n"); n != 2*appenders*appends {
+			t.Fatalf("log has %d lines, want %d", n, 2*appenders*appends)
+		}
+		if _, err := s1.WriteFile(ctx, "log", strings.NewReader(""), store.WriteOptions{IfMatch: store.Hash([]byte(log))}); err != nil {
+			t.Fatalf("hash after concurrent appends is not the content's: %v", err)
+		}
 		checkUsage(t, s1)
 	})
 }
