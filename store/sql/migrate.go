@@ -93,8 +93,8 @@ CREATE SEQUENCE llmfs_blob_ids;
 	},
 }
 
-// SchemaVersion is the schema version this package writes.
-var SchemaVersion = migrations[len(migrations)-1].version
+// schemaVersion is the schema version this package writes.
+var schemaVersion = migrations[len(migrations)-1].version
 
 // migrate applies the migrations the database lacks, in one transaction that holds the
 // database's write lock (SQLite) or an advisory lock (PostgreSQL), so processes opening the
@@ -122,8 +122,8 @@ func (x *DB) migrate(ctx context.Context) error {
 		if err := t.queryRow(`SELECT COALESCE(MAX(version), 0) FROM llmfs_schema`).Scan(&have); err != nil {
 			return err
 		}
-		if have > SchemaVersion {
-			return fmt.Errorf("database schema version %d is newer than this program's %d", have, SchemaVersion)
+		if have > schemaVersion {
+			return fmt.Errorf("database schema version %d is newer than this program's %d", have, schemaVersion)
 		}
 		for _, m := range migrations {
 			if m.version <= have {

@@ -8,13 +8,18 @@
 //
 // # Layout
 //
+// Tables: llmfs_workspaces (id, quota, usage), llmfs_nodes (one row per file or directory),
+// llmfs_chunks (file content), llmfs_schema (applied migrations), and on SQLite
+// llmfs_counters (the last content id; PostgreSQL has the sequence llmfs_blob_ids).
+//
 // Every file and directory is a row keyed by (workspace, path), with its parent path and base
 // name, so empty directories exist and a directory listing is one indexed query on
 // (workspace, parent). Names and paths are stored as bytes (BLOB, BYTEA): any [fs.ValidPath]
 // name round-trips, invalid UTF-8 included, and entries sort in byte order as
 // [strings.Compare] does, whatever the database's collation.
 //
-// File content is stored in chunks of [ChunkSize] bytes. [Store.Open] returns a file that
+// File content is stored in chunks of [ChunkSize] bytes, keyed by a content id that a
+// replace changes (content ids are never reused). [Store.Open] returns a file that
 // fetches chunks as it reads them, so reading the first lines of a large file loads one
 // chunk; an append rewrites only the last, partial chunk and adds new ones. Each file row
 // keeps its size, its content hash ([store.Hash]) and the SHA-256 state that produced it, so
@@ -27,8 +32,9 @@
 // BEGIN IMMEDIATE, so writers are serialized across connections and processes (waiting up to
 // a busy timeout). On PostgreSQL a writer locks the rows it depends on: the target row
 // FOR UPDATE and the target's ancestor directories FOR SHARE, so a conditional write, a
-// rename of an ancestor or a removal of the parent cannot interleave with it. Renaming a
-// directory moves its whole subtree with one UPDATE by path range.
+// rename of an ancestor or a removal of the parent cannot interleave with it; deadlock
+// victims are retried. Renaming a directory moves its whole subtree with one UPDATE by path
+// range. Reads are single statements outside any transaction and never wait for writers.
 //
 // # Quotas
 //
