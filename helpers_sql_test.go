@@ -55,3 +55,10 @@ func sqlWorkspace(t *testing.T, dsn string, opts *llmfs.Options) *llmfs.Workspac
 	})
 	return llmfs.New(s, opts)
 }
+
+// TestPostgresBackend says whether the core tests above ran on PostgreSQL too.
+func TestPostgresBackend(t *testing.T) {
+	if os.Getenv(postgresEnv) == "" {
+		t.Skipf("core tests ran on osdir, mem and SQLite only: set %s to a DSN (see .ci/postgres.sh) to add PostgreSQL", postgresEnv)
+	}
+}
