@@ -90,7 +90,7 @@ func FuzzResolve(f *testing.F) {
 }
 
 // refRead is the obvious implementation of a read: split the whole file into lines, pick
-// the window, and apply the caps line by line as emitLine does.
+// the window, and apply the caps line by line.
 func refRead(data []byte, opts ReadOptions, lim Limits) (*ReadResult, error) {
 	if bytes.IndexByte(data[:min(len(data), binarySniffLen)], 0) >= 0 {
 		return nil, errorf(CodeBinaryFile, "", "binary")
@@ -107,6 +107,23 @@ func refRead(data []byte, opts ReadOptions, lim Limits) (*ReadResult, error) {
 	if maxLines == NoLimit {
 		maxLines, capped = lim.MaxReadLines, true
 	}
+	// validRunes is s with each invalid byte replaced, as ranging over s yields it.
+	validRunes := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			b.WriteRune(r)
+		}
+		return b.String()
+	}
+	headRunes := func(s string, n int) string {
+		for i := range s {
+			if n == 0 {
+				return s[:i]
+			}
+			n--
+		}
+		return s
+	}
 	var out strings.Builder
 	for i := opts.Offset - 1; i < len(lines) && res.Lines < maxLines; i++ {
 		text, ending := lines[i], ""
@@ -117,20 +134,25 @@ func refRead(data []byte, opts ReadOptions, lim Limits) (*ReadResult, error) {
 			text, ending = text[:len(text)-1], "\n"
 		}
 		full := len(text)
+		// Without a length cap, a line longer than the scanner keeps is never whole.
+		tooLong := lim.MaxLineLength < 0 && len(text)+len(ending) > lim.MaxReadBytes+2
 		cut := false
 		if lim.MaxLineLength >= 0 && utf8.RuneCountInString(text) > lim.MaxLineLength {
-			text, cut = string(cutRunes([]byte(text), lim.MaxLineLength)), true
+			text, cut = headRunes(text, lim.MaxLineLength), true
 		}
-		size := len(text) + len(ending)
+		size := len(validRunes(text)) + len(ending)
 		if cut {
 			size += 64
 		}
-		if out.Len()+size > lim.MaxReadBytes {
+		if out.Len()+size > lim.MaxReadBytes || tooLong {
 			if res.Lines > 0 {
 				res.Truncated = true
 				break
 			}
-			text, cut = string(cutRunes([]byte(text), max(lim.MaxReadBytes-64, 0)/4)), true
+			text, cut = headRunes(text, max(lim.MaxReadBytes-64, 0)/4), true
+		}
+		if !utf8.ValidString(text) {
+			text, res.InvalidUTF8 = validRunes(text), true
 		}
 		out.WriteString(text)
 		if cut {
@@ -146,9 +168,6 @@ func refRead(data []byte, opts ReadOptions, lim Limits) (*ReadResult, error) {
 		res.Truncated = false
 	}
 	res.Content = out.String()
-	if !utf8.ValidString(res.Content) {
-		res.Content, res.InvalidUTF8 = strings.ToValidUTF8(res.Content, "\uFFFD"), true
-	}
 	return res, nil
 }
 
@@ -191,6 +210,7 @@ func FuzzReadScan(f *testing.F) {
 		for _, lim := range []Limits{
 			{},
 			{MaxReadLines: 3, MaxReadBytes: 100, MaxLineLength: 10},
+			{MaxReadLines: 50, MaxReadBytes: 200, MaxLineLength: -1},
 			{MaxReadLines: 1000, MaxReadBytes: 1 << 20, MaxLineLength: -1},
 			{MaxReadLines: 2, MaxReadBytes: 8, MaxLineLength: -1},
 		} {
@@ -203,6 +223,12 @@ func FuzzReadScan(f *testing.F) {
 			}
 			if gerr != nil {
 				continue
+			}
+			if !utf8.ValidString(got.Content) {
+				t.Fatalf("limits %+v, opts %+v: content is not valid UTF-8: %q", lim, opts, got.Content)
+			}
+			if w.limits.MaxReadBytes >= 128 && len(got.Content) > w.limits.MaxReadBytes {
+				t.Fatalf("limits %+v, opts %+v: %d bytes of content over the cap", lim, opts, len(got.Content))
 			}
 			if *got != *want {
 				t.Fatalf("limits %+v, opts %+v, chunk %d, data %q:\n got %+v\nwant %+v", lim, opts, readBufferSize, data, got, want)

@@ -132,6 +132,16 @@ type faultStore struct {
 	store.Store
 	rename func(oldname, newname string) error // nil: pass through
 	remove func(name string) error             // nil: pass through
+	write  func(name string) error             // nil: pass through
+}
+
+func (f *faultStore) WriteFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions) (int64, error) {
+	if f.write != nil {
+		if err := f.write(name); err != nil {
+			return 0, err
+		}
+	}
+	return f.Store.WriteFile(ctx, name, r, opts)
 }
 
 func (f *faultStore) Rename(ctx context.Context, oldname, newname string) error {

@@ -126,3 +126,19 @@ func TestFileMove_CrossDeviceRemovesCopyWhenDeleteFails(t *testing.T) {
 		}
 	})
 }
+
+func TestFileMove_CrossDeviceCopyFailureChangesNothing(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
+		put(t, w, "src.txt", "stays\n")
+		cw := crossDevice(w, nil)
+		cw = llmfs.New(&faultStore{
+			Store: cw.Store(),
+			write: func(name string) error { return &fs.PathError{Op: "write", Path: name, Err: store.ErrQuota} },
+		}, &llmfs.Options{Root: w.Root()})
+		_, err := cw.Move(bg, "src.txt", "dst.txt")
+		wantCode(t, err, llmfs.CodeQuotaExceeded)
+		if exists(w, "dst.txt") || mustRaw(t, w, "src.txt") != "stays\n" {
+			t.Errorf("a failed cross-device Move changed the tree")
+		}
+	})
+}

@@ -3,10 +3,12 @@
 package llmfs_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/store/mem"
@@ -198,5 +200,82 @@ func TestFsContext_RelWithinRoot(t *testing.T) {
 		if got := w.Rel(w.Root() + "-evil/x"); got != w.Root()+"-evil/x" {
 			t.Errorf("Rel(sibling) = %q, want it unchanged", got)
 		}
+	}
+}
+
+// TestFsContext_RelaxedAllowsOutside checks that a relaxed workspace reaches outside its root by
+// .. and by absolute paths, and still refuses empty paths and NUL bytes.
+func TestFsContext_RelaxedAllowsOutside(t *testing.T) {
+	site := newAttackSite(t)
+	w, err := llmfs.Open(&llmfs.Options{Root: site.root, Relaxed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, p := range []string{"../outside/secret.txt", site.outside + "/secret.txt", "dir/../../ws-evil/secret", "ln-secret", "ln-outdir/sub/deep.txt"} {
+		res, err := w.Read(ctx, p, llmfs.ReadOptions{Limit: llmfs.NoLimit})
+		if err != nil || res.Content != secret {
+			t.Errorf("relaxed Read(%s) = %v, %v; want the secret", p, res, err)
+		}
+	}
+	res, err := w.Write(ctx, "../outside/new/deep.txt", "relaxed", llmfs.WriteOptions{})
+	if err != nil || res.Path != site.outside+"/new/deep.txt" {
+		t.Errorf("relaxed Write(../outside/new/deep.txt) = %v, %v", res, err)
+	}
+	if b, _ := os.ReadFile(site.outside + "/new/deep.txt"); string(b) != "relaxed" {
+		t.Errorf("outside/new/deep.txt = %q", b)
+	}
+	if _, err := w.Write(ctx, "inside.txt", "in", llmfs.WriteOptions{}); err != nil {
+		t.Errorf("relaxed Write(inside.txt): %v", err)
+	} else if b, _ := os.ReadFile(site.root + "/inside.txt"); string(b) != "in" {
+		t.Errorf("relaxed relative write landed elsewhere: %q", b)
+	}
+	for _, p := range []string{"", "a\x00b"} {
+		if _, err := w.Read(ctx, p, llmfs.ReadOptions{}); llmfs.CodeOf(err) != llmfs.CodeInvalidPath {
+			t.Errorf("relaxed Read(%q) = %v, want INVALID_PATH", p, err)
+		}
+	}
+	// Devices are never opened: /dev/zero would never end, /dev/null would swallow writes.
+	for _, dev := range []string{"/dev/zero", "/dev/null", "/dev/urandom"} {
+		if _, err := os.Stat(dev); err != nil {
+			continue
+		}
+		_, err := w.Read(ctx, dev, llmfs.ReadOptions{Limit: llmfs.NoLimit})
+		wantCode(t, err, llmfs.CodeInvalidPath)
+		_, err = w.Write(ctx, dev, "x", llmfs.WriteOptions{Mode: llmfs.AppendTo})
+		wantCode(t, err, llmfs.CodeInvalidPath)
+		_, err = w.Copy(ctx, dev, "copy-of-device")
+		wantCode(t, err, llmfs.CodeInvalidPath)
+	}
+	errc := make(chan error, 1)
+	go func() { _, err := w.Read(ctx, "fifo", llmfs.ReadOptions{}); errc <- err }()
+	select {
+	case err := <-errc:
+		if llmfs.CodeOf(err) != llmfs.CodeInvalidPath {
+			t.Errorf("relaxed Read(fifo) = %v, want INVALID_PATH", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("relaxed Read(fifo) blocked")
+	}
+}
+
+// TestFsContext_SymlinksResolvedBeforeContainment checks that containment is judged on the
+// real path: a link inside the root that leads inside works, one that leads out is
+// INVALID_PATH however it is spelled.
+func TestFsContext_SymlinksResolvedBeforeContainment(t *testing.T) {
+	site := newAttackSite(t)
+	w, err := llmfs.Open(&llmfs.Options{Root: site.root})
+	noErr(t, err)
+	noErr(t, os.Symlink("dir/b.txt", filepath.Join(site.root, "ln-in")))
+	noErr(t, os.Symlink(filepath.Join(site.root, "dir"), filepath.Join(site.root, "ln-in-abs")))
+	for _, p := range []string{"ln-in", "ln-in-abs/b.txt", "dir/ln-up/ws/a.txt"} {
+		res, err := w.Read(bg, p, llmfs.ReadOptions{Limit: llmfs.NoLimit})
+		if err != nil || !strings.HasPrefix(res.Content, "inside") {
+			t.Errorf("Read(%s) = %v, %v; want the file inside", p, res, err)
+		}
+	}
+	for _, p := range []string{"ln-secret", "ln-rel-secret", "ln-outdir/secret.txt", "ln-evil/secret", "dir/ln-up/outside/secret.txt"} {
+		_, err := w.Read(bg, p, llmfs.ReadOptions{Limit: llmfs.NoLimit})
+		wantCode(t, err, llmfs.CodeInvalidPath)
 	}
 }

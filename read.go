@@ -211,10 +211,6 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 		res.Truncated = false
 	}
 	res.Content = out.String()
-	if !utf8.ValidString(res.Content) {
-		res.Content = strings.ToValidUTF8(res.Content, "\uFFFD")
-		res.InvalidUTF8 = true
-	}
 	return res, nil
 }
 
@@ -230,31 +226,39 @@ func lineKeepBytes(lim Limits) int {
 }
 
 // emitLine appends one line (kept bytes cur of a line curLen long, ending included) to out.
-// It reports false, appending nothing, when the line would pass the byte cap.
+// It reports false, appending nothing, when the line would pass the byte cap. Bytes that are
+// not UTF-8 are replaced with U+FFFD one by one, and the byte cap counts the replacements,
+// so it holds for the content as returned.
 func (w *Workspace) emitLine(out *bytes.Buffer, res *ReadResult, cur []byte, curLen int, ending string) bool {
 	lim := w.limits
+	whole := len(cur) == curLen
 	text := cur
-	if len(cur) == curLen {
+	if whole {
 		text = cur[:len(cur)-len(ending)]
+	} else {
+		// Only the head of the line was kept; it is cut below in any case.
+		text = trimPartialRune(cur)
 	}
 	cut := false
-	if lim.MaxLineLength >= 0 && (len(text) > lim.MaxLineLength || curLen-len(ending) > len(text)) {
-		if n := utf8.RuneCount(text); n > lim.MaxLineLength || curLen-len(ending) > len(text) {
-			text = cutRunes(text, lim.MaxLineLength)
-			cut = true
-		}
+	if lim.MaxLineLength >= 0 && (!whole || utf8.RuneCount(text) > lim.MaxLineLength) {
+		text = cutRunes(text, lim.MaxLineLength)
+		cut = true
 	}
-	size := len(text) + len(ending)
+	size := validLen(text) + len(ending)
 	if cut {
 		size += 64
 	}
-	if out.Len()+size > lim.MaxReadBytes {
+	if out.Len()+size > lim.MaxReadBytes || !whole && !cut {
 		if res.Lines > 0 {
 			return false
 		}
 		// A single line larger than the byte cap: return its head.
 		text = cutRunes(text, max(lim.MaxReadBytes-64, 0)/4)
 		cut = true
+	}
+	if !utf8.Valid(text) {
+		text = toValidUTF8(text)
+		res.InvalidUTF8 = true
 	}
 	out.Write(text)
 	if cut {
@@ -264,6 +268,51 @@ func (w *Workspace) emitLine(out *bytes.Buffer, res *ReadResult, cur []byte, cur
 	out.WriteString(ending)
 	res.Lines++
 	return true
+}
+
+// validLen is the length of b once each byte that is not UTF-8 is replaced with U+FFFD.
+func validLen(b []byte) int {
+	n := len(b)
+	if utf8.Valid(b) {
+		return n
+	}
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			n += len("\uFFFD") - 1
+		}
+		b = b[size:]
+	}
+	return n
+}
+
+// toValidUTF8 returns b with each byte that is not UTF-8 replaced with U+FFFD, as ranging
+// over a string does (strings.ToValidUTF8 would fold a run of them into one).
+func toValidUTF8(b []byte) []byte {
+	out := make([]byte, 0, validLen(b))
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
+}
+
+// trimPartialRune drops an incomplete UTF-8 sequence cut off at the end of b.
+func trimPartialRune(b []byte) []byte {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			break
+		}
+	}
+	return b
 }
 
 func lineEnding(crlf bool) string {

@@ -339,3 +339,19 @@ func TestFileRead_InvalidUTF8PathRefused(t *testing.T) {
 		wantCode(t, err, llmfs.CodeInvalidPath)
 	})
 }
+
+// TestFileRead_ByteCapCountsReplacedBytes checks that the byte cap holds for the content
+// as returned: each invalid byte becomes a 3-byte U+FFFD, so a Latin-1 file must not
+// overflow the cap by up to three times.
+func TestFileRead_ByteCapCountsReplacedBytes(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
+		put(t, w, "latin1.txt", strings.Repeat(strings.Repeat("\xe9\xe0\xe8\xf9 \xe7a \xe9t\xe9 \xe0 \xe7\xe0 ", 8)+"\n", 4000))
+		res := readAll(t, w, "latin1.txt")
+		if len(res.Content) > llmfs.DefaultMaxReadBytes || !res.Truncated || !res.InvalidUTF8 {
+			t.Errorf("Read: %d bytes (cap %d), truncated %v, invalid %v", len(res.Content), llmfs.DefaultMaxReadBytes, res.Truncated, res.InvalidUTF8)
+		}
+		if strings.Count(res.Content, "\n") != res.Lines || res.NextOffset != res.Lines+1 {
+			t.Errorf("Lines %d, NextOffset %d, newlines %d", res.Lines, res.NextOffset, strings.Count(res.Content, "\n"))
+		}
+	})
+}
