@@ -95,8 +95,12 @@ func TestCrash(t *testing.T) {
 		acked := map[string]int{}
 		appends := 0
 		last := -1
+		// Lines the writer printed before it died count as acknowledged, those still in the
+		// pipe when it was killed included; at most one more write may have committed
+		// without being reported.
 		sc := bufio.NewScanner(stdout)
 		const killAfter = 150
+		killed := false
 		for sc.Scan() {
 			i, err := strconv.Atoi(strings.TrimPrefix(sc.Text(), "done "))
 			if err != nil {
@@ -108,16 +112,16 @@ func TestCrash(t *testing.T) {
 			} else {
 				acked[fmt.Sprintf("f%d", i%crashFiles)] = i
 			}
-			if i == killAfter {
+			if i >= killAfter && !killed {
 				cmd.Process.Signal(syscall.SIGKILL)
-				break
+				killed = true
 			}
 		}
-		io.Copy(io.Discard, stdout)
 		cmd.Wait()
-		if last != killAfter {
-			t.Fatalf("writer stopped after write %d, before it could be killed", last)
+		if !killed || last == crashWrites-1 {
+			t.Fatalf("writer finished (last write %d) before it could be killed", last)
 		}
+		t.Logf("killed after write %d", last)
 
 		for f := range crashFiles {
 			name := fmt.Sprintf("f%d", f)
