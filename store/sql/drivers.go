@@ -35,6 +35,9 @@ func Connect(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlstore: open %s database: %w", d, err)
 	}
+	// database/sql keeps 2 idle connections by default: a busy server would keep opening
+	// new ones (a PostgreSQL backend process, or a SQLite handle running its pragmas).
+	db.SetMaxIdleConns(8)
 	if strings.HasPrefix(source, "file::memory:") {
 		// Each connection to ":memory:" is a database of its own: keep to one.
 		db.SetMaxOpenConns(1)
