@@ -155,8 +155,8 @@ func (s *Store) missing(t *txn, name string) error {
 	return fs.ErrNotExist
 }
 
-// read runs fn outside any explicit transaction: each of its queries is atomic on its own,
-// and readers never wait for writers.
+// read returns a txn whose queries run outside any explicit transaction: each is atomic on
+// its own, and none waits for writers.
 func (s *Store) read(ctx context.Context) *txn {
 	return &txn{ctx: ctx, q: s.x.db, d: s.x.d}
 }
