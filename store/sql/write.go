@@ -178,6 +178,15 @@ func (w *chunkWriter) appendTo(n *node, src io.Reader) (int64, error) {
 		return 0, err
 	}
 	w.h, w.oldSize = h, n.size
+	if n.blob == 0 {
+		// A row written by something other than this package, without content of its own.
+		if n.size != 0 {
+			return 0, fmt.Errorf("%d-byte file has no content id", n.size)
+		}
+		if n.blob, err = newBlob(w.t); err != nil {
+			return 0, err
+		}
+	}
 	seq := n.size / ChunkSize
 	var tail []byte
 	if n.size%ChunkSize != 0 {
