@@ -102,44 +102,59 @@ func ancestors(name string) []string {
 	return out
 }
 
-// checkAncestors verifies that every directory above name exists and is a directory, and
-// returns the error a walk from the root would meet first: [fs.ErrNotExist] for a missing
-// element, [store.ErrNotDir] for a file. With lock set (PostgreSQL) the directories are
-// locked FOR SHARE until commit, so no rename or removal of one can interleave.
+// checkAncestors verifies that every directory above name exists and is a directory (see
+// [walkErr]). With lock set (PostgreSQL) the directories are locked until commit, so no
+// rename or removal of one can interleave.
 func (s *Store) checkAncestors(t *txn, name string, lock string) error {
 	anc := ancestors(name)
 	if len(anc) == 0 {
 		return nil // the root always exists
 	}
-	args := make([]any, 0, len(anc)+1)
-	args = append(args, s.ws)
-	for _, a := range anc {
-		args = append(args, []byte(a))
-	}
-	q := `SELECT path, dir FROM llmfs_nodes WHERE ws = ? AND path IN (?` + strings.Repeat(", ?", len(anc)-1) + `)` + lock
-	rows, err := t.query(q, args...)
+	rows, err := s.lockRows(t, lock, anc...)
 	if err != nil {
 		return err
 	}
+	return walkErr(rows, name)
+}
+
+// lockRows returns the rows of names that exist, locking them with lock ("", forShare or
+// forUpdate) in path order. Every writer takes its row locks in path order (an ancestor's
+// path sorts before its descendants'), so writers on PostgreSQL wait for each other in one
+// direction only, instead of deadlocking.
+func (s *Store) lockRows(t *txn, lock string, names ...string) (map[string]*node, error) {
+	args := make([]any, 0, len(names)+1)
+	args = append(args, s.ws)
+	for _, n := range names {
+		args = append(args, []byte(n))
+	}
+	q := `SELECT ` + nodeCols + ` FROM llmfs_nodes WHERE ws = ? AND path IN (?` + strings.Repeat(", ?", len(names)-1) + `)
+		ORDER BY path` + lock
+	rows, err := t.query(q, args...)
+	if err != nil {
+		return nil, err
+	}
 	defer rows.Close()
-	found := make(map[string]bool, len(anc))
+	found := make(map[string]*node, len(names))
 	for rows.Next() {
-		var p []byte
-		var dir int64
-		if err := rows.Scan(&p, &dir); err != nil {
-			return err
+		n, err := scanNode(rows)
+		if err != nil {
+			return nil, err
 		}
-		found[string(p)] = dir != 0
+		found[n.path] = n
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, a := range anc {
-		dir, ok := found[a]
-		if !ok {
+	return found, rows.Err()
+}
+
+// walkErr returns the error a walk from the root to name would meet first among the
+// directories above it, given their rows: [fs.ErrNotExist] for a missing element,
+// [store.ErrNotDir] for a file; nil if all are directories.
+func walkErr(rows map[string]*node, name string) error {
+	for _, a := range ancestors(name) {
+		n := rows[a]
+		if n == nil {
 			return fs.ErrNotExist
 		}
-		if !dir {
+		if !n.dir {
 			return store.ErrNotDir
 		}
 	}
@@ -374,14 +389,17 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 	}
 	var errName string // which name the error is about
 	err := s.x.write(ctx, true, func(t *txn) error {
+		// Lock both parents' chains and oldname at once, in path order. Ancestors get the
+		// stronger lock too: a rename is rare and short, and one statement keeps the order.
 		errName = oldname
-		if err := s.checkAncestors(t, oldname, t.d.forShare); err != nil {
-			return err
-		}
-		n, err := s.get(t, oldname, t.d.forUpdate)
+		rows, err := s.lockRows(t, t.d.forUpdate, append(append(ancestors(oldname), oldname), ancestors(newname)...)...)
 		if err != nil {
 			return err
 		}
+		if err := walkErr(rows, oldname); err != nil {
+			return err
+		}
+		n := rows[oldname]
 		if n == nil {
 			return fs.ErrNotExist
 		}
@@ -389,10 +407,12 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 		if n.dir && (newname == oldname || strings.HasPrefix(newname, oldname+"/")) {
 			return fs.ErrInvalid
 		}
-		if err := s.checkAncestors(t, newname, t.d.forShare); err != nil {
+		if err := walkErr(rows, newname); err != nil {
 			return err
 		}
-		if m, err := s.get(t, newname, t.d.forUpdate); err != nil {
+		// No lock needed: if newname appears after this look, the UPDATE below collides
+		// with it on the unique key.
+		if m, err := s.get(t, newname, ""); err != nil {
 			return err
 		} else if m != nil {
 			return fs.ErrExist
@@ -437,13 +457,14 @@ func (s *Store) Copy(ctx context.Context, src, dst string) error {
 	var errName string
 	err := s.x.write(ctx, true, func(t *txn) error {
 		errName = src
-		if err := s.checkAncestors(t, src, t.d.forShare); err != nil {
-			return err
-		}
-		n, err := s.get(t, src, t.d.forShare)
+		rows, err := s.lockRows(t, t.d.forShare, append(append(ancestors(src), src), ancestors(dst)...)...)
 		if err != nil {
 			return err
 		}
+		if err := walkErr(rows, src); err != nil {
+			return err
+		}
+		n := rows[src]
 		if n == nil {
 			return fs.ErrNotExist
 		}
@@ -454,7 +475,7 @@ func (s *Store) Copy(ctx context.Context, src, dst string) error {
 		if dst == "." {
 			return fs.ErrExist
 		}
-		if err := s.checkAncestors(t, dst, t.d.forShare); err != nil {
+		if err := walkErr(rows, dst); err != nil {
 			return err
 		}
 		blob, err := newBlob(t)
