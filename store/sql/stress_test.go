@@ -4,7 +4,6 @@ package sqlstore
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"strings"
@@ -90,4 +89,3 @@ func isAny(err error, targets []error) bool {
 	return false
 }
 
-var _ = fmt.Sprint
