@@ -88,4 +88,3 @@ func isAny(err error, targets []error) bool {
 	}
 	return false
 }
-
