@@ -276,7 +276,8 @@ func (x *DB) Workspace(ctx context.Context, id string, opts *Options) (*Store, e
 }
 
 // Open brings db's schema up to date (see [New]) and returns the store of workspace id.
-// Closing the store does not close db.
+// Closing the store does not close db. A server that opens many workspaces should call
+// [New] once and [DB.Workspace] for each.
 func Open(ctx context.Context, db *sql.DB, d Dialect, id string, opts *Options) (*Store, error) {
 	x, err := New(ctx, db, d)
 	if err != nil {
