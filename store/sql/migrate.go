@@ -91,6 +91,26 @@ CREATE TABLE llmfs_chunks (
 CREATE SEQUENCE llmfs_blob_ids;
 `,
 	},
+	{
+		// Metadata (store.Metadata): small records about a workspace, outside its tree.
+		version: 2,
+		sqlite: `
+CREATE TABLE llmfs_meta (
+	ws    BIGINT NOT NULL,
+	key   TEXT NOT NULL,
+	value TEXT NOT NULL,
+	PRIMARY KEY (ws, key)
+);
+`,
+		postgres: `
+CREATE TABLE llmfs_meta (
+	ws    BIGINT NOT NULL,
+	key   TEXT NOT NULL,
+	value TEXT NOT NULL,
+	PRIMARY KEY (ws, key)
+);
+`,
+	},
 }
 
 // schemaVersion is the schema version this package writes.

@@ -236,6 +236,7 @@ func (x *DB) Remove(ctx context.Context, id string) error {
 		for _, q := range []string{
 			`DELETE FROM llmfs_chunks WHERE blob IN (SELECT blob FROM llmfs_nodes WHERE ws = ?)`,
 			`DELETE FROM llmfs_nodes WHERE ws = ?`,
+			`DELETE FROM llmfs_meta WHERE ws = ?`,
 			`DELETE FROM llmfs_workspaces WHERE id = ?`,
 		} {
 			if _, err := t.exec(q, wid); err != nil {
