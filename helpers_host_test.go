@@ -8,14 +8,15 @@ import (
 	"github.com/llmfs/llmfs"
 )
 
-// hostBackends are the backends on the host file system: store/osdir through llmfs.Open.
+// hostBackends are the backends that need the host: store/osdir through llmfs.Open, and
+// store/sql (sqlBackends).
 func hostBackends() []backend {
-	return []backend{{"osdir", func(t *testing.T, opts *llmfs.Options) *llmfs.Workspace {
+	return append(sqlBackends(), backend{"osdir", func(t *testing.T, opts *llmfs.Options) *llmfs.Workspace {
 		opts.Root = t.TempDir()
 		w, err := llmfs.Open(opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return w
-	}}}
+	}})
 }

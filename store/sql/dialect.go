@@ -1,0 +1,202 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// A dialect holds what differs between SQLite and PostgreSQL. Queries are written once with
+// "?" placeholders and rebound to "$n" for PostgreSQL.
+type dialect struct {
+	name      Dialect
+	dollar    bool   // placeholders are $1, $2, ...
+	forUpdate string // row lock suffix for a row about to change, "" where writers are serialized
+	forShare  string // row lock suffix for a row that must not change until commit
+	// concat is the expression for prefix ($1) followed by column from byte $2 (1-based).
+	concat func(prefix, col, from string) string
+	// nextBlob is a query returning a content id never returned before.
+	nextBlob string
+	cache    sync.Map // query -> rebound query
+}
+
+var (
+	sqliteDialect = &dialect{
+		name: SQLite,
+		concat: func(prefix, col, from string) string {
+			// || yields text in SQLite; cast back so the column keeps comparing as bytes.
+			return "CAST(" + prefix + " || substr(" + col + ", " + from + ") AS BLOB)"
+		},
+		// Writers are serialized, so a counter row costs no contention.
+		nextBlob: `UPDATE llmfs_counters SET value = value + 1 WHERE name = 'blob' RETURNING value`,
+	}
+	postgresDialect = &dialect{
+		name:      Postgres,
+		dollar:    true,
+		forUpdate: " FOR UPDATE",
+		forShare:  " FOR SHARE",
+		concat: func(prefix, col, from string) string {
+			return "(CAST(" + prefix + " AS BYTEA) || substr(" + col + ", CAST(" + from + " AS INTEGER)))"
+		},
+		nextBlob: `SELECT nextval('llmfs_blob_ids')`,
+	}
+)
+
+func dialectOf(d Dialect) (*dialect, error) {
+	switch d {
+	case SQLite:
+		return sqliteDialect, nil
+	case Postgres, "postgresql", "pgx":
+		return postgresDialect, nil
+	}
+	return nil, fmt.Errorf("sqlstore: unknown dialect %q (want %q or %q)", d, SQLite, Postgres)
+}
+
+// rebind rewrites "?" placeholders for the dialect. Queries never hold "?" in literals.
+func (d *dialect) rebind(q string) string {
+	if !d.dollar {
+		return q
+	}
+	if v, ok := d.cache.Load(q); ok {
+		return v.(string)
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range q {
+		if r == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	out := b.String()
+	d.cache.Store(q, out)
+	return out
+}
+
+// querier is what *sql.Tx and *sql.Conn have in common.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// A txn is one transaction of a store operation.
+type txn struct {
+	ctx context.Context
+	q   querier
+	d   *dialect
+}
+
+func (t *txn) exec(q string, args ...any) (sql.Result, error) {
+	return t.q.ExecContext(t.ctx, t.d.rebind(q), args...)
+}
+
+func (t *txn) query(q string, args ...any) (*sql.Rows, error) {
+	return t.q.QueryContext(t.ctx, t.d.rebind(q), args...)
+}
+
+func (t *txn) queryRow(q string, args ...any) *sql.Row {
+	return t.q.QueryRowContext(t.ctx, t.d.rebind(q), args...)
+}
+
+// busyTimeoutMS is how long a SQLite writer waits for another connection's write lock.
+const busyTimeoutMS = 30000
+
+// maxAttempts bounds the retries of a transaction that PostgreSQL aborted as a deadlock
+// victim or a serialization failure.
+const maxAttempts = 5
+
+// write runs fn in one writing transaction and commits it if fn returns nil. When retry is
+// set, fn must be safe to run again, and a transaction PostgreSQL aborts for a deadlock or a
+// serialization failure is retried.
+func (x *DB) write(ctx context.Context, retry bool, fn func(t *txn) error) error {
+	for attempt := 1; ; attempt++ {
+		err := x.write1(ctx, fn)
+		if err == nil || !retry || attempt == maxAttempts || !retryable(err) {
+			return err
+		}
+	}
+}
+
+func (x *DB) write1(ctx context.Context, fn func(t *txn) error) error {
+	if x.d.name == SQLite {
+		return x.writeSQLite(ctx, fn)
+	}
+	tx, err := x.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(&txn{ctx: ctx, q: tx, d: x.d}); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// writeSQLite runs fn inside BEGIN IMMEDIATE on one connection: the write lock is taken at
+// the start, so two writers never both read a row and then race to change it, whichever
+// process they run in, and whatever transaction mode the caller's DSN chose.
+func (x *DB) writeSQLite(ctx context.Context, fn func(t *txn) error) (err error) {
+	conn, err := x.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = "+strconv.Itoa(busyTimeoutMS)); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if done {
+			return
+		}
+		// A context cancelled mid-transaction must not keep the rollback from running.
+		if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); rerr != nil {
+			// The connection's state is unknown: have the pool drop it.
+			conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
+	if err := fn(&txn{ctx: ctx, q: conn, d: x.d}); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		return err
+	}
+	done = true
+	return nil
+}
+
+// retryable reports a PostgreSQL deadlock (40P01) or serialization failure (40001).
+func retryable(err error) bool {
+	s := sqlState(err)
+	return s == "40P01" || s == "40001"
+}
+
+// sqlState returns the SQLSTATE code of a PostgreSQL error, or "".
+func sqlState(err error) string {
+	var e interface{ SQLState() string }
+	if errors.As(err, &e) {
+		return e.SQLState()
+	}
+	return ""
+}
+
+// isUniqueViolation reports an insert or update that collided with a unique key (23505):
+// on PostgreSQL, another transaction created the same path first.
+func isUniqueViolation(err error) bool { return sqlState(err) == "23505" }
+
+func sortWorkspaces(ws []Workspace) {
+	slices.SortFunc(ws, func(a, b Workspace) int { return strings.Compare(a.ID, b.ID) })
+}

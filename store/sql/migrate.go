@@ -1,0 +1,171 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// A migration brings the schema from version-1 to version. Statements are separated by ";"
+// at the end of a line. Migrations are never edited once released: add a new one.
+type migration struct {
+	version  int64
+	sqlite   string
+	postgres string
+}
+
+var migrations = []migration{
+	{
+		version: 1,
+		sqlite: `
+CREATE TABLE llmfs_workspaces (
+	id             INTEGER PRIMARY KEY AUTOINCREMENT,
+	name           TEXT NOT NULL UNIQUE,
+	created        BIGINT NOT NULL,
+	max_bytes      BIGINT NOT NULL DEFAULT 0,
+	max_files      BIGINT NOT NULL DEFAULT 0,
+	max_file_bytes BIGINT NOT NULL DEFAULT 0,
+	used_bytes     BIGINT NOT NULL DEFAULT 0,
+	used_files     BIGINT NOT NULL DEFAULT 0
+);
+CREATE TABLE llmfs_nodes (
+	id     INTEGER PRIMARY KEY AUTOINCREMENT,
+	ws     BIGINT NOT NULL,
+	path   BLOB NOT NULL,
+	parent BLOB NOT NULL,
+	name   BLOB NOT NULL,
+	dir    SMALLINT NOT NULL,
+	size   BIGINT NOT NULL,
+	mtime  BIGINT NOT NULL,
+	hash   TEXT NOT NULL,
+	hstate BLOB,
+	blob   BIGINT NOT NULL DEFAULT 0,
+	UNIQUE (ws, path)
+);
+CREATE INDEX llmfs_nodes_parent ON llmfs_nodes (ws, parent, name);
+CREATE TABLE llmfs_chunks (
+	blob BIGINT NOT NULL,
+	seq  BIGINT NOT NULL,
+	data BLOB NOT NULL,
+	PRIMARY KEY (blob, seq)
+);
+CREATE TABLE llmfs_counters (
+	name  TEXT PRIMARY KEY,
+	value BIGINT NOT NULL
+);
+INSERT INTO llmfs_counters (name, value) VALUES ('blob', 0);
+`,
+		postgres: `
+CREATE TABLE llmfs_workspaces (
+	id             BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	name           TEXT NOT NULL UNIQUE,
+	created        BIGINT NOT NULL,
+	max_bytes      BIGINT NOT NULL DEFAULT 0,
+	max_files      BIGINT NOT NULL DEFAULT 0,
+	max_file_bytes BIGINT NOT NULL DEFAULT 0,
+	used_bytes     BIGINT NOT NULL DEFAULT 0,
+	used_files     BIGINT NOT NULL DEFAULT 0
+);
+CREATE TABLE llmfs_nodes (
+	id     BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	ws     BIGINT NOT NULL,
+	path   BYTEA NOT NULL,
+	parent BYTEA NOT NULL,
+	name   BYTEA NOT NULL,
+	dir    SMALLINT NOT NULL,
+	size   BIGINT NOT NULL,
+	mtime  BIGINT NOT NULL,
+	hash   TEXT NOT NULL,
+	hstate BYTEA,
+	blob   BIGINT NOT NULL DEFAULT 0,
+	UNIQUE (ws, path)
+);
+CREATE INDEX llmfs_nodes_parent ON llmfs_nodes (ws, parent, name);
+CREATE TABLE llmfs_chunks (
+	blob BIGINT NOT NULL,
+	seq  BIGINT NOT NULL,
+	data BYTEA NOT NULL,
+	PRIMARY KEY (blob, seq)
+);
+CREATE SEQUENCE llmfs_blob_ids;
+`,
+	},
+	{
+		// Metadata (store.Metadata): small records about a workspace, outside its tree.
+		version: 2,
+		sqlite: `
+CREATE TABLE llmfs_meta (
+	ws    BIGINT NOT NULL,
+	key   TEXT NOT NULL,
+	value TEXT NOT NULL,
+	PRIMARY KEY (ws, key)
+);
+`,
+		postgres: `
+CREATE TABLE llmfs_meta (
+	ws    BIGINT NOT NULL,
+	key   TEXT NOT NULL,
+	value TEXT NOT NULL,
+	PRIMARY KEY (ws, key)
+);
+`,
+	},
+}
+
+// schemaVersion is the schema version this package writes.
+var schemaVersion = migrations[len(migrations)-1].version
+
+// migrate applies the migrations the database lacks, in one transaction that holds the
+// database's write lock (SQLite) or an advisory lock (PostgreSQL), so processes opening the
+// same database at once apply each migration exactly once.
+func (x *DB) migrate(ctx context.Context) error {
+	if x.d.name == SQLite {
+		// WAL lets readers run beside the one writer. It is a property of the database file,
+		// set outside any transaction; an in-memory database refuses it, harmlessly.
+		x.db.ExecContext(ctx, "PRAGMA journal_mode = WAL")
+	}
+	return x.write(ctx, true, func(t *txn) error {
+		if t.d.name == Postgres {
+			// Serializes concurrent migrators; released at commit. The key is arbitrary.
+			if _, err := t.exec(`SELECT pg_advisory_xact_lock(7460504641626815333)`); err != nil {
+				return err
+			}
+		}
+		if _, err := t.exec(`CREATE TABLE IF NOT EXISTS llmfs_schema (
+			version BIGINT PRIMARY KEY,
+			applied BIGINT NOT NULL
+		)`); err != nil {
+			return err
+		}
+		var have int64
+		if err := t.queryRow(`SELECT COALESCE(MAX(version), 0) FROM llmfs_schema`).Scan(&have); err != nil {
+			return err
+		}
+		if have > schemaVersion {
+			return fmt.Errorf("database schema version %d is newer than this program's %d", have, schemaVersion)
+		}
+		for _, m := range migrations {
+			if m.version <= have {
+				continue
+			}
+			text := m.sqlite
+			if t.d.name == Postgres {
+				text = m.postgres
+			}
+			for stmt := range strings.SplitSeq(text, ";\n") {
+				if strings.TrimSpace(stmt) == "" {
+					continue
+				}
+				if _, err := t.exec(stmt); err != nil {
+					return err
+				}
+			}
+			if _, err := t.exec(`INSERT INTO llmfs_schema (version, applied) VALUES (?, ?)`,
+				m.version, time.Now().UnixNano()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
