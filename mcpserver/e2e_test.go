@@ -678,3 +678,27 @@ func TestWorkspaceFlags(t *testing.T) {
 	rtc := stdioSession(t, nil, "--root", other, "--dialect", "rtc")
 	ok(t, rtc, "edit", `{"path":"/f.txt","old_string":"x","new_string":"y"}`)
 }
+
+// TestServeWeb checks that `llmfs serve --web` serves the browser demo page at / beside
+// the MCP endpoint, and that the endpoint still wants its token.
+func TestServeWeb(t *testing.T) {
+	s := startServe(t, "--root", tempDir(t), "--web")
+	base := strings.TrimSuffix(s.url, "/mcp")
+	resp, err := http.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "llmfs") {
+		t.Fatalf("GET / = %d %.80q, want the demo page", resp.StatusCode, page)
+	}
+	resp, err = http.Post(s.url, "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("POST /mcp without a token = %d, want 401", resp.StatusCode)
+	}
+}

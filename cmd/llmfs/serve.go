@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs/mcpserver"
+	"github.com/llmfs/llmfs/web"
 )
 
 var serveCmd = &command{
@@ -26,7 +27,8 @@ token is made and printed to standard error at start. The Host header must name 
 address, the listening host or an --allow-host name, and so must an Origin header: anything
 else is refused (403), which defeats DNS rebinding and requests from web pages.
 Each MCP session (Mcp-Session-Id) tracks its own reads. SIGINT or SIGTERM stops the server
-gracefully. Requests are logged to standard error, one structured line each.`,
+gracefully. Requests are logged to standard error, one structured line each.
+With --web, / serves a page that runs llmfs in the browser (WebAssembly over IndexedDB).`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
 		f.register(fs, &e.ws)
@@ -34,6 +36,7 @@ gracefully. Requests are logged to standard error, one structured line each.`,
 		token := fs.String("token", "", "bearer `TOKEN` clients must send (default: $LLMFS_TOKEN, else a random one)")
 		maxBody := fs.Int64("max-body", mcpserver.DefaultMaxBodyBytes, "largest request body in `BYTES`")
 		sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "end a session idle for `DURATION` (negative: never)")
+		webPage := fs.Bool("web", false, "also serve the browser demo page at / (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
 		var allowHosts stringList
 		fs.Var(&allowHosts, "allow-host", "also accept `NAME` in the Host and Origin headers (repeatable; loopback names and the listening host always are)")
 		return func(ctx context.Context, args []string) error {
@@ -69,6 +72,12 @@ gracefully. Requests are logged to standard error, one structured line each.`,
 				SessionTimeout: *sessionTimeout,
 				Logger:         logger,
 			}))
+			if *webPage {
+				// The page runs llmfs in the visitor's browser, on the browser's own
+				// storage: it reads nothing of this workspace, so it needs no token.
+				mux.Handle("/", web.Handler())
+				fmt.Fprintf(e.stderr, "llmfs: serving the browser demo at http://%s/\n", ln.Addr())
+			}
 			hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 			fmt.Fprintf(e.stderr, "llmfs: serving MCP at http://%s/mcp\n", ln.Addr())
 
