@@ -28,6 +28,9 @@ The workspace flags (deny rules, quotas, config file) apply to the agent's reads
 			if len(args) == 0 {
 				return usagef("no agent command (put it after --)")
 			}
+			if e.ws.storeDSN != "" || e.ws.workspace != "" {
+				return usagef("--store and --workspace do not apply: an ACP agent reads and writes host files, so acp serves host directories only")
+			}
 			switch *approve {
 			case acp.ApproveAsk, acp.ApproveAll, acp.ApproveNone:
 			default:

@@ -44,7 +44,7 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 var commands []*command
 
 func init() {
-	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd, restoreCmd, acpCmd}
+	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd, restoreCmd, wsCmd, acpCmd}
 }
 
 func lookup(name string) *command {
@@ -81,6 +81,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if err == nil {
 		err = runFn(ctx, pos)
+		if cerr := e.ws.close(); err == nil && cerr != nil {
+			err = cerr
+		}
 	}
 	var ue *usageError
 	switch {

@@ -51,12 +51,16 @@ type wsFlags struct {
 	quota         struct{ bytes, fileBytes, files sizeValue }
 	config        string
 	agentMD       optBool
+	storeDSN      string // --store: a database of virtual workspaces
+	workspace     string // --workspace: the workspace's id in it
 
 	// Set by commands, not flags.
 	dialect    tools.Dialect // the dialect the agent will use; decides the AGENT.md default
 	noSysfiles bool          // do not create or refresh system files at open
 	stderr     io.Writer     // for warnings
 	fs         *flag.FlagSet // to tell flags given from defaults
+	cfg        config        // the configuration options() read
+	closers    *[]func() error
 }
 
 func (f *wsFlags) register(fs *flag.FlagSet) {
@@ -71,6 +75,22 @@ func (f *wsFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.quota.files, "max-files", "bound the number of files and directories to `N` (0: none)")
 	fs.StringVar(&f.config, "config", "", "read settings from `FILE` (default: "+ConfigName+" at the workspace root, if any); flags override it")
 	fs.Var(&f.agentMD, "agent-md", "create /AGENT.md when missing and keep it current while unedited (default: with the rtc dialect, unless read-only)")
+	fs.StringVar(&f.storeDSN, "store", "", "serve a virtual workspace kept in the database `DSN` (sqlite:PATH or postgres://...) instead of a directory; needs --workspace")
+	fs.StringVar(&f.workspace, "workspace", "", "the workspace `ID` in --store (make it with 'llmfs ws create')")
+	f.closers = new([]func() error)
+}
+
+// close releases what open acquired (database handles). It is safe to call more than once.
+func (f *wsFlags) close() error {
+	if f.closers == nil {
+		return nil
+	}
+	var errs []error
+	for _, c := range *f.closers {
+		errs = append(errs, c())
+	}
+	*f.closers = nil
+	return errors.Join(errs...)
 }
 
 // set reports whether the flag name was given on the command line.
@@ -87,13 +107,24 @@ func (f *wsFlags) set(name string) bool {
 }
 
 func (f *wsFlags) open() (*llmfs.Workspace, error) {
+	if err := f.checkStore(); err != nil {
+		return nil, err
+	}
 	opts, agentMD, err := f.options()
 	if err != nil {
 		return nil, err
 	}
-	ws, err := llmfs.Open(opts)
-	if err != nil {
-		return nil, fmt.Errorf("opening the workspace: %w", err)
+	var ws *llmfs.Workspace
+	if f.storeDSN != "" {
+		ws, err = f.openStore(opts)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		ws, err = llmfs.Open(opts)
+		if err != nil {
+			return nil, fmt.Errorf("opening the workspace: %w", err)
+		}
 	}
 	if agentMD == nil {
 		agentMD = new(sysfiles.Wanted(ws, f.dialect == tools.RTC))
@@ -123,6 +154,7 @@ func (f *wsFlags) options() (*llmfs.Options, *bool, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	f.cfg = cfg
 	opts := &llmfs.Options{Root: f.root, Relaxed: f.relaxed, Limits: f.limits, RequireRead: f.requireRead}
 	mode := cfg.Mode
 	if f.set("mode") || mode == "" {
@@ -171,6 +203,9 @@ func (f *wsFlags) options() (*llmfs.Options, *bool, error) {
 func (f *wsFlags) loadConfig() (config, error) {
 	var cfg config
 	p := f.config
+	if p == "" && f.storeDSN != "" {
+		return cfg, nil // a store's workspace has no configuration file; only --config
+	}
 	if p == "" {
 		root := f.root
 		if root == "" {
@@ -199,7 +234,7 @@ func (f *wsFlags) loadConfig() (config, error) {
 // configInRoot returns the path of --config relative to the root, as a deny glob, when
 // the file lies inside the root: the agent must not rewrite its own rules.
 func (f *wsFlags) configInRoot() (string, bool) {
-	if f.config == "" {
+	if f.config == "" || f.storeDSN != "" {
 		return "", false
 	}
 	root, err := filepath.Abs(cmp.Or(f.root, "."))

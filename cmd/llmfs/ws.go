@@ -1,0 +1,478 @@
+//go:build !js && !wasip1
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/store"
+	sqlstore "github.com/llmfs/llmfs/store/sql"
+)
+
+var wsCmd = &command{
+	name:  "ws",
+	args:  "create ID | list | rm ID | import ID DIR | export ID DIR  --store DSN",
+	short: "manage the virtual workspaces of a database: create, list, rm, import, export",
+	long: `A database (--store sqlite:PATH or postgres://...) holds any number of workspaces, each a
+file system of its own with its own quota. Serve one with --store DSN --workspace ID on mcp,
+serve, call and the file commands; opening a workspace never creates it, 'ws create' does
+(and creates a SQLite file if missing).
+
+  create ID        make an empty workspace; --quota-bytes, --max-file-bytes and --max-files
+                   set its quota (the file commands can change it later with the same flags)
+  list             the workspaces with their usage and quota
+  rm ID            delete a workspace and everything in it
+  import ID DIR    copy the directory DIR into the workspace. It never imports .git
+                   directories, and skips what the deny rules deny (the defaults, plus
+                   --deny) and symbolic links. It checks the quota before writing anything.
+  export ID DIR    copy the workspace into the directory DIR (created if missing)
+
+import and export refuse to overwrite an existing file unless --force, and check every
+file before copying any. On a terminal they show a progress bar on standard error,
+otherwise one line per file.`,
+	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		dsn := fs.String("store", "", "the database `DSN`: sqlite:PATH or postgres://...")
+		var q struct{ bytes, fileBytes, files sizeValue }
+		fs.Var(&q.bytes, "quota-bytes", "create: bound the total size of the files to `SIZE` (bytes, or with K, M, G; 0: none)")
+		fs.Var(&q.fileBytes, "max-file-bytes", "create: bound the size of one file to `SIZE` (0: none)")
+		fs.Var(&q.files, "max-files", "create: bound the number of files and directories to `N` (0: none)")
+		force := fs.Bool("force", false, "import, export: overwrite files that exist")
+		var deny stringList
+		fs.Var(&deny, "deny", "import: also skip paths matching `GLOB` (repeatable)")
+		noDefaultDeny := fs.Bool("no-default-deny", false, "import: drop the default deny rules (.git is still skipped)")
+		return func(ctx context.Context, args []string) error {
+			if len(args) == 0 {
+				return usagef("want a subcommand: create, list, rm, import or export")
+			}
+			want := map[string]int{"create": 2, "list": 1, "rm": 2, "import": 3, "export": 3}
+			n, ok := want[args[0]]
+			if !ok {
+				return usagef("unknown subcommand %q: want create, list, rm, import or export", args[0])
+			}
+			if len(args) != n {
+				return usagef("ws %s wants %d argument(s)", args[0], n-1)
+			}
+			if *dsn == "" {
+				return usagef("--store DSN is required")
+			}
+			switch args[0] {
+			case "create":
+				return wsCreate(ctx, e, *dsn, args[1], sqlstore.Quota{MaxBytes: int64(q.bytes), MaxFiles: int64(q.files), MaxFileBytes: int64(q.fileBytes)})
+			case "list":
+				return wsList(ctx, e, *dsn)
+			case "rm":
+				return wsRemove(ctx, e, *dsn, args[1])
+			case "import":
+				return wsImport(ctx, e, *dsn, args[1], args[2], importOptions{force: *force, deny: deny, noDefaultDeny: *noDefaultDeny})
+			default:
+				return wsExport(ctx, e, *dsn, args[1], args[2], *force)
+			}
+		}
+	},
+}
+
+func wsCreate(ctx context.Context, e *env, dsn, id string, q sqlstore.Quota) error {
+	db, err := connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	err = db.Create(ctx, id, q)
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("workspace %q already exists in %s", id, redactDSN(dsn))
+	case errors.Is(err, fs.ErrInvalid):
+		return usagef("invalid workspace id %q: want 1 to 255 bytes of text without control characters", id)
+	case err != nil:
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "created workspace %s\n", id)
+	return err
+}
+
+// existingDB opens the database dsn names, refusing to create a missing SQLite file.
+func existingDB(ctx context.Context, dsn string) (*sqlstore.DB, error) {
+	if file, ok := sqliteFile(dsn); ok {
+		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no database %s: create a workspace in it with 'llmfs ws create --store %s ID'", file, shellQuote(dsn))
+		}
+	}
+	return connect(ctx, dsn)
+}
+
+func wsList(ctx context.Context, e *env, dsn string) error {
+	db, err := existingDB(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	wss, err := db.List(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tFILES\tBYTES\tMAX-FILES\tMAX-BYTES\tMAX-FILE-BYTES\tCREATED")
+	limit := func(n int64) string {
+		if n == 0 {
+			return "-"
+		}
+		return fmt.Sprint(n)
+	}
+	for _, w := range wss {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\n", w.ID, w.Usage.Files, w.Usage.Bytes,
+			limit(w.Quota.MaxFiles), limit(w.Quota.MaxBytes), limit(w.Quota.MaxFileBytes),
+			w.Created.UTC().Format(time.RFC3339))
+	}
+	return tw.Flush()
+}
+
+func wsRemove(ctx context.Context, e *env, dsn, id string) error {
+	db, err := existingDB(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Remove(ctx, id); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("no workspace %q in %s", id, redactDSN(dsn))
+		}
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "removed workspace %s\n", id)
+	return err
+}
+
+// copyItem is one entry to copy: a directory or a regular file.
+type copyItem struct {
+	rel    string // slash-separated, relative to the top
+	dir    bool
+	size   int64
+	mtime  time.Time
+	exists bool  // the destination exists (a directory for a directory, a file for a file)
+	old    int64 // the size of the file it replaces
+}
+
+type importOptions struct {
+	force         bool
+	deny          []string
+	noDefaultDeny bool
+}
+
+func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions) error {
+	if err := llmfs.ValidateDeny(o.deny); err != nil {
+		return usagef("%v", err)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return usagef("%s is not a directory", dir)
+	}
+	s, err := openWorkspaceStore(ctx, dsn, id)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	// A workspace over the store only answers which paths the deny rules deny.
+	rules := llmfs.New(s, &llmfs.Options{Deny: append(o.deny, ConfigName), NoDefaultDeny: o.noDefaultDeny})
+
+	// Plan: walk the whole directory first, so nothing is written unless all of it can be.
+	var items []copyItem
+	skipped := 0
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			return nil
+		}
+		if d.Name() == ".git" || rules.Denied(rel) {
+			skipped++
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case d.IsDir():
+			items = append(items, copyItem{rel: rel, dir: true})
+		case d.Type().IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			items = append(items, copyItem{rel: rel, size: info.Size()})
+		default: // symbolic links, devices, sockets: not files a workspace holds
+			skipped++
+			fmt.Fprintf(e.stderr, "llmfs: skipping %s: not a regular file or directory\n", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("reading %s: %w; nothing imported", dir, err)
+	}
+
+	// Check: conflicts and the quota, before writing anything.
+	var conflicts []string
+	var addBytes, addFiles int64
+	for i := range items {
+		it := &items[i]
+		fi, err := s.Stat(ctx, it.rel)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			addFiles++
+			addBytes += it.size
+			continue
+		case err != nil:
+			return err
+		case it.dir != fi.IsDir() || !it.dir && !fi.Mode().IsRegular():
+			return fmt.Errorf("cannot import %s: the workspace has a %s there; nothing imported", it.rel, kindOf(fi))
+		}
+		it.exists, it.old = true, fi.Size()
+		if !it.dir {
+			conflicts = append(conflicts, it.rel)
+			addBytes += it.size - it.old
+		}
+	}
+	if len(conflicts) > 0 && !o.force {
+		return conflictError("workspace "+id, conflicts, "imported")
+	}
+	q, u, err := s.Quota(ctx)
+	if err != nil {
+		return err
+	}
+	if err := checkQuota(q, u, items, addBytes, addFiles); err != nil {
+		return fmt.Errorf("import into workspace %q: %w; nothing imported", id, err)
+	}
+
+	// Copy: directories first where the walk met them (parents before children).
+	pr := newProgress(e.stderr, "import", items)
+	done := 0
+	for _, it := range items {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if it.dir {
+			if !it.exists {
+				if err := s.Mkdir(ctx, it.rel); err != nil && !errors.Is(err, fs.ErrExist) {
+					return partial("import", done, err)
+				}
+			}
+			continue
+		}
+		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(it.rel)))
+		if err != nil {
+			return partial("import", done, err)
+		}
+		_, err = s.WriteFile(ctx, it.rel, pr.reader(f), store.WriteOptions{Mode: store.Replace})
+		f.Close()
+		if errors.Is(err, store.ErrQuota) {
+			return partial("import", done, fmt.Errorf("%s: the workspace's quota is exhausted (another writer used it since the check)", it.rel))
+		}
+		if err != nil {
+			return partial("import", done, err)
+		}
+		done++
+		pr.fileDone(it.rel, it.size)
+	}
+	pr.finish()
+	_, err = fmt.Fprintf(e.stdout, "imported %d files and %d directories (%s) into workspace %s; skipped %d\n",
+		countFiles(items), len(items)-countFiles(items), human(pr.total), id, skipped)
+	return err
+}
+
+// checkQuota refuses an import the workspace's quota would stop midway.
+func checkQuota(q sqlstore.Quota, u sqlstore.Usage, items []copyItem, addBytes, addFiles int64) error {
+	if q.MaxFiles > 0 && u.Files+addFiles > q.MaxFiles {
+		return fmt.Errorf("it adds %d entries to the %d there, past the quota of %d (QUOTA_EXCEEDED)", addFiles, u.Files, q.MaxFiles)
+	}
+	if q.MaxBytes > 0 && addBytes > 0 && u.Bytes+addBytes > q.MaxBytes {
+		return fmt.Errorf("it adds %d bytes to the %d there, past the quota of %d (QUOTA_EXCEEDED)", addBytes, u.Bytes, q.MaxBytes)
+	}
+	if q.MaxFileBytes > 0 {
+		for _, it := range items {
+			if !it.dir && it.size > q.MaxFileBytes {
+				return fmt.Errorf("%s has %d bytes, past the quota of %d per file (QUOTA_EXCEEDED)", it.rel, it.size, q.MaxFileBytes)
+			}
+		}
+	}
+	return nil
+}
+
+func wsExport(ctx context.Context, e *env, dsn, id, dir string, force bool) error {
+	s, err := openWorkspaceStore(ctx, dsn, id)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+
+	// Plan: list the whole workspace first.
+	var items []copyItem
+	var walk func(name string) error
+	walk = func(name string) error {
+		des, err := s.ReadDir(ctx, name)
+		if err != nil {
+			return err
+		}
+		for _, de := range des {
+			rel := path.Join(name, de.Name())
+			info, err := de.Info()
+			if err != nil {
+				return err
+			}
+			switch {
+			case de.IsDir():
+				items = append(items, copyItem{rel: rel, dir: true, mtime: info.ModTime()})
+				if err := walk(rel); err != nil {
+					return err
+				}
+			case de.Type().IsRegular():
+				items = append(items, copyItem{rel: rel, size: info.Size(), mtime: info.ModTime()})
+			}
+		}
+		return nil
+	}
+	if err := walk("."); err != nil {
+		return fmt.Errorf("listing workspace %q: %w; nothing exported", id, err)
+	}
+
+	// Check: what exists at the destination.
+	var conflicts []string
+	for i := range items {
+		it := &items[i]
+		target := filepath.Join(dir, filepath.FromSlash(it.rel))
+		fi, err := os.Lstat(target)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return err
+		case it.dir && fi.IsDir():
+			it.exists = true
+		case !it.dir && fi.Mode().IsRegular():
+			it.exists = true
+			conflicts = append(conflicts, it.rel)
+		default:
+			return fmt.Errorf("cannot export %s: %s is a %s; nothing exported", it.rel, target, kindOf(fi))
+		}
+	}
+	if len(conflicts) > 0 && !force {
+		return conflictError(dir, conflicts, "exported")
+	}
+
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	pr := newProgress(e.stderr, "export", items)
+	done := 0
+	for _, it := range items {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		target := filepath.Join(dir, filepath.FromSlash(it.rel))
+		if it.dir {
+			if !it.exists {
+				if err := os.Mkdir(target, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+					return partial("export", done, err)
+				}
+			}
+			continue
+		}
+		if err := exportFile(ctx, s, it, target, pr); err != nil {
+			return partial("export", done, err)
+		}
+		done++
+		pr.fileDone(it.rel, it.size)
+	}
+	pr.finish()
+	_, err = fmt.Fprintf(e.stdout, "exported %d files and %d directories (%s) from workspace %s to %s\n",
+		countFiles(items), len(items)-countFiles(items), human(pr.total), id, dir)
+	return err
+}
+
+// exportFile copies one file out of the store through a temporary file, so the target is
+// either its old content or the whole new one.
+func exportFile(ctx context.Context, s store.Store, it copyItem, target string, pr *progress) error {
+	src, err := s.Open(ctx, it.rel)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(target), ".llmfs-export-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly after the rename
+	_, err = io.Copy(tmp, pr.reader(src))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Chtimes(tmp.Name(), it.mtime, it.mtime)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), target)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", it.rel, err)
+	}
+	return nil
+}
+
+func kindOf(fi fs.FileInfo) string {
+	switch {
+	case fi.IsDir():
+		return "directory"
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return "symbolic link"
+	case fi.Mode().IsRegular():
+		return "file"
+	}
+	return "special file"
+}
+
+func conflictError(where string, conflicts []string, verb string) error {
+	const show = 5
+	list := conflicts
+	more := ""
+	if len(list) > show {
+		list, more = list[:show], fmt.Sprintf(" and %d more", len(conflicts)-show)
+	}
+	return fmt.Errorf("%d files exist in %s (%s%s): use --force to overwrite them; nothing %s",
+		len(conflicts), where, strings.Join(list, ", "), more, verb)
+}
+
+func partial(verb string, done int, err error) error {
+	return fmt.Errorf("%w (%s stopped after %d files; each file is whole, old or new)", err, verb, done)
+}
+
+func countFiles(items []copyItem) int {
+	n := 0
+	for _, it := range items {
+		if !it.dir {
+			n++
+		}
+	}
+	return n
+}
