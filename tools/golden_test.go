@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -21,6 +22,7 @@ import (
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/store"
 	"github.com/llmfs/llmfs/store/mem"
+	sqlstore "github.com/llmfs/llmfs/store/sql"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -40,8 +42,9 @@ var update = flag.Bool("update", false, "rewrite the expected results in tools/t
 //     {"error": {"code", "message"}}; "= NAME" is the expected content of file NAME at
 //     that point. "$ROOT" in arguments stands for the workspace root.
 //
-// Each archive runs twice, on a host directory and on a memory store with the same root
-// name; the root shows as $ROOT. Run with -update to rewrite the expected sections.
+// Each archive runs on a host directory, on a memory store with the same root name, and on
+// the stores $LLMFS_TEST_STORE names (see goldenKinds); the root shows as $ROOT. Run with
+// -update to rewrite the expected sections.
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.txtar")
 	if err != nil || len(files) == 0 {
@@ -53,7 +56,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, kind := range []string{"osdir", "mem"} {
+			for i, kind := range goldenKinds(t) {
 				got := runGolden(t, ar, kind)
 				if *update && i == 0 {
 					if err := os.WriteFile(file, txtar.Format(got), 0o644); err != nil {
@@ -141,9 +144,12 @@ func runGolden(t *testing.T, ar *txtar.Archive, kind string) *txtar.Archive {
 			}
 			return ws
 		}
-	case "mem":
+	case "mem", "sqlite", "postgres":
 		root = "/llmfs-golden-root"
-		s := mem.New()
+		var s store.Store = mem.New()
+		if kind != "mem" {
+			s = sqlWorkspace(t, kind)
+		}
 		open = func() *llmfs.Workspace {
 			o := g.opts
 			o.Root = root
@@ -243,4 +249,58 @@ func pretty(t *testing.T, raw []byte, root string) []byte {
 		t.Fatal(err)
 	}
 	return bytes.ReplaceAll(buf.Bytes(), []byte(root), []byte("$ROOT"))
+}
+
+// storeEnv selects further stores for the golden tests: a comma-separated list of sqlite
+// and postgres (store/sql; postgres needs LLMFS_TEST_POSTGRES, a DSN). CI sets it.
+const storeEnv = "LLMFS_TEST_STORE"
+
+// goldenKinds are the stores every archive runs on.
+func goldenKinds(t *testing.T) []string {
+	kinds := []string{"osdir", "mem"}
+	v := os.Getenv(storeEnv)
+	if v == "" {
+		return kinds
+	}
+	for _, k := range strings.Split(v, ",") {
+		switch k = strings.TrimSpace(k); k {
+		case "sqlite", "postgres":
+			kinds = append(kinds, k)
+		default:
+			t.Fatalf("%s=%q: want a comma-separated list of sqlite and postgres", storeEnv, v)
+		}
+	}
+	return kinds
+}
+
+var sqlWorkspaces atomic.Int64
+
+// sqlWorkspace returns a fresh workspace of store/sql, removed at cleanup: in a SQLite file,
+// or in the PostgreSQL database LLMFS_TEST_POSTGRES names.
+func sqlWorkspace(t *testing.T, kind string) store.Store {
+	t.Helper()
+	ctx := context.Background()
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "llmfs.db")
+	if kind == "postgres" {
+		if dsn = os.Getenv("LLMFS_TEST_POSTGRES"); dsn == "" {
+			t.Fatalf("%s asks for postgres, but LLMFS_TEST_POSTGRES (a DSN, see .ci/postgres.sh) is not set", storeEnv)
+		}
+	}
+	db, err := sqlstore.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := fmt.Sprintf("golden-%d-%d", os.Getpid(), sqlWorkspaces.Add(1))
+	s, err := db.Workspace(ctx, id, &sqlstore.Options{Create: true})
+	if err != nil {
+		db.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := db.Remove(ctx, id); err != nil {
+			t.Errorf("remove workspace %s: %v", id, err)
+		}
+		db.Close()
+	})
+	return s
 }
