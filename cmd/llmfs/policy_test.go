@@ -49,14 +49,14 @@ func exists(p string) bool {
 // policy flags (they are registered in one place, wsFlags.register).
 func TestWorkspaceFlagsEverywhere(t *testing.T) {
 	for _, c := range commands {
-		if c.name == "tools" {
-			continue // prints definitions; opens no workspace
+		if c.name == "tools" || c.name == "ws" {
+			continue // prints definitions, or manages workspaces: opens none to serve
 		}
 		status, out, _ := llmfsRun(t, c.name, "--help")
 		if status != 0 {
 			t.Fatalf("%s --help: status %d", c.name, status)
 		}
-		for _, f := range []string{"-mode", "-deny", "-quota-bytes", "-max-file-bytes", "-max-files", "-config", "-agent-md", "-no-default-deny"} {
+		for _, f := range []string{"-mode", "-deny", "-quota-bytes", "-max-file-bytes", "-max-files", "-config", "-agent-md", "-no-default-deny", "-store", "-workspace"} {
 			if !strings.Contains(out, "  "+f) {
 				t.Errorf("llmfs %s has no %s flag:\n%s", c.name, f, out)
 			}
