@@ -22,7 +22,11 @@ func (w *Workspace) Mkdir(ctx context.Context, p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	err = w.mkdirAll(ctx, r.name)
+	var made []string
+	err = w.mkdirAll(ctx, r.name, &made)
+	if err != nil {
+		w.removeMade(ctx, made) // all or nothing, as under a quota of the store's own
+	}
 	done(err)
 	if err != nil {
 		if errors.Is(err, store.ErrNotDir) {

@@ -27,11 +27,15 @@ func (w *Workspace) Move(ctx context.Context, src, dst string) (*MoveResult, err
 	if err != nil {
 		return nil, err
 	}
-	if err = w.mkdirAll(ctx, parentName(rd.name)); err == nil {
+	var made []string
+	if err = w.mkdirAll(ctx, parentName(rd.name), &made); err == nil {
 		err = w.store.Rename(ctx, rs.name, rd.name)
 		if errors.Is(err, store.ErrCrossDevice) {
 			err = w.copyThenDelete(ctx, rs, rd)
 		}
+	}
+	if err != nil {
+		w.removeMade(ctx, made)
 	}
 	done(err)
 	if err != nil {
@@ -75,8 +79,12 @@ func (w *Workspace) Copy(ctx context.Context, src, dst string) (*MoveResult, err
 	if err != nil {
 		return nil, err
 	}
-	if err = w.mkdirAll(ctx, parentName(rd.name)); err == nil {
+	var made []string
+	if err = w.mkdirAll(ctx, parentName(rd.name), &made); err == nil {
 		err = store.Copy(ctx, w.store, rs.name, rd.name)
+	}
+	if err != nil {
+		w.removeMade(ctx, made)
 	}
 	done(err)
 	if err != nil {

@@ -72,9 +72,17 @@ func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOpti
 }
 
 // write is Write after the checks.
-func (w *Workspace) write(ctx context.Context, r resolved, content string, mode store.WriteMode) (*WriteResult, error) {
+func (w *Workspace) write(ctx context.Context, r resolved, content string, mode store.WriteMode) (_ *WriteResult, err error) {
 	p := r.arg
-	if err := w.mkdirAll(ctx, parentName(r.name)); err != nil {
+	// A write that fails leaves nothing behind, not even the parents it made: the store
+	// may refuse the file itself (its own quota, a conditional write that lost).
+	var made []string
+	defer func() {
+		if err != nil {
+			w.removeMade(ctx, made)
+		}
+	}()
+	if err := w.mkdirAll(ctx, parentName(r.name), &made); err != nil {
 		return nil, storeError(p, err)
 	}
 	fi, err := w.store.Stat(ctx, r.name)
@@ -177,8 +185,9 @@ func (w *Workspace) rehash(ctx context.Context, name string) {
 	}
 }
 
-// mkdirAll creates the directory name and any missing parents.
-func (w *Workspace) mkdirAll(ctx context.Context, name string) error {
+// mkdirAll creates the directory name and any missing parents, appending those it made to
+// *made, parents first.
+func (w *Workspace) mkdirAll(ctx context.Context, name string, made *[]string) error {
 	if name == "." {
 		return nil
 	}
@@ -192,10 +201,13 @@ func (w *Workspace) mkdirAll(ctx context.Context, name string) error {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if err := w.mkdirAll(ctx, parentName(name)); err != nil {
+	if err := w.mkdirAll(ctx, parentName(name), made); err != nil {
 		return err
 	}
 	err = w.store.Mkdir(ctx, name)
+	if err == nil {
+		*made = append(*made, name)
+	}
 	if errors.Is(err, fs.ErrExist) {
 		// Someone made it first, or something else is there (a file, a dangling link):
 		// only a directory will do.
@@ -205,6 +217,17 @@ func (w *Workspace) mkdirAll(ctx context.Context, name string) error {
 		return &fs.PathError{Op: "mkdir", Path: name, Err: store.ErrNotDir}
 	}
 	return err
+}
+
+// removeMade removes the directories an operation made before it failed, children first.
+// It stops at one that is no longer empty: someone else has put something in it since.
+func (w *Workspace) removeMade(ctx context.Context, made []string) {
+	ctx = context.WithoutCancel(ctx)
+	for i := len(made) - 1; i >= 0; i-- {
+		if err := w.store.Remove(ctx, made[i]); err != nil {
+			return
+		}
+	}
 }
 
 func parentName(name string) string {

@@ -14,7 +14,7 @@ import (
 
 var callCmd = &command{
 	name:  "call",
-	args:  "TOOL ['ARGS-JSON'] [--dialect agentool|rtc] [workspace flags]",
+	args:  "TOOL ['ARGS-JSON'] [--dialect agentool|rtc] [--root DIR | --store DSN --workspace ID] [workspace flags]",
 	short: "run one tool call and print its JSON result",
 	long: `ARGS-JSON is the tool's arguments as a JSON object; "-" or nothing reads it from standard input.
 On failure the coded error {"code": ..., "message": ...} goes to standard error and the exit status is 1.`,

@@ -18,11 +18,12 @@ import (
 
 var mcpCmd = &command{
 	name:  "mcp",
-	args:  "[--root DIR]... [--dialect agentool|rtc] [--require-read] [workspace flags]",
+	args:  "[--root DIR]... | --store DSN --workspace ID  [--dialect agentool|rtc] [--require-read] [workspace flags]",
 	short: "serve the workspace as an MCP server over standard input and output",
 	long: `Each --root adds a directory to serve; the first (default: the current directory) is the one
 relative paths resolve against, and an absolute path goes to the directory that holds it.
 The directories must not nest. Clients that support MCP roots may narrow them, never widen them.
+--store and --workspace serve a virtual workspace kept in a database instead (see 'llmfs ws').
 Each MCP session tracks its own reads: with --require-read (the default in the rtc dialect),
 editing or overwriting a file needs a read of it in the same session first.
 The log goes to standard error.`,

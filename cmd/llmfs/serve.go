@@ -20,7 +20,7 @@ import (
 
 var serveCmd = &command{
 	name:  "serve",
-	args:  "[--addr 127.0.0.1:7700] [--root DIR]... [--token T] [--dialect agentool|rtc] [workspace flags]",
+	args:  "[--addr 127.0.0.1:7700] [--root DIR]... | --store DSN --workspace ID  [--token T] [--dialect agentool|rtc] [workspace flags]",
 	short: "serve the workspace as an MCP server over streamable HTTP at /mcp",
 	long: `Every request needs "Authorization: Bearer TOKEN". Without --token (or $LLMFS_TOKEN) a random
 token is made and printed to standard error at start. The Host header must name a loopback
@@ -28,6 +28,8 @@ address, the listening host or an --allow-host name, and so must an Origin heade
 else is refused (403), which defeats DNS rebinding and requests from web pages.
 Each MCP session (Mcp-Session-Id) tracks its own reads. SIGINT or SIGTERM stops the server
 gracefully. Requests are logged to standard error, one structured line each.
+Without --root and --store it serves the current directory; --store and --workspace serve a
+virtual workspace kept in a database (see 'llmfs ws').
 With --web, / serves a page that runs llmfs in the browser (WebAssembly over IndexedDB).`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
@@ -79,6 +81,9 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 				fmt.Fprintf(e.stderr, "llmfs: serving the browser demo at http://%s/\n", ln.Addr())
 			}
 			hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+			if f.ws.storeDSN != "" {
+				fmt.Fprintf(e.stderr, "llmfs: workspace %s in %s\n", f.ws.workspace, redactDSN(f.ws.storeDSN))
+			}
 			fmt.Fprintf(e.stderr, "llmfs: serving MCP at http://%s/mcp\n", ln.Addr())
 
 			served := make(chan error, 1)
