@@ -56,7 +56,11 @@ func AgentMD(ctx context.Context, env *Env) ([]File, error) {
 	if len(pol.Deny) > 0 {
 		data.Deny = "`" + strings.Join(pol.Deny, "`, `") + "`"
 	}
-	data.Quota = quotaText(pol.Quota)
+	q := pol.Quota
+	if env.Quota != (llmfs.Quota{}) {
+		q = env.Quota
+	}
+	data.Quota = quotaText(q)
 	for _, t := range env.Tools {
 		data.Tools = append(data.Tools, agentTool{Name: t.Name, Summary: firstSentence(t.Description)})
 	}

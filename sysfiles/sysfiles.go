@@ -58,6 +58,9 @@ type Env struct {
 	// Virtual says the agent sees virtual paths, "/" being the workspace root (the rtc
 	// dialect, or a store that is not a host directory).
 	Virtual bool
+	// Quota, when not zero, is the quota to describe in place of the workspace's policy:
+	// that of a store that enforces its own (store/sql).
+	Quota llmfs.Quota
 }
 
 // A Generator produces the default content of system files. It must be deterministic:
@@ -108,6 +111,8 @@ type Options struct {
 	Virtual bool
 	// Registry holds the generators; nil means [Default].
 	Registry *Registry
+	// Quota is passed on as [Env.Quota].
+	Quota llmfs.Quota
 }
 
 // Status says what [Ensure] did with one system file.
@@ -225,7 +230,7 @@ func generate(ctx context.Context, ws *llmfs.Workspace, opts *Options) ([]File, 
 	if reg == nil {
 		reg = Default
 	}
-	env := &Env{Workspace: ws, Tools: opts.Tools, Virtual: opts.Virtual}
+	env := &Env{Workspace: ws, Tools: opts.Tools, Virtual: opts.Virtual, Quota: opts.Quota}
 	var files []File
 	for _, g := range reg.list() {
 		fs, err := g.gen(ctx, env)

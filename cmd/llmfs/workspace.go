@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/llmfs/llmfs"
+	sqlstore "github.com/llmfs/llmfs/store/sql"
 	"github.com/llmfs/llmfs/sysfiles"
 	"github.com/llmfs/llmfs/tools"
 )
@@ -141,6 +142,12 @@ func (f *wsFlags) open() (*llmfs.Workspace, error) {
 func (f *wsFlags) sysOptions(ws *llmfs.Workspace) *sysfiles.Options {
 	defs, _ := tools.Definitions(f.dialect, ws.Mode())
 	opts := &sysfiles.Options{Virtual: f.dialect == tools.RTC}
+	if s, ok := ws.Store().(*sqlstore.Store); ok {
+		// The store enforces the quota, not the workspace: describe the store's.
+		if q, _, err := s.Quota(context.Background()); err == nil {
+			opts.Quota = llmfs.Quota{MaxBytes: q.MaxBytes, MaxFileBytes: q.MaxFileBytes, MaxFiles: q.MaxFiles}
+		}
+	}
 	for _, d := range defs {
 		opts.Tools = append(opts.Tools, sysfiles.Tool{Name: d.Name, Description: d.Description, ReadOnly: d.ReadOnly})
 	}
