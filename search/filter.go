@@ -1,0 +1,69 @@
+package search
+
+import (
+	"errors"
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// filter decides which files a grep looks at: an optional glob and an optional type.
+type filter struct {
+	glob    string // doublestar pattern; "" for none
+	negate  bool   // the glob began with "!": matching files are left out
+	byPath  bool   // the glob has a "/": match the path relative to the search dir
+	typeGlb []string
+}
+
+// newFilter checks and compiles a glob filter and a type name.
+func newFilter(glob, typ string) (*filter, error) {
+	f := &filter{}
+	if glob != "" {
+		g := glob
+		if strings.HasPrefix(g, "!") {
+			f.negate = true
+			g = g[1:]
+		}
+		g = strings.TrimPrefix(g, "/")
+		if g == "" || !doublestar.ValidatePattern(g) {
+			return nil, &PatternError{Kind: "glob", Pattern: glob, Err: doublestar.ErrBadPattern}
+		}
+		f.glob = g
+		f.byPath = strings.Contains(g, "/")
+	}
+	if typ != "" {
+		g, ok := types[strings.ToLower(typ)]
+		if !ok {
+			return nil, &PatternError{Kind: "type", Pattern: typ, Err: errors.New("unknown file type; known types: " + strings.Join(Types(), ", "))}
+		}
+		f.typeGlb = g
+	}
+	return f, nil
+}
+
+// match reports whether the file at rel (relative to the search dir) passes.
+func (f *filter) match(rel string) bool {
+	base := path.Base(rel)
+	if f.glob != "" {
+		subject := base
+		if f.byPath {
+			subject = rel
+		}
+		ok, _ := doublestar.Match(f.glob, subject)
+		if ok == f.negate {
+			return false
+		}
+	}
+	if f.typeGlb != nil {
+		for _, g := range f.typeGlb {
+			if ok, _ := doublestar.Match(g, base); ok {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func (f *filter) none() bool { return f.glob == "" && f.typeGlb == nil }

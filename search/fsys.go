@@ -1,0 +1,120 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// fileSystem is what the walk and the searchers need from a store. storeFS serves any
+// store; hostFS reads a host directory with direct calls, which costs far fewer
+// allocations and system calls than going through the store for every file.
+type fileSystem interface {
+	// readDir lists a directory sorted by name.
+	readDir(ctx context.Context, name string) ([]fs.DirEntry, error)
+	// open opens a regular file for reading. It does not follow a final symbolic link.
+	open(ctx context.Context, name string) (io.ReadCloser, error)
+	// openFollow opens a regular file for reading, following symbolic links only while
+	// they stay in the store.
+	openFollow(ctx context.Context, name string) (io.ReadCloser, error)
+	// stat describes name, following symbolic links only while they stay in the store, and
+	// returns the real host path when there is one ("" otherwise), for loop detection.
+	stat(ctx context.Context, name string) (fs.FileInfo, string, error)
+}
+
+type storeFS struct{ s store.Store }
+
+func (f storeFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	return f.s.ReadDir(ctx, name)
+}
+
+func (f storeFS) open(ctx context.Context, name string) (io.ReadCloser, error) {
+	return f.s.Open(ctx, name)
+}
+
+func (f storeFS) openFollow(ctx context.Context, name string) (io.ReadCloser, error) {
+	return f.s.Open(ctx, name)
+}
+
+func (f storeFS) stat(ctx context.Context, name string) (fs.FileInfo, string, error) {
+	fi, err := f.s.Stat(ctx, name)
+	return fi, "", err
+}
+
+// hostFS reads the host directory under a [store.Locator] directly. Symbolic links are
+// resolved on the host and refused unless the result is inside the store's root, compared
+// by path element; a name whose resolution fails is refused too.
+type hostFS struct {
+	loc  store.Locator
+	root string // real host path of the store root
+}
+
+func newHostFS(loc store.Locator) (hostFS, error) {
+	root, err := filepath.EvalSymlinks(loc.HostPath("."))
+	if err != nil {
+		return hostFS{}, err
+	}
+	return hostFS{loc: loc, root: root}, nil
+}
+
+func (f hostFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	return os.ReadDir(f.loc.HostPath(name))
+}
+
+func (f hostFS) open(ctx context.Context, name string) (io.ReadCloser, error) {
+	return openHost(f.loc.HostPath(name))
+}
+
+func (f hostFS) openFollow(ctx context.Context, name string) (io.ReadCloser, error) {
+	fi, real, err := f.stat(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: store.ErrNotRegular}
+	}
+	return openHost(real)
+}
+
+func (f hostFS) stat(ctx context.Context, name string) (fs.FileInfo, string, error) {
+	real, err := filepath.EvalSymlinks(f.loc.HostPath(name))
+	if err != nil {
+		return nil, "", err
+	}
+	if !inside(f.root, real) {
+		return nil, "", &fs.PathError{Op: "stat", Path: name, Err: store.ErrEscape}
+	}
+	fi, err := os.Stat(real)
+	return fi, real, err
+}
+
+// inside reports whether the clean host path p is root or below it.
+func inside(root, p string) bool {
+	if p == root {
+		return true
+	}
+	if root == string(filepath.Separator) {
+		return strings.HasPrefix(p, root)
+	}
+	return strings.HasPrefix(p, root) && p[len(root)] == filepath.Separator
+}
+
+// readSmall reads a small file (an ignore file) whole, up to max bytes.
+func readSmall(ctx context.Context, f fileSystem, name string, max int64) ([]byte, error) {
+	r, err := f.open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(io.LimitReader(r, max))
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return data, nil
+}

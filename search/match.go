@@ -1,0 +1,303 @@
+package search
+
+import (
+	"bytes"
+	"regexp"
+	"regexp/syntax"
+	"unicode/utf8"
+)
+
+// A PatternError reports a regular expression or glob that does not parse. Msg is the
+// parser's message.
+type PatternError struct {
+	Kind    string // "regex", "glob" or "type"
+	Pattern string
+	Err     error
+}
+
+func (e *PatternError) Error() string {
+	return "invalid " + e.Kind + " " + quote(e.Pattern) + ": " + e.Err.Error()
+}
+
+func (e *PatternError) Unwrap() error { return e.Err }
+
+func quote(s string) string { return "\"" + s + "\"" }
+
+// matcher finds the lines that match a pattern in a buffer of whole lines.
+//
+// The fast path is a literal prefilter: a literal every match must contain is looked for in
+// the whole buffer with a vectorized search, and the regular expression runs only on the
+// lines around each hit. Patterns with no such literal run one regular expression over the
+// whole buffer, with "^" and "$" matching at line boundaries, and the line that holds the
+// match is confirmed on its own when the pattern could have matched across lines.
+type matcher struct {
+	line     *regexp.Regexp // matches within one line (no trailing newline)
+	buf      *regexp.Regexp // the same pattern over many lines, (?m)
+	lit      []byte         // required literal, lower case when fold; nil if none
+	fold     bool           // lit is compared ignoring ASCII case
+	pure     bool           // the pattern is exactly lit: a hit is a match
+	spansNL  bool           // the pattern can match a newline
+	multline bool           // multiline mode: matches may span lines
+}
+
+// compile builds a matcher for pattern.
+func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
+	flags := ""
+	if ignoreCase {
+		flags += "i"
+	}
+	if multiline {
+		flags += "s"
+	}
+	src := pattern
+	if flags != "" {
+		src = "(?" + flags + ")" + pattern
+	}
+	line, err := regexp.Compile(src)
+	if err != nil {
+		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+	}
+	bufRe, err := regexp.Compile("(?m" + flags + ")" + pattern)
+	if err != nil {
+		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+	}
+	m := &matcher{line: line, buf: bufRe, multline: multiline}
+	tree, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+	}
+	m.spansNL = canMatchNewline(tree)
+	runes, fold := required(tree)
+	if fold {
+		m.lit = foldLiteral(runes)
+		m.fold = true
+	} else if len(runes) > 0 {
+		m.lit = []byte(string(runes))
+		m.pure = tree.Op == syntax.OpLiteral && tree.Flags&syntax.FoldCase == 0
+	}
+	if len(m.lit) == 0 {
+		m.lit = nil
+		m.pure = false
+	}
+	return m, nil
+}
+
+// required returns a literal that every match of re contains, the longest it can find, and
+// whether it is to be compared ignoring case.
+func required(re *syntax.Regexp) ([]rune, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return re.Rune, re.Flags&syntax.FoldCase != 0
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best []rune
+		var bestFold bool
+		consider := func(r []rune, fold bool) {
+			if score(r, fold) > score(best, bestFold) {
+				best, bestFold = r, fold
+			}
+		}
+		// Adjacent literals join into one longer literal.
+		var run []rune
+		runFold := false
+		for _, sub := range re.Sub {
+			if sub.Op == syntax.OpLiteral {
+				f := sub.Flags&syntax.FoldCase != 0
+				if len(run) > 0 && f != runFold {
+					consider(run, runFold)
+					run = nil
+				}
+				run = append(run[:len(run):len(run)], sub.Rune...)
+				runFold = f
+				continue
+			}
+			if len(run) > 0 {
+				consider(run, runFold)
+				run = nil
+			}
+			consider(required(sub))
+		}
+		if len(run) > 0 {
+			consider(run, runFold)
+		}
+		return best, bestFold
+	}
+	return nil, false
+}
+
+// score rates a literal as a prefilter: longer is better; a case-folded one is worth only
+// the part of it the fold search can use.
+func score(r []rune, fold bool) int {
+	if fold {
+		return len(foldLiteral(r))
+	}
+	n := 0
+	for _, c := range r {
+		n += utf8.RuneLen(c)
+	}
+	return n
+}
+
+// foldLiteral returns the longest run of r that an ASCII case-insensitive search can find
+// without missing a match, lower-cased. Non-ASCII runes are left out, and so are k and s,
+// which fold to the Kelvin sign and the long s outside ASCII.
+func foldLiteral(r []rune) []byte {
+	var best, cur []byte
+	for _, c := range r {
+		lc := c | 0x20
+		if c >= utf8.RuneSelf || lc == 'k' || lc == 's' {
+			if len(cur) > len(best) {
+				best = cur
+			}
+			cur = nil
+			continue
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		cur = append(cur, byte(c))
+	}
+	if len(cur) > len(best) {
+		best = cur
+	}
+	return best
+}
+
+// canMatchNewline reports whether re could match a '\n' somewhere.
+func canMatchNewline(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpAnyChar:
+		return true
+	case syntax.OpLiteral:
+		for _, c := range re.Rune {
+			if c == '\n' {
+				return true
+			}
+		}
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return true
+			}
+		}
+	}
+	for _, sub := range re.Sub {
+		if canMatchNewline(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// index returns the offset of the first occurrence of the prefilter literal in b, or -1.
+func (m *matcher) index(b []byte) int {
+	if !m.fold {
+		return bytes.Index(b, m.lit)
+	}
+	return indexFold(b, m.lit)
+}
+
+// indexFold is bytes.Index ignoring ASCII case; lit is lower case.
+func indexFold(h, lit []byte) int {
+	c := lit[0]
+	lo, up := c, c
+	if 'a' <= c && c <= 'z' {
+		up = c - ('a' - 'A')
+	}
+	nextLo, nextUp := -2, -2
+	if lo == up {
+		nextUp = -1
+	}
+	for p := 0; p+len(lit) <= len(h); {
+		if nextLo != -1 && nextLo < p {
+			if j := bytes.IndexByte(h[p:], lo); j < 0 {
+				nextLo = -1
+			} else {
+				nextLo = p + j
+			}
+		}
+		if nextUp != -1 && nextUp < p {
+			if j := bytes.IndexByte(h[p:], up); j < 0 {
+				nextUp = -1
+			} else {
+				nextUp = p + j
+			}
+		}
+		i := nextLo
+		if i < 0 || (nextUp >= 0 && nextUp < i) {
+			i = nextUp
+		}
+		if i < 0 || i+len(lit) > len(h) {
+			return -1
+		}
+		if equalFold(h[i+1:i+len(lit)], lit[1:]) {
+			return i
+		}
+		p = i + 1
+	}
+	return -1
+}
+
+func equalFold(b, lower []byte) bool {
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// nextLine finds the first line of b (whole lines, the last one possibly without a
+// newline) that holds a match, and returns its bounds: start, and end just past its
+// newline. ok is false when no line of b matches.
+func (m *matcher) nextLine(b []byte) (start, end int, ok bool) {
+	p := 0
+	for p < len(b) {
+		var hit int
+		if m.lit != nil {
+			i := m.index(b[p:])
+			if i < 0 {
+				return 0, 0, false
+			}
+			hit = p + i
+		} else {
+			loc := m.buf.FindIndex(b[p:])
+			if loc == nil {
+				return 0, 0, false
+			}
+			hit = p + loc[0]
+			if hit >= len(b) {
+				// An empty match after the final newline is not on a line.
+				return 0, 0, false
+			}
+		}
+		start = bytes.LastIndexByte(b[p:hit], '\n') + 1 + p
+		end = len(b)
+		if j := bytes.IndexByte(b[hit:], '\n'); j >= 0 {
+			end = hit + j + 1
+		}
+		if m.pure || (m.lit == nil && !m.spansNL) {
+			return start, end, true
+		}
+		if m.line.Match(trimNL(b[start:end])) {
+			return start, end, true
+		}
+		p = end
+	}
+	return 0, 0, false
+}
+
+func trimNL(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		return b[:n-1]
+	}
+	return b
+}
