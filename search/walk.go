@@ -98,7 +98,10 @@ func (w *walker) ancestorIgnores(dir string) *ignorer {
 	d := w.opts.base
 	rest := dir
 	if d != "." {
-		rest = strings.TrimPrefix(dir, d+"/")
+		if !strings.HasPrefix(dir, d+"/") {
+			return nil // not below the base: no ignore files above apply
+		}
+		rest = dir[len(d)+1:]
 	}
 	elems := strings.Split(rest, "/")
 	for i := 0; i < len(elems); i++ {
