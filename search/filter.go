@@ -2,7 +2,6 @@ package search
 
 import (
 	"errors"
-	"path"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -42,28 +41,34 @@ func newFilter(glob, typ string) (*filter, error) {
 	return f, nil
 }
 
-// match reports whether the file at rel (relative to the search dir) passes.
-func (f *filter) match(rel string) bool {
-	base := path.Base(rel)
+// rule rules on the file at rel (relative to the search dir) as ripgrep does: a positive
+// glob that matches takes the file even if hidden, ignored or of another type, one that
+// does not leaves it out; a negated glob that matches leaves it out; a type that matches takes the file even
+// if hidden (not if ignored), one that does not leaves it out.
+func (f *filter) rule(rel string) verdict {
+	base := rel[strings.LastIndexByte(rel, '/')+1:]
 	if f.glob != "" {
 		subject := base
 		if f.byPath {
 			subject = rel
 		}
 		ok, _ := doublestar.Match(f.glob, subject)
-		if ok == f.negate {
-			return false
+		switch {
+		case ok && f.negate, !ok && !f.negate:
+			return exclude
+		case ok:
+			return include // a glob that matches overrides the type too
 		}
 	}
 	if f.typeGlb != nil {
 		for _, g := range f.typeGlb {
 			if ok, _ := doublestar.Match(g, base); ok {
-				return true
+				return overHidden
 			}
 		}
-		return false
+		return exclude
 	}
-	return true
+	return neutral
 }
 
 func (f *filter) none() bool { return f.glob == "" && f.typeGlb == nil }

@@ -224,16 +224,17 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 			}
 		}()
 	}
-	wk := newWalker(ctx, fsys, walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads})
+	wo := walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads}
+	if !flt.none() {
+		wo.files = flt.rule
+	}
+	wk := newWalker(ctx, fsys, wo)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		defer close(jobs)
 		defer close(order)
 		wk.walk(name, real, func(f file) bool {
-			if !flt.none() && !flt.match(f.rel) {
-				return true
-			}
 			j := &job{f: f, done: make(chan struct{})}
 			select {
 			case order <- j:

@@ -15,7 +15,20 @@ type walkOptions struct {
 	follow   bool // follow symbolic links that stay inside the store
 	base     string
 	threads  int
+	// files, if not nil, rules on each file before the hidden and ignore rules.
+	files func(rel string) verdict
 }
+
+// verdict is a file filter's ruling, following ripgrep's precedence: a glob overrides
+// everything, ignore files come next, and a file type match overrides only hiddenness.
+type verdict uint8
+
+const (
+	neutral    verdict = iota // the hidden and ignore rules decide
+	exclude                   // leave the file out
+	include                   // take the file whatever the other rules say
+	overHidden                // take the file even if hidden, unless ignored
+)
 
 // file is one regular file found by a walk.
 type file struct {
@@ -152,12 +165,12 @@ func (w *walker) load(n *dirNode) {
 	}
 	for _, de := range des {
 		base := de.Name()
-		if !w.opts.hidden && base[0] == '.' {
-			continue
-		}
 		name := joinName(n.name, base)
 		rel := joinName(n.rel, base)
 		typ := de.Type()
+		if typ&fs.ModeSymlink == 0 && !w.opts.hidden && base[0] == '.' && (w.opts.files == nil || typ.IsDir()) {
+			continue // the common case, decided before any other work
+		}
 		var real string
 		if typ&fs.ModeSymlink != 0 {
 			if !w.opts.follow {
@@ -176,7 +189,16 @@ func (w *walker) load(n *dirNode) {
 		if !typ.IsDir() && !typ.IsRegular() {
 			continue
 		}
-		if n.ig != nil {
+		v := neutral
+		if w.opts.files != nil && !typ.IsDir() {
+			if v = w.opts.files(rel); v == exclude {
+				continue
+			}
+		}
+		if !w.opts.hidden && base[0] == '.' && v != include && v != overHidden {
+			continue
+		}
+		if n.ig != nil && v != include {
 			elems[len(elems)-1] = base
 			if n.ig.ignored(elems, typ.IsDir()) {
 				continue
