@@ -200,26 +200,26 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		o    GrepOptions
 	}
 	patterns := []string{
-		"foo",              // a literal
-		"fo+ ba[rz]",       // a regex with a literal inside
-		"[0-9]{3}",         // no literal
-		`^\s*$`,            // empty lines
-		`^func \w+`,        // anchored
-		`bar$`,             // anchored at the end (not before \r)
-		`foo|Bar`,          // alternation
-		`\bfoo\b`,          // word boundaries
-		`o\sb`,             // could span lines, must not
-		`straße|κόσμε`,     // non-ASCII
-		`.`,                // everything
-		`line \d+7 foo`,    // in the big file, across buffers
-		`at the end`,       // at the end of a line longer than the buffer
-		`(?i)kelvin K`,     // case folding beyond ASCII
-		`x{3}y?`,           // a repeat inside the long line
-		`FOO`,              // case
-		`ba(r|z)`,          // literal prefix, alternation after
-		`[a-z]+_[a-z]+`,    // nothing
-		`(foo)+ (bar)`,     // captures
-		`K`,                // matches the Kelvin sign only when folding
+		"foo",           // a literal
+		"fo+ ba[rz]",    // a regex with a literal inside
+		"[0-9]{3}",      // no literal
+		`^\s*$`,         // empty lines
+		`^func \w+`,     // anchored
+		`bar$`,          // anchored at the end (not before \r)
+		`foo|Bar`,       // alternation
+		`\bfoo\b`,       // word boundaries
+		`o\sb`,          // could span lines, must not
+		`straße|κόσμε`,  // non-ASCII
+		`.`,             // everything
+		`line \d+7 foo`, // in the big file, across buffers
+		`at the end`,    // at the end of a line longer than the buffer
+		`(?i)kelvin K`,  // case folding beyond ASCII
+		`x{3}y?`,        // a repeat inside the long line
+		`FOO`,           // case
+		`ba(r|z)`,       // literal prefix, alternation after
+		`[a-z]+_[a-z]+`, // nothing
+		`(foo)+ (bar)`,  // captures
+		`K`,             // matches the Kelvin sign only when folding
 	}
 	var tests []test
 	for _, p := range patterns {
