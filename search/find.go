@@ -71,6 +71,7 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 	if err != nil {
 		return nil, err
 	}
+	defer fsys.close()
 	fi, real, err := fsys.stat(ctx, name)
 	if err != nil {
 		return nil, err

@@ -23,6 +23,8 @@ type fileSystem interface {
 	// openFollow opens a regular file for reading, following symbolic links only while
 	// they stay in the store.
 	openFollow(ctx context.Context, name string) (io.ReadCloser, error)
+	// close releases what the file system holds; call it once nothing uses it any more.
+	close() error
 	// stat describes name, following symbolic links only while they stay in the store, and
 	// returns the real host path when there is one ("" otherwise), for loop detection.
 	stat(ctx context.Context, name string) (fs.FileInfo, string, error)
@@ -38,6 +40,8 @@ func (f storeFS) open(ctx context.Context, name string) (io.ReadCloser, error) {
 	return f.s.Open(ctx, name)
 }
 
+func (f storeFS) close() error { return nil }
+
 func (f storeFS) openFollow(ctx context.Context, name string) (io.ReadCloser, error) {
 	return f.s.Open(ctx, name)
 }
@@ -52,7 +56,8 @@ func (f storeFS) stat(ctx context.Context, name string) (fs.FileInfo, string, er
 // by path element; a name whose resolution fails is refused too.
 type hostFS struct {
 	loc  store.Locator
-	root string // real host path of the store root
+	root string   // real host path of the store root
+	dir  *hostDir // the store root, open
 }
 
 func newHostFS(loc store.Locator) (hostFS, error) {
@@ -60,15 +65,21 @@ func newHostFS(loc store.Locator) (hostFS, error) {
 	if err != nil {
 		return hostFS{}, err
 	}
-	return hostFS{loc: loc, root: root}, nil
+	dir, err := openHostDir(root)
+	if err != nil {
+		return hostFS{}, err
+	}
+	return hostFS{loc: loc, root: root, dir: dir}, nil
 }
+
+func (f hostFS) close() error { return f.dir.close() }
 
 func (f hostFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
 	return os.ReadDir(f.loc.HostPath(name))
 }
 
 func (f hostFS) open(ctx context.Context, name string) (io.ReadCloser, error) {
-	return openHost(f.loc.HostPath(name))
+	return f.dir.open(name)
 }
 
 func (f hostFS) openFollow(ctx context.Context, name string) (io.ReadCloser, error) {
@@ -79,7 +90,11 @@ func (f hostFS) openFollow(ctx context.Context, name string) (io.ReadCloser, err
 	if !fi.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: store.ErrNotRegular}
 	}
-	return openHost(real)
+	rel, err := filepath.Rel(f.root, real)
+	if err != nil {
+		return nil, err
+	}
+	return f.dir.open(filepath.ToSlash(rel))
 }
 
 func (f hostFS) stat(ctx context.Context, name string) (fs.FileInfo, string, error) {

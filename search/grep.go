@@ -151,6 +151,7 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 	if err != nil {
 		return nil, err
 	}
+	defer fsys.close() // deferred first, so it runs after every goroutine is done
 	fi, real, err := fsys.stat(ctx, name)
 	if err != nil {
 		return nil, err

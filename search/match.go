@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"encoding/binary"
 	"regexp"
 	"regexp/syntax"
 	"unicode/utf8"
@@ -257,13 +258,19 @@ func equalFold(b, lower []byte) bool {
 
 // nextLine finds the first line of b (whole lines, the last one possibly without a
 // newline) that holds a match, and returns its bounds: start, and end just past its
-// newline. ok is false when no line of b matches.
-func (m *matcher) nextLine(b []byte) (start, end int, ok bool) {
+// newline. ok is false when no line of b matches. When the prefilter ignores case, low
+// is b with ASCII letters in lower case (see [lowerASCII]).
+func (m *matcher) nextLine(b, low []byte) (start, end int, ok bool) {
 	p := 0
 	for p < len(b) {
 		var hit int
 		if m.lit != nil {
-			i := m.index(b[p:])
+			var i int
+			if m.fold {
+				i = bytes.Index(low[p:], m.lit)
+			} else {
+				i = bytes.Index(b[p:], m.lit)
+			}
 			if i < 0 {
 				return 0, 0, false
 			}
@@ -293,6 +300,31 @@ func (m *matcher) nextLine(b []byte) (start, end int, ok bool) {
 		p = end
 	}
 	return 0, 0, false
+}
+
+// lowerASCII writes src to dst with ASCII capital letters made small, eight bytes at a
+// time. Bytes at or above 0x80 are left alone, so offsets stay the same.
+func lowerASCII(dst, src []byte) {
+	const (
+		ones = 0x0101010101010101
+		high = 0x80 * ones
+	)
+	n := len(src) &^ 7
+	for i := 0; i < n; i += 8 {
+		x := binary.LittleEndian.Uint64(src[i:])
+		h := x & (0x7f * ones)
+		ge := h + (0x80-'A')*ones   // high bit set where the byte is >= 'A'
+		gt := h + (0x80-'Z'-1)*ones // high bit set where the byte is > 'Z'
+		upper := ge &^ gt &^ x & high
+		binary.LittleEndian.PutUint64(dst[i:], x|upper>>2)
+	}
+	for i := n; i < len(src); i++ {
+		c := src[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst[i] = c
+	}
 }
 
 func trimNL(b []byte) []byte {

@@ -5,9 +5,17 @@ package search
 import (
 	"io"
 	"os"
+	"path/filepath"
 )
 
-// openHost opens the host file at path for reading.
-func openHost(path string) (io.ReadCloser, error) {
-	return os.Open(path)
+// hostDir is a host directory that files are opened relative to.
+type hostDir struct{ path string }
+
+func openHostDir(path string) (*hostDir, error) { return &hostDir{path: path}, nil }
+
+func (d *hostDir) close() error { return nil }
+
+// open opens the file at the slash-separated name below d for reading.
+func (d *hostDir) open(name string) (io.ReadCloser, error) {
+	return os.Open(filepath.Join(d.path, filepath.FromSlash(name)))
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 )
 
 // walkOptions choose what a walk visits.
@@ -61,6 +62,7 @@ type walker struct {
 	fsys fileSystem
 	opts walkOptions
 	sem  chan struct{}
+	wg   sync.WaitGroup // the directory loads under way
 }
 
 func newWalker(ctx context.Context, f fileSystem, opts walkOptions) *walker {
@@ -77,8 +79,10 @@ func newWalker(ctx context.Context, f fileSystem, opts walkOptions) *walker {
 // returns false or the context is done.
 func (w *walker) walk(dir, real string, visit func(file) bool) {
 	root := &dirNode{name: dir, real: real, ig: w.ancestorIgnores(dir), done: make(chan struct{})}
+	w.wg.Add(1)
 	go w.load(root)
 	w.visit(root, visit)
+	w.wg.Wait()
 }
 
 func (w *walker) visit(n *dirNode, visit func(file) bool) bool {
@@ -137,6 +141,7 @@ func (w *walker) readIgnores(ig *ignorer, dir string) *ignorer {
 // load lists n, applies the hidden and ignore rules, starts loading its subdirectories,
 // and marks n done.
 func (w *walker) load(n *dirNode) {
+	defer w.wg.Done()
 	defer close(n.done)
 	select {
 	case w.sem <- struct{}{}:
@@ -210,6 +215,7 @@ func (w *walker) load(n *dirNode) {
 			}
 			sub := &dirNode{name: name, rel: rel, real: real, parent: n, ig: n.ig, done: make(chan struct{})}
 			n.items = append(n.items, item{sub: sub})
+			w.wg.Add(1)
 			go w.load(sub)
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/llmfs/llmfs/search"
 	"github.com/llmfs/llmfs/store/osdir"
@@ -37,8 +38,18 @@ func run() int {
 		limit      = flag.Int("head-limit", 0, "head limit")
 		offset     = flag.Int("offset", 0, "offset")
 		find       = flag.Bool("find", false, "find files by glob")
+		cpuprofile = flag.String("cpuprofile", "", "write a CPU profile to this file")
 	)
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	if flag.NArg() != 2 {
 		fmt.Fprintln(os.Stderr, "usage: searchbench [flags] PATTERN DIR")
 		return 2
