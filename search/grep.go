@@ -179,7 +179,11 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 	}
 
 	newSearcher := func() *searcher {
-		return &searcher{m: m, mode: opts.Mode, before: opts.Before, after: opts.After, max: need, buf: make([]byte, bufSize)}
+		sr := &searcher{m: m, mode: opts.Mode, before: opts.Before, after: opts.After, max: need, buf: make([]byte, bufSize)}
+		if m.dfa != nil {
+			sr.dfa = m.dfa.clone()
+		}
+		return sr
 	}
 	if !fi.IsDir() {
 		if !fi.Mode().IsRegular() {

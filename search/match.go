@@ -27,17 +27,17 @@ func quote(s string) string { return "\"" + s + "\"" }
 // matcher finds the lines that match a pattern in a buffer of whole lines.
 //
 // The fast path is a literal prefilter: a literal every match must contain is looked for in
-// the whole buffer with a vectorized search, and the regular expression runs only on the
-// lines around each hit. Patterns with no such literal run one regular expression over the
-// whole buffer, with "^" and "$" matching at line boundaries, and the line that holds the
-// match is confirmed on its own when the pattern could have matched across lines.
+// the whole buffer with a vectorized search, and the lines around each hit are confirmed
+// with a lazy DFA (see [dfa]); a pattern that is just the literal needs no confirming.
+// Patterns with no such literal run the DFA over the whole buffer. In multiline mode,
+// where matches span lines, Go's regexp runs over the whole file.
 type matcher struct {
-	line     *regexp.Regexp // matches within one line (no trailing newline)
-	buf      *regexp.Regexp // the same pattern over many lines, (?m)
+	line     *regexp.Regexp // matches within one line (no trailing newline); validates
+	buf      *regexp.Regexp // the same pattern over many lines, (?m): multiline mode
 	lit      []byte         // required literal, lower case when fold; nil if none
 	fold     bool           // lit is compared ignoring ASCII case
 	pure     bool           // the pattern is exactly lit: a hit is a match
-	spansNL  bool           // the pattern can match a newline
+	dfa      *dfa           // line mode: the automaton each searcher clones
 	multline bool           // multiline mode: matches may span lines
 }
 
@@ -67,11 +67,16 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 	if err != nil {
 		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
 	}
-	m.spansNL = canMatchNewline(tree)
+	if !multiline {
+		if m.dfa, err = newDFA(src); err != nil {
+			return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+		}
+	}
 	runes, fold := required(tree)
 	if fold {
 		m.lit = foldLiteral(runes)
 		m.fold = true
+		m.pure = tree.Op == syntax.OpLiteral && len(m.lit) == len(runes)
 	} else if len(runes) > 0 {
 		m.lit = []byte(string(runes))
 		m.pure = tree.Op == syntax.OpLiteral && tree.Flags&syntax.FoldCase == 0
@@ -169,32 +174,6 @@ func foldLiteral(r []rune) []byte {
 	return best
 }
 
-// canMatchNewline reports whether re could match a '\n' somewhere.
-func canMatchNewline(re *syntax.Regexp) bool {
-	switch re.Op {
-	case syntax.OpAnyChar:
-		return true
-	case syntax.OpLiteral:
-		for _, c := range re.Rune {
-			if c == '\n' {
-				return true
-			}
-		}
-	case syntax.OpCharClass:
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
-				return true
-			}
-		}
-	}
-	for _, sub := range re.Sub {
-		if canMatchNewline(sub) {
-			return true
-		}
-	}
-	return false
-}
-
 // index returns the offset of the first occurrence of the prefilter literal in b, or -1.
 func (m *matcher) index(b []byte) int {
 	if !m.fold {
@@ -259,8 +238,9 @@ func equalFold(b, lower []byte) bool {
 // nextLine finds the first line of b (whole lines, the last one possibly without a
 // newline) that holds a match, and returns its bounds: start, and end just past its
 // newline. ok is false when no line of b matches. When the prefilter ignores case, low
-// is b with ASCII letters in lower case (see [lowerASCII]).
-func (m *matcher) nextLine(b, low []byte) (start, end int, ok bool) {
+// is b with ASCII letters in lower case (see [lowerASCII]). d is the caller's clone of
+// m.dfa.
+func (m *matcher) nextLine(b, low []byte, d *dfa) (start, end int, ok bool) {
 	p := 0
 	for p < len(b) {
 		var hit int
@@ -276,25 +256,15 @@ func (m *matcher) nextLine(b, low []byte) (start, end int, ok bool) {
 			}
 			hit = p + i
 		} else {
-			loc := m.buf.FindIndex(b[p:])
-			if loc == nil {
+			i := d.firstLine(b[p:])
+			if i < 0 {
 				return 0, 0, false
 			}
-			hit = p + loc[0]
-			if hit >= len(b) {
-				// An empty match after the final newline is not on a line.
-				return 0, 0, false
-			}
+			hit = p + i
 		}
 		start = bytes.LastIndexByte(b[p:hit], '\n') + 1 + p
-		end = len(b)
-		if j := bytes.IndexByte(b[hit:], '\n'); j >= 0 {
-			end = hit + j + 1
-		}
-		if m.pure || (m.lit == nil && !m.spansNL) {
-			return start, end, true
-		}
-		if m.line.Match(trimNL(b[start:end])) {
+		end = lineEnd(b, hit)
+		if m.pure || m.lit == nil || d.matchLine(trimNL(b[start:end])) {
 			return start, end, true
 		}
 		p = end

@@ -27,6 +27,7 @@ type searcher struct {
 	max           int // stop a file after this many entries; 0 = no limit
 	buf           []byte
 	low           []byte // buf in lower case, for a case-insensitive prefilter
+	dfa           *dfa   // this searcher's automaton (line mode)
 
 	// Per file.
 	name      string
@@ -176,7 +177,7 @@ func (s *searcher) lines(a, b int) bool {
 		if low != nil {
 			lp = low[p:b]
 		}
-		ms, me, ok := s.m.nextLine(buf[p:b], lp)
+		ms, me, ok := s.m.nextLine(buf[p:b], lp, s.dfa)
 		if !ok {
 			s.trailing(buf, p, b)
 			return true
