@@ -2,7 +2,6 @@ package search
 
 import (
 	"bytes"
-	"encoding/binary"
 	"regexp"
 	"regexp/syntax"
 	"unicode/utf8"
@@ -36,6 +35,7 @@ type matcher struct {
 	buf      *regexp.Regexp // the same pattern over many lines, (?m): multiline mode
 	lit      []byte         // required literal, lower case when fold; nil if none
 	fold     bool           // lit is compared ignoring ASCII case
+	find     *finder        // finds lit
 	pure     bool           // the pattern is exactly lit: a hit is a match
 	dfa      *dfa           // line mode: the automaton each searcher clones
 	multline bool           // multiline mode: matches may span lines
@@ -84,6 +84,8 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 	if len(m.lit) == 0 {
 		m.lit = nil
 		m.pure = false
+	} else {
+		m.find = newFinder(m.lit, m.fold)
 	}
 	return m, nil
 }
@@ -174,55 +176,6 @@ func foldLiteral(r []rune) []byte {
 	return best
 }
 
-// index returns the offset of the first occurrence of the prefilter literal in b, or -1.
-func (m *matcher) index(b []byte) int {
-	if !m.fold {
-		return bytes.Index(b, m.lit)
-	}
-	return indexFold(b, m.lit)
-}
-
-// indexFold is bytes.Index ignoring ASCII case; lit is lower case.
-func indexFold(h, lit []byte) int {
-	c := lit[0]
-	lo, up := c, c
-	if 'a' <= c && c <= 'z' {
-		up = c - ('a' - 'A')
-	}
-	nextLo, nextUp := -2, -2
-	if lo == up {
-		nextUp = -1
-	}
-	for p := 0; p+len(lit) <= len(h); {
-		if nextLo != -1 && nextLo < p {
-			if j := bytes.IndexByte(h[p:], lo); j < 0 {
-				nextLo = -1
-			} else {
-				nextLo = p + j
-			}
-		}
-		if nextUp != -1 && nextUp < p {
-			if j := bytes.IndexByte(h[p:], up); j < 0 {
-				nextUp = -1
-			} else {
-				nextUp = p + j
-			}
-		}
-		i := nextLo
-		if i < 0 || (nextUp >= 0 && nextUp < i) {
-			i = nextUp
-		}
-		if i < 0 || i+len(lit) > len(h) {
-			return -1
-		}
-		if equalFold(h[i+1:i+len(lit)], lit[1:]) {
-			return i
-		}
-		p = i + 1
-	}
-	return -1
-}
-
 func equalFold(b, lower []byte) bool {
 	for i, c := range b {
 		if 'A' <= c && c <= 'Z' {
@@ -238,19 +191,13 @@ func equalFold(b, lower []byte) bool {
 // nextLine finds the first line of b (whole lines, the last one possibly without a
 // newline) that holds a match, and returns its bounds: start, and end just past its
 // newline. ok is false when no line of b matches. When the prefilter ignores case, low
-// is b with ASCII letters in lower case (see [lowerASCII]). d is the caller's clone of
-// m.dfa.
-func (m *matcher) nextLine(b, low []byte, d *dfa) (start, end int, ok bool) {
+// d is the caller's clone of m.dfa.
+func (m *matcher) nextLine(b []byte, d *dfa) (start, end int, ok bool) {
 	p := 0
 	for p < len(b) {
 		var hit int
 		if m.lit != nil {
-			var i int
-			if m.fold {
-				i = bytes.Index(low[p:], m.lit)
-			} else {
-				i = bytes.Index(b[p:], m.lit)
-			}
+			i := m.find.index(b[p:])
 			if i < 0 {
 				return 0, 0, false
 			}
@@ -270,31 +217,6 @@ func (m *matcher) nextLine(b, low []byte, d *dfa) (start, end int, ok bool) {
 		p = end
 	}
 	return 0, 0, false
-}
-
-// lowerASCII writes src to dst with ASCII capital letters made small, eight bytes at a
-// time. Bytes at or above 0x80 are left alone, so offsets stay the same.
-func lowerASCII(dst, src []byte) {
-	const (
-		ones = 0x0101010101010101
-		high = 0x80 * ones
-	)
-	n := len(src) &^ 7
-	for i := 0; i < n; i += 8 {
-		x := binary.LittleEndian.Uint64(src[i:])
-		h := x & (0x7f * ones)
-		ge := h + (0x80-'A')*ones   // high bit set where the byte is >= 'A'
-		gt := h + (0x80-'Z'-1)*ones // high bit set where the byte is > 'Z'
-		upper := ge &^ gt &^ x & high
-		binary.LittleEndian.PutUint64(dst[i:], x|upper>>2)
-	}
-	for i := n; i < len(src); i++ {
-		c := src[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		dst[i] = c
-	}
 }
 
 func trimNL(b []byte) []byte {

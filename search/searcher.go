@@ -26,7 +26,6 @@ type searcher struct {
 	before, after int
 	max           int // stop a file after this many entries; 0 = no limit
 	buf           []byte
-	low           []byte // buf in lower case, for a case-insensitive prefilter
 	dfa           *dfa   // this searcher's automaton (line mode)
 
 	// Per file.
@@ -47,7 +46,6 @@ func (s *searcher) search(ctx context.Context, r io.Reader, name string) []Entry
 	s.lnPos, s.lineNo, s.lastLine, s.emitEnd, s.afterLeft = 0, 1, 0, 0, 0
 	if len(s.buf) > bufSize {
 		s.buf = make([]byte, bufSize) // do not keep a huge buffer after a huge file
-		s.low = nil
 	}
 	end, eof, err := s.fill(r, 0, binaryScan)
 	if err != nil || bytes.IndexByte(s.buf[:min(end, binaryScan)], 0) >= 0 {
@@ -163,21 +161,9 @@ func lineEnd(b []byte, p int) int {
 // more searching.
 func (s *searcher) lines(a, b int) bool {
 	buf := s.buf[:b]
-	var low []byte
-	if s.m.fold {
-		if len(s.low) < len(s.buf) {
-			s.low = make([]byte, len(s.buf))
-		}
-		low = s.low[:b]
-		lowerASCII(low[a:b], buf[a:b])
-	}
 	p := a
 	for p < b {
-		var lp []byte
-		if low != nil {
-			lp = low[p:b]
-		}
-		ms, me, ok := s.m.nextLine(buf[p:b], lp, s.dfa)
+		ms, me, ok := s.m.nextLine(buf[p:b], s.dfa)
 		if !ok {
 			s.trailing(buf, p, b)
 			return true
@@ -193,7 +179,7 @@ func (s *searcher) lines(a, b int) bool {
 
 // multiline searches a whole file whose matches may span lines.
 func (s *searcher) multiline(data []byte) {
-	if s.m.lit != nil && s.m.index(data) < 0 {
+	if s.m.find != nil && s.m.find.index(data) < 0 {
 		return
 	}
 	p := 0
