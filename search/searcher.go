@@ -26,7 +26,7 @@ type searcher struct {
 	before, after int
 	max           int // stop a file after this many entries; 0 = no limit
 	buf           []byte
-	dfa           *dfa   // this searcher's automaton (line mode)
+	dfa           *dfa // this searcher's automaton (line mode)
 
 	// Per file.
 	name      string
