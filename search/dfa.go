@@ -30,6 +30,10 @@ type dfa struct {
 	key           []byte
 }
 
+// maxDFAProg is the largest program (in instructions) worth a DFA: each new state costs
+// time in proportion to it, and large programs tend to have many states.
+const maxDFAProg = 1500
+
 // maxStates bounds the states a dfa caches (about 1 KiB each).
 const maxStates = 2048
 

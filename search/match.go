@@ -50,6 +50,10 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 	if multiline {
 		flags += "s"
 	}
+	// Check the pattern as given first, so that the parser's message quotes it unchanged.
+	if _, err := syntax.Parse(pattern, syntax.Perl); err != nil {
+		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+	}
 	src := pattern
 	if flags != "" {
 		src = "(?" + flags + ")" + pattern
@@ -70,6 +74,9 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 	if !multiline {
 		if m.dfa, err = newDFA(src); err != nil {
 			return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+		}
+		if len(m.dfa.prog.Inst) > maxDFAProg {
+			m.dfa = nil // too big to pay off: regexp matches line by line
 		}
 	}
 	runes, fold := required(tree)
@@ -202,16 +209,28 @@ func (m *matcher) nextLine(b []byte, d *dfa) (start, end int, ok bool) {
 				return 0, 0, false
 			}
 			hit = p + i
-		} else {
+		} else if d != nil {
 			i := d.firstLine(b[p:])
 			if i < 0 {
 				return 0, 0, false
 			}
 			hit = p + i
+		} else {
+			end = lineEnd(b, p)
+			if m.line.Match(trimNL(b[p:end])) {
+				return p, end, true
+			}
+			p = end
+			continue
 		}
 		start = bytes.LastIndexByte(b[p:hit], '\n') + 1 + p
 		end = lineEnd(b, hit)
-		if m.pure || m.lit == nil || d.matchLine(trimNL(b[start:end])) {
+		switch {
+		case m.pure, m.lit == nil:
+			return start, end, true
+		case d != nil && d.matchLine(trimNL(b[start:end])):
+			return start, end, true
+		case d == nil && m.line.Match(trimNL(b[start:end])):
 			return start, end, true
 		}
 		p = end

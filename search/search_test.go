@@ -273,3 +273,22 @@ func TestFind(t *testing.T) {
 		t.Errorf("Find in a file = %v, want ErrNotDir", err)
 	}
 }
+
+// TestBigProgram checks the path for patterns too big for the DFA, against the DFA's.
+func TestBigProgram(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.txt": "abc\n" + strings.Repeat("word ", 310) + "\nxyz\n"})
+	s := hostStore(t, dir)
+	big := `(\pL+ ){300}`
+	m, err := compile(big, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.dfa != nil {
+		t.Fatalf("%s: %d instructions got a DFA, want none", big, len(m.dfa.prog.Inst))
+	}
+	res, err := Grep(context.Background(), s, ".", GrepOptions{Pattern: big, Mode: Content, LineNumbers: true})
+	if err != nil || len(res.Entries) != 1 || res.Entries[0].Line != 2 {
+		t.Errorf("Grep(%s) = %+v, %v; want line 2", big, res, err)
+	}
+}
