@@ -161,13 +161,6 @@ func (w *walker) load(n *dirNode) {
 	if err != nil {
 		return
 	}
-	var elems []string
-	if n.ig != nil {
-		if n.name != "." {
-			elems = strings.Split(n.name, "/")
-		}
-		elems = append(elems, "")
-	}
 	for _, de := range des {
 		base := de.Name()
 		name := joinName(n.name, base)
@@ -203,11 +196,8 @@ func (w *walker) load(n *dirNode) {
 		if !w.opts.hidden && base[0] == '.' && v != include && v != overHidden {
 			continue
 		}
-		if n.ig != nil && v != include {
-			elems[len(elems)-1] = base
-			if n.ig.ignored(elems, typ.IsDir()) {
-				continue
-			}
+		if n.ig != nil && v != include && n.ig.ignored(name, base, typ.IsDir()) {
+			continue
 		}
 		if typ.IsDir() {
 			if real == "" && n.real != "" {
