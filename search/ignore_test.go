@@ -28,7 +28,7 @@ func TestIgnoreMatchesGit(t *testing.T) {
 		"anchored/dir/f": "", "sub/anchored/dir/f": "", "q/any/name.txt": "", "any/name.txt": "",
 		"dep.d/f": "", "file.d": "", "important.tmp": "", "sub/readme.md": "", "sub/x/readme.md": "",
 		"sub/.gitignore": "*.txt\n!keep.txt\n/local/\n",
-		"sub/a.txt": "", "sub/keep.txt": "", "sub/local/f.go": "", "sub/x/local/f.go": "",
+		"sub/a.txt":      "", "sub/keep.txt": "", "sub/local/f.go": "", "sub/x/local/f.go": "",
 		"sub/x/.gitignore": "!*.txt\n", "sub/x/b.txt": "", "plain.go": "", ".hidden": "",
 	})
 	cmd := exec.Command("git", "init", "-q", ".")
