@@ -2,8 +2,9 @@
 # bench/search.sh times llmfs's search engine against ripgrep and GNU grep -r.
 #
 # Usage: bench/search.sh [CORPUS_DIR ...]
-#   default corpus: /usr/local/go/src
+#   default corpus: /usr/local/go/src; "none" runs no tree (for BIG=1 alone)
 #   RUNS=10     timed runs per command (median reported), after 2 warm-up runs
+#   FIND_GLOB   the glob of the find case (default '*_test.go')
 #   BIG=1       also generate a 1 GB file and time the grep cases on it, with peak RSS
 #
 # Needs: go, rg (apt-get install ripgrep), hyperfine (apt-get install hyperfine), GNU grep,
@@ -41,7 +42,7 @@ run_case() { # corpus name json cmds...
 }
 
 bench_corpus() {
-	local corpus=$1 i=0
+	local corpus=$1 i=0 glob=${FIND_GLOB:-*_test.go}
 	for c in "${cases[@]}"; do
 		IFS='|' read -r name lf rf gf pat <<<"$c"
 		i=$((i + 1))
@@ -52,11 +53,11 @@ bench_corpus() {
 			"$(cd "$corpus" && eval "rg $rf '$pat'" | wc -l)" >&2
 	done
 	run_case "$corpus" "find-glob" "$tmp/find-$(basename "$corpus").json" \
-		"$ll -find '*_test.go' ." "rg --files -g '*_test.go'" "find . -name '*_test.go'"
+		"$ll -find '$glob' ." "rg --files -g '$glob'" "find . -name '$glob'"
 }
 
 for corpus in "${@:-/usr/local/go/src}"; do
-	bench_corpus "$corpus"
+	[[ $corpus == none ]] || bench_corpus "$corpus"
 done
 
 if [[ ${BIG:-} == 1 ]]; then
@@ -91,10 +92,15 @@ fi
 
 python3 - "$results" <<'PY'
 import json, sys
-print(f"{'corpus':<22} {'case':<20} {'llmfs':>9} {'rg':>9} {'grep/find':>10} {'llmfs/rg':>9}")
+# Wall time is the median; CPU is the mean of user + system time, which a machine shared
+# with other work disturbs less.
+print("| corpus | case | llmfs | rg | grep -r / find | llmfs/rg wall | llmfs CPU | rg CPU | llmfs/rg CPU |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
 for line in open(sys.argv[1]):
     corpus, name, path = line.rstrip("\n").split("\t")
     r = json.load(open(path))["results"]
     med = [x["median"] * 1000 for x in r]
-    print(f"{corpus[-22:]:<22} {name:<20} {med[0]:8.1f}ms {med[1]:8.1f}ms {med[2]:9.1f}ms {med[0]/med[1]:8.2f}x")
+    cpu = [(x["user"] + x["system"]) * 1000 for x in r]
+    print(f"| {corpus} | {name} | {med[0]:.0f} ms | {med[1]:.0f} ms | {med[2]:.0f} ms | {med[0]/med[1]:.2f}x "
+          f"| {cpu[0]:.0f} ms | {cpu[1]:.0f} ms | {cpu[0]/cpu[1]:.2f}x |")
 PY

@@ -52,7 +52,7 @@ func (f *filter) rule(rel string) verdict {
 		if f.byPath {
 			subject = rel
 		}
-		ok, _ := doublestar.Match(f.glob, subject)
+		ok := doublestar.MatchUnvalidated(f.glob, subject)
 		switch {
 		case ok && f.negate, !ok && !f.negate:
 			return exclude
@@ -62,7 +62,7 @@ func (f *filter) rule(rel string) verdict {
 	}
 	if f.typeGlb != nil {
 		for _, g := range f.typeGlb {
-			if ok, _ := doublestar.Match(g, base); ok {
+			if doublestar.MatchUnvalidated(g, base) {
 				return overHidden
 			}
 		}

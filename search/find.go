@@ -106,7 +106,7 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 		if !byPath {
 			subject = f.rel[strings.LastIndexByte(f.rel, '/')+1:]
 		}
-		if ok, _ := doublestar.Match(pat, subject); ok {
+		if doublestar.MatchUnvalidated(pat, subject) {
 			files = append(files, f)
 		}
 		return true

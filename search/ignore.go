@@ -118,8 +118,7 @@ func (p *ignorePattern) match(rel, base string, isDir bool) bool {
 	if p.anchored {
 		subject = rel
 	}
-	ok, _ := doublestar.Match(p.glob, subject)
-	return ok
+	return doublestar.MatchUnvalidated(p.glob, subject)
 }
 
 // ignored reports whether the entry name (a store name, with base name base) is ignored.
