@@ -201,13 +201,16 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Files go to the workers in batches, in walk order, and come back through order in
+	// the same order: one hand-off per batch rather than per file keeps the cost of
+	// waking goroutines low on trees of many small files.
 	type job struct {
-		f    file
-		out  []Entry
-		done chan struct{}
+		files []file
+		outs  [][]Entry
+		done  chan struct{}
 	}
 	jobs := make(chan *job)
-	order := make(chan *job, 8*threads)
+	order := make(chan *job, 4*threads)
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Add(1)
@@ -215,13 +218,17 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 			defer wg.Done()
 			sr := newSearcher()
 			for j := range jobs {
-				if ctx.Err() == nil {
+				j.outs = make([][]Entry, len(j.files))
+				for i, f := range j.files {
+					if ctx.Err() != nil {
+						break
+					}
 					open := fsys.open
-					if j.f.de == nil {
+					if f.de == nil {
 						open = fsys.openFollow
 					}
-					if r, err := open(ctx, j.f.name); err == nil {
-						j.out = sr.search(ctx, r, j.f.name)
+					if r, err := open(ctx, f.name); err == nil {
+						j.outs[i] = sr.search(ctx, r, f.name)
 						r.Close()
 					}
 				}
@@ -239,8 +246,10 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 		defer wg.Done()
 		defer close(jobs)
 		defer close(order)
-		wk.walk(name, real, func(f file) bool {
-			j := &job{f: f, done: make(chan struct{})}
+		var batch []file
+		send := func() bool {
+			j := &job{files: batch, done: make(chan struct{})}
+			batch = nil
 			select {
 			case order <- j:
 			case <-ctx.Done():
@@ -252,7 +261,14 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 				return false
 			}
 			return true
+		}
+		wk.walk(name, real, func(f file) bool {
+			batch = append(batch, f)
+			return len(batch) < batchSize || send()
 		})
+		if len(batch) > 0 {
+			send()
+		}
 	}()
 collect:
 	for j := range order {
@@ -261,8 +277,10 @@ collect:
 		case <-ctx.Done():
 			break collect
 		}
-		if !add(j.out) {
-			break
+		for _, out := range j.outs {
+			if !add(out) {
+				break collect
+			}
 		}
 	}
 	err = ctx.Err()
@@ -275,6 +293,9 @@ collect:
 	}
 	return finish(res, all, opts), nil
 }
+
+// batchSize is the number of files handed to a worker at once.
+const batchSize = 16
 
 // finish applies offset and head limit to all.
 func finish(res *GrepResult, all []Entry, opts GrepOptions) *GrepResult {
