@@ -74,12 +74,46 @@ func newHostFS(loc store.Locator) (hostFS, error) {
 
 func (f hostFS) close() error { return f.dir.close() }
 
+// readDir and open refuse any symbolic link on the way (see [openBeneath]). When there is
+// one, which happens only on paths the caller chose to follow, they resolve the path on
+// the host and, if it stays inside the root, try again with the resolved path.
 func (f hostFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
-	return os.ReadDir(f.loc.HostPath(name))
+	des, err := f.dir.readDir(name)
+	if err != nil && isLinkErr(err) {
+		var rel string
+		if rel, err = f.resolve(name); err == nil {
+			des, err = f.dir.readDir(rel)
+		}
+	}
+	return des, err
 }
 
 func (f hostFS) open(ctx context.Context, name string) (io.ReadCloser, error) {
-	return f.dir.open(name)
+	r, err := f.dir.open(name)
+	if err != nil && isLinkErr(err) {
+		var rel string
+		if rel, err = f.resolve(name); err == nil {
+			r, err = f.dir.open(rel)
+		}
+	}
+	return r, err
+}
+
+// resolve returns the name, relative to the root, of the real path of name, which must
+// be inside the root.
+func (f hostFS) resolve(name string) (string, error) {
+	real, err := filepath.EvalSymlinks(f.loc.HostPath(name))
+	if err != nil {
+		return "", err
+	}
+	if !inside(f.root, real) {
+		return "", &fs.PathError{Op: "open", Path: name, Err: store.ErrEscape}
+	}
+	rel, err := filepath.Rel(f.root, real)
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
 }
 
 func (f hostFS) openFollow(ctx context.Context, name string) (io.ReadCloser, error) {

@@ -195,8 +195,11 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 		}
 		out := newSearcher().search(ctx, r, name)
 		r.Close()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		add(out)
-		return finish(res, all, opts), ctx.Err()
+		return finish(res, all, opts), nil
 	}
 
 	ctx, cancel := context.WithCancel(ctx)

@@ -16,6 +16,9 @@ type PatternError struct {
 }
 
 func (e *PatternError) Error() string {
+	if e.Pattern == "" {
+		return "invalid " + e.Kind + ": " + e.Err.Error()
+	}
 	return "invalid " + e.Kind + " " + quote(e.Pattern) + ": " + e.Err.Error()
 }
 

@@ -4,6 +4,7 @@ package search
 
 import (
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -14,6 +15,13 @@ type hostDir struct{ path string }
 func openHostDir(path string) (*hostDir, error) { return &hostDir{path: path}, nil }
 
 func (d *hostDir) close() error { return nil }
+
+func isLinkErr(err error) bool { return false }
+
+// readDir lists the directory at the slash-separated name below d, sorted by name.
+func (d *hostDir) readDir(name string) ([]fs.DirEntry, error) {
+	return os.ReadDir(filepath.Join(d.path, filepath.FromSlash(name)))
+}
 
 // open opens the file at the slash-separated name below d for reading.
 func (d *hostDir) open(name string) (io.ReadCloser, error) {

@@ -3,9 +3,15 @@
 package search
 
 import (
+	"errors"
 	"io"
 	"io/fs"
+	"os"
+	"slices"
+	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // hostDir is an open host directory that files are opened relative to: the kernel then
@@ -27,19 +33,46 @@ func (d *hostDir) close() error { return syscall.Close(d.fd) }
 
 // open opens the file at the slash-separated name below d for reading, with one system
 // call: os.Open would add a stat and poller bookkeeping per file, which shows on trees of
-// many small files. It refuses a final symbolic link (O_NOFOLLOW), so a link swapped in
-// after the walk saw a regular file is not followed, and it cannot block on a FIFO
-// swapped in either (O_NONBLOCK).
+// many small files. No symbolic link is followed on the way (see [openBeneath]), so a
+// link swapped in after the walk saw a regular file or a directory cannot lead out, and
+// the open cannot block on a FIFO swapped in either (O_NONBLOCK).
 func (d *hostDir) open(name string) (io.ReadCloser, error) {
+	fd, err := openBeneath(d.fd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return &rawFile{fd: fd}, nil
+}
+
+// readDir lists the directory at the slash-separated name below d, sorted by name,
+// opening it as open opens files.
+func (d *hostDir) readDir(name string) ([]fs.DirEntry, error) {
+	fd, err := openBeneath(d.fd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_DIRECTORY)
+	if err != nil {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
+	}
+	// The full host path, so that the entries' Info methods can find them.
+	f := os.NewFile(uintptr(fd), d.path+"/"+name)
+	des, err := f.ReadDir(-1)
+	f.Close()
+	slices.SortFunc(des, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return des, err
+}
+
+// isLinkErr reports whether err may be what openBeneath says when a path passes through
+// a symbolic link: ELOOP, EXDEV, or ENOTDIR for a directory opened with O_NOFOLLOW.
+func isLinkErr(err error) bool {
+	return errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV) || errors.Is(err, unix.ENOTDIR)
+}
+
+// openat opens name below dirfd without following a final symbolic link, retrying on
+// EINTR.
+func openat(dirfd int, name string, flags int) (int, error) {
 	for {
-		fd, err := syscall.Openat(d.fd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-		if err == syscall.EINTR {
-			continue
+		fd, err := unix.Openat(dirfd, name, flags|unix.O_NOFOLLOW, 0)
+		if err != unix.EINTR {
+			return fd, err
 		}
-		if err != nil {
-			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-		}
-		return &rawFile{fd: fd}, nil
 	}
 }
 

@@ -118,6 +118,24 @@ func TestSymlinks(t *testing.T) {
 			t.Errorf("Follow on the host: sublink/begin.txt missing from %v", got)
 		}
 	}
+	// The host fast path refuses, at the system call, a path through a link that leads out.
+	hf, err := pickFS(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hf.close()
+	if r, err := hf.open(context.Background(), "linkdir-out/out.txt"); err == nil {
+		r.Close()
+		t.Error("opened linkdir-out/out.txt through a link that leads out")
+	}
+	if _, err := hf.readDir(context.Background(), "linkdir-out"); err == nil {
+		t.Error("listed linkdir-out through a link that leads out")
+	}
+	if r, err := hf.open(context.Background(), "sublink/begin.txt"); err != nil {
+		t.Errorf("open through a link that stays inside: %v", err)
+	} else {
+		r.Close()
+	}
 	// Explicitly naming a link that leads out is refused.
 	if _, err := Grep(context.Background(), s, "link-out.txt", GrepOptions{Pattern: "foo"}); err == nil {
 		t.Error("Grep on a link that leads out succeeded")
