@@ -34,14 +34,14 @@ func quote(s string) string { return "\"" + s + "\"" }
 // Patterns with no such literal run the DFA over the whole buffer. In multiline mode,
 // where matches span lines, Go's regexp runs over the whole file.
 type matcher struct {
-	line     *regexp.Regexp // matches within one line (no trailing newline); validates
-	buf      *regexp.Regexp // the same pattern over many lines, (?m): multiline mode
-	lit      []byte         // required literal, lower case when fold; nil if none
-	fold     bool           // lit is compared ignoring ASCII case
-	find     *finder        // finds lit
-	pure     bool           // the pattern is exactly lit: a hit is a match
-	dfa      *dfa           // line mode: the automaton each searcher clones
-	multline bool           // multiline mode: matches may span lines
+	line      *regexp.Regexp // matches within one line (no trailing newline); validates
+	buf       *regexp.Regexp // the same pattern over many lines, (?m): multiline mode
+	lit       []byte         // required literal, lower case when fold; nil if none
+	fold      bool           // lit is compared ignoring ASCII case
+	find      *finder        // finds lit
+	pure      bool           // the pattern is exactly lit: a hit is a match
+	dfa       *dfa           // line mode: the automaton each searcher clones
+	spanLines bool           // multiline mode: matches may span lines
 }
 
 // compile builds a matcher for pattern.
@@ -69,7 +69,7 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 	if err != nil {
 		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
 	}
-	m := &matcher{line: line, buf: bufRe, multline: multiline}
+	m := &matcher{line: line, buf: bufRe, spanLines: multiline}
 	tree, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
 		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}

@@ -51,7 +51,7 @@ func (s *searcher) search(ctx context.Context, r io.Reader, name string) []Entry
 	if err != nil || bytes.IndexByte(s.buf[:min(end, binaryScan)], 0) >= 0 {
 		return nil
 	}
-	if s.m.multline {
+	if s.m.spanLines {
 		for !eof {
 			if end == len(s.buf) {
 				s.buf = append(s.buf, make([]byte, len(s.buf))...)
