@@ -140,15 +140,8 @@ func modTimes(ctx context.Context, fsys fileSystem, files []file, threads int) [
 		wg.Go(func() {
 			for i := lo; i < hi; i++ {
 				f := files[i]
-				var fi fs.FileInfo
-				var err error
-				if f.de != nil {
-					fi, err = f.de.Info()
-				} else {
-					fi, _, err = fsys.stat(ctx, f.name)
-				}
-				if err == nil {
-					found[i], ok[i] = Found{Path: f.name, ModTime: fi.ModTime()}, true
+				if mt, err := fsys.modTime(ctx, f.name, f.de); err == nil {
+					found[i], ok[i] = Found{Path: f.name, ModTime: mt}, true
 				}
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -23,6 +24,9 @@ type fileSystem interface {
 	// openFollow opens a regular file for reading, following symbolic links only while
 	// they stay in the store.
 	openFollow(ctx context.Context, name string) (io.ReadCloser, error)
+	// modTime returns the modification time of the file name, found by the walk as de
+	// (nil when reached through a symbolic link).
+	modTime(ctx context.Context, name string, de fs.DirEntry) (time.Time, error)
 	// close releases what the file system holds; call it once nothing uses it any more.
 	close() error
 	// stat describes name, following symbolic links only while they stay in the store, and
@@ -41,6 +45,20 @@ func (f storeFS) open(ctx context.Context, name string) (io.ReadCloser, error) {
 }
 
 func (f storeFS) close() error { return nil }
+
+func (f storeFS) modTime(ctx context.Context, name string, de fs.DirEntry) (time.Time, error) {
+	var fi fs.FileInfo
+	var err error
+	if de != nil {
+		fi, err = de.Info()
+	} else {
+		fi, err = f.s.Stat(ctx, name)
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	return fi.ModTime(), nil
+}
 
 func (f storeFS) openFollow(ctx context.Context, name string) (io.ReadCloser, error) {
 	return f.s.Open(ctx, name)
@@ -73,6 +91,17 @@ func newHostFS(loc store.Locator) (hostFS, error) {
 }
 
 func (f hostFS) close() error { return f.dir.close() }
+
+func (f hostFS) modTime(ctx context.Context, name string, de fs.DirEntry) (time.Time, error) {
+	if de == nil {
+		fi, _, err := f.stat(ctx, name)
+		if err != nil {
+			return time.Time{}, err
+		}
+		return fi.ModTime(), nil
+	}
+	return f.dir.modTime(name)
+}
 
 // readDir and open refuse any symbolic link on the way (see [openBeneath]). When there is
 // one, which happens only on paths the caller chose to follow, they resolve the path on

@@ -213,7 +213,7 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 		done  chan struct{}
 	}
 	jobs := make(chan *job)
-	order := make(chan *job, 4*threads)
+	order := make(chan *job, 32*threads) // room to run ahead of a slow file
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Add(1)

@@ -3,7 +3,9 @@
 package search
 
 import (
+	"io/fs"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -34,4 +36,20 @@ func openBeneath(dirfd int, name string, flags int) (int, error) {
 		}
 	}
 	return openat(dirfd, name, flags)
+}
+
+// modTime returns the modification time of name below d, without following a final
+// symbolic link, by a stat relative to d's descriptor.
+func (d *hostDir) modTime(name string) (time.Time, error) {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return time.Time{}, &fs.PathError{Op: "stat", Path: name, Err: err}
+		}
+		return time.Unix(st.Mtim.Sec, st.Mtim.Nsec), nil
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // hostDir is a host directory that files are opened relative to.
@@ -15,6 +16,15 @@ type hostDir struct{ path string }
 func openHostDir(path string) (*hostDir, error) { return &hostDir{path: path}, nil }
 
 func (d *hostDir) close() error { return nil }
+
+// modTime returns the modification time of name below d.
+func (d *hostDir) modTime(name string) (time.Time, error) {
+	fi, err := os.Lstat(filepath.Join(d.path, filepath.FromSlash(name)))
+	if err != nil {
+		return time.Time{}, err
+	}
+	return fi.ModTime(), nil
+}
 
 func isLinkErr(err error) bool { return false }
 
