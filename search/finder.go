@@ -20,11 +20,36 @@ func newFinder(lit []byte, fold bool) *finder {
 			f.rare = i
 		}
 	}
-	f.r1, f.r2 = lit[f.rare], lit[f.rare]
-	if fold && 'a' <= f.r1 && f.r1 <= 'z' {
+	f.setRare(f.rare)
+	return f
+}
+
+func (f *finder) setRare(i int) {
+	f.rare = i
+	f.r1, f.r2 = f.lit[i], f.lit[i]
+	if f.fold && 'a' <= f.r1 && f.r1 <= 'z' {
 		f.r2 = f.r1 - ('a' - 'A')
 	}
-	return f
+}
+
+// tuned returns a finder for the same literal whose rare byte is the one least frequent
+// in sample, a first buffer of a large file: the general ranking fails on text unlike
+// source code (a log file of Greek letter names is full of the "m" of "func main").
+func (f *finder) tuned(sample []byte) *finder {
+	t := *f
+	best := -1
+	for i, c := range f.lit {
+		n := bytes.Count(sample, []byte{c})
+		if f.fold && 'a' <= c && c <= 'z' {
+			n += bytes.Count(sample, []byte{c - ('a' - 'A')})
+		}
+		if best < 0 || n < best {
+			best = n
+			t.rare = i
+		}
+	}
+	t.setRare(t.rare)
+	return &t
 }
 
 // index returns the offset of the first occurrence of the literal in h, or -1.

@@ -35,3 +35,18 @@ func TestFinder(t *testing.T) {
 		}
 	}
 }
+
+func TestFinderTuned(t *testing.T) {
+	f := newFinder([]byte("func main"), false)
+	if f.lit[f.rare] != 'm' {
+		t.Fatalf("rare byte of %q = %q, want 'm' by the table", f.lit, f.lit[f.rare])
+	}
+	sample := []byte("gamma lambda omega sigma func main\n")
+	g := f.tuned(sample)
+	if c := g.lit[g.rare]; c != 'f' && c != 'u' && c != ' ' && c != 'c' {
+		t.Errorf("tuned rare byte = %q, want one that occurs once in %q", c, sample)
+	}
+	if i := g.index(sample); i != 25 {
+		t.Errorf("tuned index = %d, want 25", i)
+	}
+}

@@ -201,13 +201,13 @@ func equalFold(b, lower []byte) bool {
 // nextLine finds the first line of b (whole lines, the last one possibly without a
 // newline) that holds a match, and returns its bounds: start, and end just past its
 // newline. ok is false when no line of b matches. When the prefilter ignores case, low
-// d is the caller's clone of m.dfa.
-func (m *matcher) nextLine(b []byte, d *dfa) (start, end int, ok bool) {
+// d is the caller's clone of m.dfa, f the finder for m.lit to use.
+func (m *matcher) nextLine(b []byte, d *dfa, f *finder) (start, end int, ok bool) {
 	p := 0
 	for p < len(b) {
 		var hit int
 		if m.lit != nil {
-			i := m.find.index(b[p:])
+			i := f.index(b[p:])
 			if i < 0 {
 				return 0, 0, false
 			}

@@ -26,7 +26,8 @@ type searcher struct {
 	before, after int
 	max           int // stop a file after this many entries; 0 = no limit
 	buf           []byte
-	dfa           *dfa // this searcher's automaton (line mode)
+	dfa           *dfa    // this searcher's automaton (line mode)
+	find          *finder // the finder for this file: m.find, or one tuned to it
 
 	// Per file.
 	name      string
@@ -50,6 +51,16 @@ func (s *searcher) search(ctx context.Context, r io.Reader, name string) []Entry
 	end, eof, err := s.fill(r, 0, binaryScan)
 	if err != nil || bytes.IndexByte(s.buf[:min(end, binaryScan)], 0) >= 0 {
 		return nil
+	}
+	s.find = s.m.find
+	if s.find != nil && !eof {
+		// A large file: fill the buffer and pick the literal's rarest byte in it.
+		if end, eof, err = s.fill(r, end, len(s.buf)); err != nil {
+			return nil
+		}
+		if end == len(s.buf) {
+			s.find = s.find.tuned(s.buf[:end])
+		}
 	}
 	if s.m.spanLines {
 		for !eof {
@@ -163,7 +174,7 @@ func (s *searcher) lines(a, b int) bool {
 	buf := s.buf[:b]
 	p := a
 	for p < b {
-		ms, me, ok := s.m.nextLine(buf[p:b], s.dfa)
+		ms, me, ok := s.m.nextLine(buf[p:b], s.dfa, s.find)
 		if !ok {
 			s.trailing(buf, p, b)
 			return true
