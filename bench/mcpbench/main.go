@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 // Command mcpbench measures MCP file-system servers side by side through one client (the
 // go-sdk), over stdio: small-file reads per second (sequential and with 16 calls in
 // flight), listing a directory of many entries, and a file-name search over a tree.

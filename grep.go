@@ -1,0 +1,136 @@
+package llmfs
+
+import (
+	"context"
+	"strings"
+
+	"github.com/llmfs/llmfs/search"
+)
+
+// GrepMode is what [Workspace.Grep] reports.
+type GrepMode = search.OutputMode
+
+// The grep output modes.
+const (
+	GrepFiles   = search.FilesWithMatches // paths of matching files (the default)
+	GrepContent = search.Content          // matching lines, with context
+	GrepCount   = search.Count            // matching lines per file
+)
+
+// GrepEntry is one line of grep output; its Path is relative to the workspace root.
+type GrepEntry = search.Entry
+
+// GrepOptions configure [Workspace.Grep].
+type GrepOptions struct {
+	// Pattern is a regular expression in Go's RE2 syntax.
+	Pattern string
+	// Path is the file or directory to search; empty means the workspace root.
+	Path string
+	// Glob keeps only files whose base name (or, with a "/", path relative to Path)
+	// matches it; a leading "!" excludes them instead.
+	Glob string
+	// Type keeps only files of a built-in type, as ripgrep's --type ("go", "py", ...).
+	Type string
+	// Mode is the output mode; empty means [GrepFiles].
+	Mode GrepMode
+	// IgnoreCase matches letters of either case (-i).
+	IgnoreCase bool
+	// LineNumbers shows line numbers in content mode (-n). Tool faces default it to true.
+	LineNumbers bool
+	// Before, After: lines of context in content mode (-B, -A; -C sets both).
+	Before, After int
+	// HeadLimit caps the entries returned: files, count lines, or output lines including
+	// "--" separators. 0 means no cap; tool faces default it to 250.
+	HeadLimit int
+	// Offset skips that many entries first; pages concatenated equal the whole.
+	Offset int
+	// Multiline lets "." match newlines and matches span lines.
+	Multiline bool
+	// Hidden includes names starting with "." (and the .git directory).
+	Hidden bool
+	// NoIgnore stops honouring .gitignore and .ignore files.
+	NoIgnore bool
+}
+
+// GrepResult is the result of [Workspace.Grep]. Files come in a stable order: depth first,
+// each directory's entries sorted by name (ripgrep's --sort path); lines in file order.
+type GrepResult struct {
+	Mode        GrepMode    `json:"mode"`
+	LineNumbers bool        `json:"-"`
+	Entries     []GrepEntry `json:"-"`
+	// Truncated says that entries beyond Offset+HeadLimit exist; NextOffset is then the
+	// offset of the next page.
+	Truncated  bool `json:"truncated,omitempty"`
+	NextOffset int  `json:"next_offset,omitempty"`
+}
+
+// Text renders the result as ripgrep prints it: "path" per file, "path:count", and
+// "path:line:text" for matches, "path-line-text" for context, "--" between groups of
+// lines; each entry on a line ending in a newline.
+func (r *GrepResult) Text() string {
+	var b strings.Builder
+	for _, e := range r.Entries {
+		b.WriteString(search.FormatEntry(e, r.LineNumbers))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Files returns the paths of the entries that name files (files_with_matches and count
+// modes), in order.
+func (r *GrepResult) Files() []string {
+	var out []string
+	for _, e := range r.Entries {
+		if e.Kind == search.KindFile || e.Kind == search.KindCount {
+			out = append(out, e.Path)
+		}
+	}
+	return out
+}
+
+// Grep searches the file or directory opts.Path for opts.Pattern. Binary files (a NUL
+// byte in the first 8000 bytes), hidden files and ignored files are skipped, and symbolic
+// links are not followed, unless opts say otherwise for hidden and ignored files.
+//
+// An invalid regular expression, glob, type or mode is [CodeInvalidArgument] with the
+// parser's message; a bad path is [CodeInvalidPath] or [CodeFileNotFound].
+func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, error) {
+	p := opts.Path
+	if p == "" {
+		p = "."
+	}
+	r, err := w.resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.check(ctx, OpGrep, r); err != nil {
+		return nil, err
+	}
+	res, err := search.Grep(ctx, w.store, r.name, search.GrepOptions{
+		Pattern: opts.Pattern, IgnoreCase: opts.IgnoreCase, Multiline: opts.Multiline,
+		Mode: opts.Mode, LineNumbers: opts.LineNumbers, Before: opts.Before, After: opts.After,
+		Glob: opts.Glob, Type: opts.Type, HeadLimit: opts.HeadLimit, Offset: opts.Offset,
+		Hidden: opts.Hidden, NoIgnore: opts.NoIgnore, Base: w.base,
+	})
+	if err != nil {
+		return nil, w.searchError(p, err)
+	}
+	out := &GrepResult{Mode: res.Mode, LineNumbers: res.LineNumbers, Entries: res.Entries, Truncated: res.Truncated}
+	if res.Truncated {
+		out.NextOffset = opts.Offset + len(res.Entries)
+	}
+	// Store names become paths relative to the workspace root; entries of one file share
+	// one string.
+	last, shown := "", ""
+	for i := range out.Entries {
+		e := &out.Entries[i]
+		if e.Kind == search.KindSeparator {
+			continue
+		}
+		if e.Path != last {
+			last, shown = e.Path, w.Rel(w.display(e.Path))
+		}
+		e.Path = shown
+	}
+	return out, nil
+}

@@ -1,0 +1,27 @@
+// Package search is the engine behind llmfs's find and grep: a parallel walk of a
+// [store.Store] and a line matcher that keeps up with ripgrep.
+//
+// The walk honours .gitignore and .ignore files (in every directory, and in those from the
+// workspace root down to the one searched, whether or not there is a .git directory),
+// skips names starting with "." (which includes .git) and leaves symbolic links alone,
+// each with a switch to do otherwise. A followed symbolic link must stay inside the store;
+// when in doubt it is skipped. A grep glob or type filter takes precedence over those
+// rules as in ripgrep: a file that matches a positive glob is searched even if hidden or
+// ignored, and one of the requested type even if hidden.
+//
+// When the store is a [store.Locator], files and directories are read directly on the
+// host, opened relative to a descriptor of the store's root; on Linux with openat2 and
+// RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, so that the kernel refuses any path that would
+// leave the root, as [os.Root] does. Other stores are read through their interface.
+//
+// Matching: a literal that every match must contain is found with a vectorized byte
+// search on its rarest byte, and a lazily built DFA confirms the lines around each hit,
+// or scans the whole buffer when there is no such literal. Each worker reuses one buffer
+// (128 KiB, grown only for longer lines, up to 16 MiB), so memory stays bounded whatever
+// the size of the file; only multiline mode reads a file whole. A file with a NUL byte in
+// its first 8000 bytes is binary and skipped.
+//
+// Output order is stable: grep reports files in the order of a depth-first walk in which
+// each directory's entries are sorted by name (what ripgrep prints with --sort path), and
+// find reports files newest-modified first, ties broken by path.
+package search

@@ -1,0 +1,157 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"io/fs"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/llmfs/llmfs/store"
+)
+
+// FindOptions configure [Find].
+type FindOptions struct {
+	// Pattern is a glob (package github.com/bmatcuk/doublestar/v4): "*", "?", "[a-z]",
+	// "{a,b}", and "**" for any number of directories. A pattern without "/" matches the
+	// base name at any depth ("*.go"); one with "/" matches the path relative to the
+	// directory searched ("cmd/**/*.go").
+	Pattern string
+	// Limit caps the files returned; 0 means no cap.
+	Limit int
+	// Walk options, as in [GrepOptions].
+	Hidden   bool
+	NoIgnore bool
+	Follow   bool
+	Base     string
+	Threads  int
+}
+
+// Found is a file [Find] found.
+type Found struct {
+	Path    string // store name
+	ModTime time.Time
+}
+
+// FindResult is the result of [Find]: files newest-modified first, ties broken by path.
+type FindResult struct {
+	Files []Found
+	// Truncated says that more files matched than Limit.
+	Truncated bool
+}
+
+// Text renders the result one path per line, each ending in a newline.
+func (r *FindResult) Text() string {
+	var b strings.Builder
+	for _, f := range r.Files {
+		b.WriteString(f.Path)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Find returns the regular files below the directory name (a store name) of s that match
+// opts.Pattern. Hidden and ignored files are left out unless opts say otherwise; a
+// pattern whose leading directories name hidden ones (".github/**") reaches them.
+// A bad pattern is a [*PatternError].
+func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*FindResult, error) {
+	pat := strings.TrimPrefix(opts.Pattern, "./")
+	if pat == "" || !doublestar.ValidatePattern(pat) || strings.HasPrefix(pat, "/") {
+		return nil, &PatternError{Kind: "glob", Pattern: opts.Pattern, Err: doublestar.ErrBadPattern}
+	}
+	if opts.Limit < 0 {
+		return nil, &PatternError{Kind: "limit", Pattern: "", Err: errNegative}
+	}
+	fsys, err := pickFS(s)
+	if err != nil {
+		return nil, err
+	}
+	defer fsys.close()
+	fi, real, err := fsys.stat(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, &fs.PathError{Op: "find", Path: name, Err: store.ErrNotDir}
+	}
+	byPath := strings.Contains(pat, "/")
+	dir := name
+	if byPath {
+		// Start below the pattern's literal leading directories.
+		if base, rest := doublestar.SplitPattern(pat); base != "." && rest != "" {
+			dir = joinName(name, base)
+			pat = rest
+			fi, real, err = fsys.stat(ctx, dir)
+			if err != nil || !fi.IsDir() {
+				if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNotDir) {
+					return &FindResult{}, nil
+				}
+				return nil, err
+			}
+		}
+	}
+	threads := opts.Threads
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	wk := newWalker(ctx, fsys, walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads})
+	var files []file
+	wk.walk(dir, real, func(f file) bool {
+		subject := f.rel
+		if !byPath {
+			subject = f.rel[strings.LastIndexByte(f.rel, '/')+1:]
+		}
+		if doublestar.MatchUnvalidated(pat, subject) {
+			files = append(files, f)
+		}
+		return true
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	found := modTimes(ctx, fsys, files, threads)
+	slices.SortFunc(found, func(a, b Found) int {
+		if c := b.ModTime.Compare(a.ModTime); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Path, b.Path)
+	})
+	res := &FindResult{Files: found}
+	if opts.Limit > 0 && len(found) > opts.Limit {
+		res.Files, res.Truncated = found[:opts.Limit], true
+	}
+	return res, nil
+}
+
+// modTimes looks up the modification times of files on threads goroutines. A file that
+// vanished meanwhile is dropped.
+func modTimes(ctx context.Context, fsys fileSystem, files []file, threads int) []Found {
+	found := make([]Found, len(files))
+	ok := make([]bool, len(files))
+	var wg sync.WaitGroup
+	chunk := (len(files) + threads - 1) / max(threads, 1)
+	for lo := 0; lo < len(files); lo += max(chunk, 1) {
+		hi := min(lo+max(chunk, 1), len(files))
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				f := files[i]
+				if mt, err := fsys.modTime(ctx, f.name, f.de); err == nil {
+					found[i], ok[i] = Found{Path: f.name, ModTime: mt}, true
+				}
+			}
+		})
+	}
+	wg.Wait()
+	out := found[:0]
+	for i := range found {
+		if ok[i] {
+			out = append(out, found[i])
+		}
+	}
+	return out
+}

@@ -1,0 +1,198 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// fileSystem is what the walk and the searchers need from a store. storeFS serves any
+// store; hostFS reads a host directory with direct calls, which costs far fewer
+// allocations and system calls than going through the store for every file.
+type fileSystem interface {
+	// readDir lists a directory sorted by name.
+	readDir(ctx context.Context, name string) ([]fs.DirEntry, error)
+	// open opens a regular file for reading. It does not follow a final symbolic link.
+	open(ctx context.Context, name string) (io.ReadCloser, error)
+	// openFollow opens a regular file for reading, following symbolic links only while
+	// they stay in the store.
+	openFollow(ctx context.Context, name string) (io.ReadCloser, error)
+	// modTime returns the modification time of the file name, found by the walk as de
+	// (nil when reached through a symbolic link).
+	modTime(ctx context.Context, name string, de fs.DirEntry) (time.Time, error)
+	// close releases what the file system holds; call it once nothing uses it any more.
+	close() error
+	// stat describes name, following symbolic links only while they stay in the store, and
+	// returns the real host path when there is one ("" otherwise), for loop detection.
+	stat(ctx context.Context, name string) (fs.FileInfo, string, error)
+}
+
+type storeFS struct{ s store.Store }
+
+func (f storeFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	return f.s.ReadDir(ctx, name)
+}
+
+func (f storeFS) open(ctx context.Context, name string) (io.ReadCloser, error) {
+	return f.s.Open(ctx, name)
+}
+
+func (f storeFS) close() error { return nil }
+
+func (f storeFS) modTime(ctx context.Context, name string, de fs.DirEntry) (time.Time, error) {
+	var fi fs.FileInfo
+	var err error
+	if de != nil {
+		fi, err = de.Info()
+	} else {
+		fi, err = f.s.Stat(ctx, name)
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	return fi.ModTime(), nil
+}
+
+func (f storeFS) openFollow(ctx context.Context, name string) (io.ReadCloser, error) {
+	return f.s.Open(ctx, name)
+}
+
+func (f storeFS) stat(ctx context.Context, name string) (fs.FileInfo, string, error) {
+	fi, err := f.s.Stat(ctx, name)
+	return fi, "", err
+}
+
+// hostFS reads the host directory under a [store.Locator] directly. Symbolic links are
+// resolved on the host and refused unless the result is inside the store's root, compared
+// by path element; a name whose resolution fails is refused too.
+type hostFS struct {
+	loc  store.Locator
+	root string   // real host path of the store root
+	dir  *hostDir // the store root, open
+}
+
+func newHostFS(loc store.Locator) (hostFS, error) {
+	root, err := filepath.EvalSymlinks(loc.HostPath("."))
+	if err != nil {
+		return hostFS{}, err
+	}
+	dir, err := openHostDir(root)
+	if err != nil {
+		return hostFS{}, err
+	}
+	return hostFS{loc: loc, root: root, dir: dir}, nil
+}
+
+func (f hostFS) close() error { return f.dir.close() }
+
+func (f hostFS) modTime(ctx context.Context, name string, de fs.DirEntry) (time.Time, error) {
+	if de == nil {
+		fi, _, err := f.stat(ctx, name)
+		if err != nil {
+			return time.Time{}, err
+		}
+		return fi.ModTime(), nil
+	}
+	return f.dir.modTime(name)
+}
+
+// readDir and open refuse any symbolic link on the way (see [openBeneath]). When there is
+// one, which happens only on paths the caller chose to follow, they resolve the path on
+// the host and, if it stays inside the root, try again with the resolved path.
+func (f hostFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	des, err := f.dir.readDir(name)
+	if err != nil && isLinkErr(err) {
+		var rel string
+		if rel, err = f.resolve(name); err == nil {
+			des, err = f.dir.readDir(rel)
+		}
+	}
+	return des, err
+}
+
+func (f hostFS) open(ctx context.Context, name string) (io.ReadCloser, error) {
+	r, err := f.dir.open(name)
+	if err != nil && isLinkErr(err) {
+		var rel string
+		if rel, err = f.resolve(name); err == nil {
+			r, err = f.dir.open(rel)
+		}
+	}
+	return r, err
+}
+
+// resolve returns the name, relative to the root, of the real path of name, which must
+// be inside the root.
+func (f hostFS) resolve(name string) (string, error) {
+	real, err := filepath.EvalSymlinks(f.loc.HostPath(name))
+	if err != nil {
+		return "", err
+	}
+	if !inside(f.root, real) {
+		return "", &fs.PathError{Op: "open", Path: name, Err: store.ErrEscape}
+	}
+	rel, err := filepath.Rel(f.root, real)
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+func (f hostFS) openFollow(ctx context.Context, name string) (io.ReadCloser, error) {
+	fi, real, err := f.stat(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: store.ErrNotRegular}
+	}
+	rel, err := filepath.Rel(f.root, real)
+	if err != nil {
+		return nil, err
+	}
+	return f.dir.open(filepath.ToSlash(rel))
+}
+
+func (f hostFS) stat(ctx context.Context, name string) (fs.FileInfo, string, error) {
+	real, err := filepath.EvalSymlinks(f.loc.HostPath(name))
+	if err != nil {
+		return nil, "", err
+	}
+	if !inside(f.root, real) {
+		return nil, "", &fs.PathError{Op: "stat", Path: name, Err: store.ErrEscape}
+	}
+	fi, err := os.Stat(real)
+	return fi, real, err
+}
+
+// inside reports whether the clean host path p is root or below it.
+func inside(root, p string) bool {
+	if p == root {
+		return true
+	}
+	if root == string(filepath.Separator) {
+		return strings.HasPrefix(p, root)
+	}
+	return strings.HasPrefix(p, root) && p[len(root)] == filepath.Separator
+}
+
+// readSmall reads a small file (an ignore file) whole, up to max bytes.
+func readSmall(ctx context.Context, f fileSystem, name string, max int64) ([]byte, error) {
+	r, err := f.open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(io.LimitReader(r, max))
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return data, nil
+}

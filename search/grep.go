@@ -1,0 +1,323 @@
+package search
+
+import (
+	"context"
+	"io/fs"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// OutputMode is what a grep reports.
+type OutputMode string
+
+// The output modes of [Grep].
+const (
+	FilesWithMatches OutputMode = "files_with_matches" // the paths of files that match
+	Content          OutputMode = "content"            // the matching lines, with context
+	Count            OutputMode = "count"              // the number of matching lines per file
+)
+
+// GrepOptions configure [Grep].
+type GrepOptions struct {
+	// Pattern is a regular expression in Go's RE2 syntax (package regexp).
+	Pattern string
+	// IgnoreCase matches letters of either case.
+	IgnoreCase bool
+	// Multiline lets matches span lines: "." matches a newline too, and "\n" can appear in
+	// the pattern. Each file is then read whole.
+	Multiline bool
+	// Mode is the output mode; empty means [FilesWithMatches].
+	Mode OutputMode
+	// LineNumbers puts line numbers in [Content] output (the caller decides the default).
+	LineNumbers bool
+	// Before and After are the lines of context shown before and after each match in
+	// [Content] mode.
+	Before, After int
+	// Glob keeps only files whose base name (or, when the glob has a "/", path relative to
+	// the searched directory) matches it; a leading "!" keeps the others instead.
+	Glob string
+	// Type keeps only files of a built-in type (see [Types]), as ripgrep's --type.
+	Type string
+	// HeadLimit caps the entries returned (files, count lines, or output lines including
+	// "--" separators, by mode); 0 means no cap.
+	HeadLimit int
+	// Offset skips that many entries first, so that pages concatenated equal the whole.
+	Offset int
+	// Walk options.
+	Hidden   bool // include names starting with "." and the .git directory
+	NoIgnore bool // do not honour .gitignore and .ignore files
+	Follow   bool // follow symbolic links that stay inside the store
+	// Base is the store name of the directory from which ignore files apply (the workspace
+	// root); files in it and in the directories down to the searched one are read.
+	// Empty means the store root.
+	Base string
+	// Threads is the number of goroutines; 0 means GOMAXPROCS.
+	Threads int
+}
+
+// EntryKind is the kind of one [Entry] of a grep result.
+type EntryKind uint8
+
+// The kinds of entry.
+const (
+	KindFile      EntryKind = iota // a file with a match (files_with_matches mode)
+	KindCount                      // a file and its count of matching lines (count mode)
+	KindMatch                      // a matching line (content mode)
+	KindContext                    // a line of context (content mode)
+	KindSeparator                  // "--" between groups of lines that are not adjacent
+)
+
+// Entry is one line of grep output.
+type Entry struct {
+	Kind  EntryKind
+	Path  string // the file's store name; "" for a separator
+	Line  int    // 1-based line number, for match and context lines
+	Text  string // the line without its newline, for match and context lines
+	Count int    // for count entries
+}
+
+// GrepResult is the result of [Grep]. Entries come in a stable order: files in the order of
+// a depth-first walk with each directory's entries sorted by name (ripgrep's --sort path),
+// and lines in file order.
+type GrepResult struct {
+	Mode        OutputMode
+	LineNumbers bool
+	Entries     []Entry
+	// Truncated says that entries beyond Offset+HeadLimit exist.
+	Truncated bool
+}
+
+// Text renders the result as ripgrep prints it: "path" per file, "path:count", and
+// "path:line:text" for matches, "path-line-text" for context, "--" between groups; one
+// entry per line, each ending in a newline.
+func (r *GrepResult) Text() string {
+	var b strings.Builder
+	for _, e := range r.Entries {
+		b.WriteString(FormatEntry(e, r.LineNumbers))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// FormatEntry renders one entry as ripgrep would, without a newline.
+func FormatEntry(e Entry, lineNumbers bool) string {
+	switch e.Kind {
+	case KindFile:
+		return e.Path
+	case KindCount:
+		return e.Path + ":" + strconv.Itoa(e.Count)
+	case KindSeparator:
+		return "--"
+	}
+	sep := ":"
+	if e.Kind == KindContext {
+		sep = "-"
+	}
+	if lineNumbers {
+		return e.Path + sep + strconv.Itoa(e.Line) + sep + e.Text
+	}
+	return e.Path + sep + e.Text
+}
+
+// Grep searches the file or directory name (a store name) of s for opts.Pattern. When s is
+// a [store.Locator], files are read directly on the host. Files that hold a NUL byte in
+// their first 8000 bytes are binary and skipped. A bad pattern, glob or type is a
+// [*PatternError]; a name that cannot be read is the store's error.
+func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*GrepResult, error) {
+	if opts.Mode == "" {
+		opts.Mode = FilesWithMatches
+	}
+	switch opts.Mode {
+	case FilesWithMatches, Content, Count:
+	default:
+		return nil, &PatternError{Kind: "output mode", Pattern: string(opts.Mode), Err: errBadMode}
+	}
+	if opts.HeadLimit < 0 || opts.Offset < 0 || opts.Before < 0 || opts.After < 0 {
+		return nil, &PatternError{Kind: "limit", Pattern: "", Err: errNegative}
+	}
+	m, err := compile(opts.Pattern, opts.IgnoreCase, opts.Multiline)
+	if err != nil {
+		return nil, err
+	}
+	flt, err := newFilter(opts.Glob, opts.Type)
+	if err != nil {
+		return nil, err
+	}
+	fsys, err := pickFS(s)
+	if err != nil {
+		return nil, err
+	}
+	defer fsys.close() // deferred first, so it runs after every goroutine is done
+	fi, real, err := fsys.stat(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	threads := opts.Threads
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	res := &GrepResult{Mode: opts.Mode, LineNumbers: opts.LineNumbers && opts.Mode == Content}
+	need := 0 // entries needed before stopping; 0 = all
+	if opts.HeadLimit > 0 {
+		need = opts.Offset + opts.HeadLimit + 1
+	}
+	withContext := opts.Mode == Content && (opts.Before > 0 || opts.After > 0)
+	var all []Entry
+	add := func(out []Entry) bool {
+		if len(out) == 0 {
+			return true
+		}
+		if withContext && len(all) > 0 {
+			all = append(all, Entry{Kind: KindSeparator})
+		}
+		all = append(all, out...)
+		return need == 0 || len(all) < need
+	}
+
+	newSearcher := func() *searcher {
+		sr := &searcher{m: m, mode: opts.Mode, before: opts.Before, after: opts.After, max: need, buf: make([]byte, bufSize)}
+		if m.dfa != nil {
+			sr.dfa = m.dfa.clone()
+		}
+		return sr
+	}
+	if !fi.IsDir() {
+		if !fi.Mode().IsRegular() {
+			return nil, &fs.PathError{Op: "grep", Path: name, Err: store.ErrNotRegular}
+		}
+		r, err := fsys.openFollow(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		out := newSearcher().search(ctx, r, name)
+		r.Close()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		add(out)
+		return finish(res, all, opts), nil
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Files go to the workers in batches, in walk order, and come back through order in
+	// the same order: one hand-off per batch rather than per file keeps the cost of
+	// waking goroutines low on trees of many small files.
+	type job struct {
+		files []file
+		outs  [][]Entry
+		done  chan struct{}
+	}
+	jobs := make(chan *job)
+	order := make(chan *job, 32*threads) // room to run ahead of a slow file
+	var wg sync.WaitGroup
+	for range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sr := newSearcher()
+			for j := range jobs {
+				j.outs = make([][]Entry, len(j.files))
+				for i, f := range j.files {
+					if ctx.Err() != nil {
+						break
+					}
+					open := fsys.open
+					if f.de == nil {
+						open = fsys.openFollow
+					}
+					if r, err := open(ctx, f.name); err == nil {
+						j.outs[i] = sr.search(ctx, r, f.name)
+						r.Close()
+					}
+				}
+				close(j.done)
+			}
+		}()
+	}
+	wo := walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads}
+	if !flt.none() {
+		wo.files = flt.rule
+	}
+	wk := newWalker(ctx, fsys, wo)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(jobs)
+		defer close(order)
+		var batch []file
+		send := func() bool {
+			j := &job{files: batch, done: make(chan struct{})}
+			batch = nil
+			select {
+			case order <- j:
+			case <-ctx.Done():
+				return false
+			}
+			select {
+			case jobs <- j:
+			case <-ctx.Done():
+				return false
+			}
+			return true
+		}
+		wk.walk(name, real, func(f file) bool {
+			batch = append(batch, f)
+			return len(batch) < batchSize || send()
+		})
+		if len(batch) > 0 {
+			send()
+		}
+	}()
+collect:
+	for j := range order {
+		select {
+		case <-j.done:
+		case <-ctx.Done():
+			break collect
+		}
+		for _, out := range j.outs {
+			if !add(out) {
+				break collect
+			}
+		}
+	}
+	err = ctx.Err()
+	cancel()
+	for range order {
+	}
+	wg.Wait()
+	if err != nil && (need == 0 || len(all) < need) {
+		return nil, err
+	}
+	return finish(res, all, opts), nil
+}
+
+// batchSize is the number of files handed to a worker at once.
+const batchSize = 16
+
+// finish applies offset and head limit to all.
+func finish(res *GrepResult, all []Entry, opts GrepOptions) *GrepResult {
+	if opts.Offset >= len(all) {
+		return res
+	}
+	all = all[opts.Offset:]
+	if opts.HeadLimit > 0 && len(all) > opts.HeadLimit {
+		all = all[:opts.HeadLimit]
+		res.Truncated = true
+	}
+	res.Entries = all
+	return res
+}
+
+// pickFS returns the fast host path for a [store.Locator] and the store itself otherwise.
+func pickFS(s store.Store) (fileSystem, error) {
+	if loc, ok := s.(store.Locator); ok {
+		return newHostFS(loc)
+	}
+	return storeFS{s}, nil
+}

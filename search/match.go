@@ -1,0 +1,249 @@
+package search
+
+import (
+	"bytes"
+	"regexp"
+	"regexp/syntax"
+	"unicode/utf8"
+)
+
+// A PatternError reports a regular expression or glob that does not parse. Msg is the
+// parser's message.
+type PatternError struct {
+	Kind    string // "regex", "glob" or "type"
+	Pattern string
+	Err     error
+}
+
+func (e *PatternError) Error() string {
+	if e.Pattern == "" {
+		return "invalid " + e.Kind + ": " + e.Err.Error()
+	}
+	return "invalid " + e.Kind + " " + quote(e.Pattern) + ": " + e.Err.Error()
+}
+
+func (e *PatternError) Unwrap() error { return e.Err }
+
+func quote(s string) string { return "\"" + s + "\"" }
+
+// matcher finds the lines that match a pattern in a buffer of whole lines.
+//
+// The fast path is a literal prefilter: a literal every match must contain is looked for in
+// the whole buffer with a vectorized search, and the lines around each hit are confirmed
+// with a lazy DFA (see [dfa]); a pattern that is just the literal needs no confirming.
+// Patterns with no such literal run the DFA over the whole buffer. In multiline mode,
+// where matches span lines, Go's regexp runs over the whole file.
+type matcher struct {
+	line      *regexp.Regexp // matches within one line (no trailing newline); validates
+	buf       *regexp.Regexp // the same pattern over many lines, (?m): multiline mode
+	lit       []byte         // required literal, lower case when fold; nil if none
+	fold      bool           // lit is compared ignoring ASCII case
+	find      *finder        // finds lit
+	pure      bool           // the pattern is exactly lit: a hit is a match
+	dfa       *dfa           // line mode: the automaton each searcher clones
+	spanLines bool           // multiline mode: matches may span lines
+}
+
+// compile builds a matcher for pattern.
+func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
+	flags := ""
+	if ignoreCase {
+		flags += "i"
+	}
+	if multiline {
+		flags += "s"
+	}
+	// Check the pattern as given first, so that the parser's message quotes it unchanged.
+	if _, err := syntax.Parse(pattern, syntax.Perl); err != nil {
+		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+	}
+	src := pattern
+	if flags != "" {
+		src = "(?" + flags + ")" + pattern
+	}
+	line, err := regexp.Compile(src)
+	if err != nil {
+		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+	}
+	bufRe, err := regexp.Compile("(?m" + flags + ")" + pattern)
+	if err != nil {
+		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+	}
+	m := &matcher{line: line, buf: bufRe, spanLines: multiline}
+	tree, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+	}
+	if !multiline {
+		if m.dfa, err = newDFA(src); err != nil {
+			return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+		}
+		if len(m.dfa.prog.Inst) > maxDFAProg {
+			m.dfa = nil // too big to pay off: regexp matches line by line
+		}
+	}
+	runes, fold := required(tree)
+	if fold {
+		m.lit = foldLiteral(runes)
+		m.fold = true
+		m.pure = tree.Op == syntax.OpLiteral && len(m.lit) == len(runes)
+	} else if len(runes) > 0 {
+		m.lit = []byte(string(runes))
+		m.pure = tree.Op == syntax.OpLiteral && tree.Flags&syntax.FoldCase == 0
+	}
+	if len(m.lit) == 0 {
+		m.lit = nil
+		m.pure = false
+	} else {
+		m.find = newFinder(m.lit, m.fold)
+	}
+	return m, nil
+}
+
+// required returns a literal that every match of re contains, the longest it can find, and
+// whether it is to be compared ignoring case.
+func required(re *syntax.Regexp) ([]rune, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return re.Rune, re.Flags&syntax.FoldCase != 0
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best []rune
+		var bestFold bool
+		consider := func(r []rune, fold bool) {
+			if score(r, fold) > score(best, bestFold) {
+				best, bestFold = r, fold
+			}
+		}
+		// Adjacent literals join into one longer literal.
+		var run []rune
+		runFold := false
+		for _, sub := range re.Sub {
+			if sub.Op == syntax.OpLiteral {
+				f := sub.Flags&syntax.FoldCase != 0
+				if len(run) > 0 && f != runFold {
+					consider(run, runFold)
+					run = nil
+				}
+				run = append(run[:len(run):len(run)], sub.Rune...)
+				runFold = f
+				continue
+			}
+			if len(run) > 0 {
+				consider(run, runFold)
+				run = nil
+			}
+			consider(required(sub))
+		}
+		if len(run) > 0 {
+			consider(run, runFold)
+		}
+		return best, bestFold
+	}
+	return nil, false
+}
+
+// score rates a literal as a prefilter: longer is better; a case-folded one is worth only
+// the part of it the fold search can use.
+func score(r []rune, fold bool) int {
+	if fold {
+		return len(foldLiteral(r))
+	}
+	n := 0
+	for _, c := range r {
+		n += utf8.RuneLen(c)
+	}
+	return n
+}
+
+// foldLiteral returns the longest run of r that an ASCII case-insensitive search can find
+// without missing a match, lower-cased. Non-ASCII runes are left out, and so are k and s,
+// which fold to the Kelvin sign and the long s outside ASCII.
+func foldLiteral(r []rune) []byte {
+	var best, cur []byte
+	for _, c := range r {
+		lc := c | 0x20
+		if c >= utf8.RuneSelf || lc == 'k' || lc == 's' {
+			if len(cur) > len(best) {
+				best = cur
+			}
+			cur = nil
+			continue
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		cur = append(cur, byte(c))
+	}
+	if len(cur) > len(best) {
+		best = cur
+	}
+	return best
+}
+
+func equalFold(b, lower []byte) bool {
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// nextLine finds the first line of b (whole lines, the last one possibly without a
+// newline) that holds a match, and returns its bounds: start, and end just past its
+// newline. ok is false when no line of b matches. When the prefilter ignores case, low
+// d is the caller's clone of m.dfa, f the finder for m.lit to use.
+func (m *matcher) nextLine(b []byte, d *dfa, f *finder) (start, end int, ok bool) {
+	p := 0
+	for p < len(b) {
+		var hit int
+		if m.lit != nil {
+			i := f.index(b[p:])
+			if i < 0 {
+				return 0, 0, false
+			}
+			hit = p + i
+		} else if d != nil {
+			i := d.firstLine(b[p:])
+			if i < 0 {
+				return 0, 0, false
+			}
+			hit = p + i
+		} else {
+			end = lineEnd(b, p)
+			if m.line.Match(trimNL(b[p:end])) {
+				return p, end, true
+			}
+			p = end
+			continue
+		}
+		start = bytes.LastIndexByte(b[p:hit], '\n') + 1 + p
+		end = lineEnd(b, hit)
+		switch {
+		case m.pure, m.lit == nil:
+			return start, end, true
+		case d != nil && d.matchLine(trimNL(b[start:end])):
+			return start, end, true
+		case d == nil && m.line.Match(trimNL(b[start:end])):
+			return start, end, true
+		}
+		p = end
+	}
+	return 0, 0, false
+}
+
+func trimNL(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		return b[:n-1]
+	}
+	return b
+}

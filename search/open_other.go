@@ -1,0 +1,39 @@
+//go:build !unix
+
+package search
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// hostDir is a host directory that files are opened relative to.
+type hostDir struct{ path string }
+
+func openHostDir(path string) (*hostDir, error) { return &hostDir{path: path}, nil }
+
+func (d *hostDir) close() error { return nil }
+
+// modTime returns the modification time of name below d.
+func (d *hostDir) modTime(name string) (time.Time, error) {
+	fi, err := os.Lstat(filepath.Join(d.path, filepath.FromSlash(name)))
+	if err != nil {
+		return time.Time{}, err
+	}
+	return fi.ModTime(), nil
+}
+
+func isLinkErr(err error) bool { return false }
+
+// readDir lists the directory at the slash-separated name below d, sorted by name.
+func (d *hostDir) readDir(name string) ([]fs.DirEntry, error) {
+	return os.ReadDir(filepath.Join(d.path, filepath.FromSlash(name)))
+}
+
+// open opens the file at the slash-separated name below d for reading.
+func (d *hostDir) open(name string) (io.ReadCloser, error) {
+	return os.Open(filepath.Join(d.path, filepath.FromSlash(name)))
+}

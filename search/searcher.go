@@ -1,0 +1,288 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+)
+
+var (
+	errBadMode  = errors.New("want files_with_matches, content or count")
+	errNegative = errors.New("head_limit, offset and context must not be negative")
+)
+
+const (
+	bufSize    = 128 << 10 // the buffer each worker reuses
+	maxBufSize = 16 << 20  // a longer line is searched in pieces of this size
+	binaryScan = 8000      // a NUL byte in this many leading bytes makes a file binary
+)
+
+// searcher searches one file at a time with a buffer it keeps between files. It is used
+// by one goroutine.
+type searcher struct {
+	m             *matcher
+	mode          OutputMode
+	before, after int
+	max           int // stop a file after this many entries; 0 = no limit
+	buf           []byte
+	dfa           *dfa    // this searcher's automaton (line mode)
+	find          *finder // the finder for this file: m.find, or one tuned to it
+
+	// Per file.
+	name      string
+	out       []Entry
+	count     int
+	lnPos     int // buffer offset of a line start whose number is lineNo
+	lineNo    int
+	lastLine  int // number of the last line emitted, 0 if none
+	emitEnd   int // buffer offset just past the last line emitted; <= 0 if before the buffer
+	afterLeft int // context lines still owed after the last match
+}
+
+// search reads r and returns the file's entries: one [KindFile] or [KindCount] entry, or
+// its lines. A binary file, or one that fails to read, gives none.
+func (s *searcher) search(ctx context.Context, r io.Reader, name string) []Entry {
+	s.name, s.out, s.count = name, nil, 0
+	s.lnPos, s.lineNo, s.lastLine, s.emitEnd, s.afterLeft = 0, 1, 0, 0, 0
+	if len(s.buf) > bufSize {
+		s.buf = make([]byte, bufSize) // do not keep a huge buffer after a huge file
+	}
+	end, eof, err := s.fill(r, 0, binaryScan)
+	if err != nil || bytes.IndexByte(s.buf[:min(end, binaryScan)], 0) >= 0 {
+		return nil
+	}
+	s.find = s.m.find
+	if s.find != nil && !eof {
+		// A large file: fill the buffer and pick the literal's rarest byte in it.
+		if end, eof, err = s.fill(r, end, len(s.buf)); err != nil {
+			return nil
+		}
+		if end == len(s.buf) {
+			s.find = s.find.tuned(s.buf[:end])
+		}
+	}
+	if s.m.spanLines {
+		for !eof {
+			if end == len(s.buf) {
+				s.buf = append(s.buf, make([]byte, len(s.buf))...)
+			}
+			if end, eof, err = s.fill(r, end, len(s.buf)); err != nil {
+				return nil
+			}
+		}
+		s.multiline(s.buf[:end])
+		return s.result()
+	}
+	pos := 0
+	for {
+		var stop int
+		if eof {
+			stop = end
+		} else if i := bytes.LastIndexByte(s.buf[pos:end], '\n'); i >= 0 {
+			stop = pos + i + 1
+		} else if end < len(s.buf) {
+			stop = pos // read more first
+		} else if len(s.buf) < maxBufSize {
+			// One line fills the buffer: grow it, keeping what is there.
+			s.buf = append(s.buf, make([]byte, len(s.buf))...)
+			stop = pos
+		} else {
+			stop = end // a line too long to hold: search it in pieces
+		}
+		if stop > pos && !s.lines(pos, stop) {
+			return s.result()
+		}
+		pos = stop
+		if eof || ctx.Err() != nil {
+			break
+		}
+		end, pos = s.shift(pos, end)
+		if end, eof, err = s.fill(r, end, len(s.buf)); err != nil {
+			return nil
+		}
+	}
+	return s.result()
+}
+
+// fill reads into s.buf from end until it holds want bytes, is full, or r is exhausted.
+func (s *searcher) fill(r io.Reader, end, want int) (int, bool, error) {
+	want = min(want, len(s.buf))
+	for end < want {
+		n, err := r.Read(s.buf[end:])
+		end += n
+		if err == io.EOF {
+			return end, true, nil
+		}
+		if err != nil {
+			return end, false, err
+		}
+		if n == 0 {
+			return end, false, io.ErrNoProgress
+		}
+		if end < len(s.buf) && want == len(s.buf) {
+			// A short read of a regular file usually means its end; let the caller
+			// search what it has rather than ask again right away.
+			continue
+		}
+	}
+	return end, false, nil
+}
+
+// shift moves the unsearched bytes from pos to the start of the buffer, keeping the lines
+// before pos that before-context might still show. It returns the new end and pos.
+func (s *searcher) shift(pos, end int) (int, int) {
+	keep := pos
+	if s.mode == Content {
+		s.advance(pos)
+		for i := 0; i < s.before && keep > 0; i++ {
+			keep = bytes.LastIndexByte(s.buf[:keep-1], '\n') + 1
+		}
+	}
+	copy(s.buf, s.buf[keep:end])
+	s.lnPos -= keep
+	s.emitEnd -= keep
+	return end - keep, pos - keep
+}
+
+// advance moves the line counter to the line starting at p (p >= s.lnPos).
+func (s *searcher) advance(p int) {
+	s.lineNo += bytes.Count(s.buf[s.lnPos:p], []byte{'\n'})
+	s.lnPos = p
+}
+
+// lineAt returns the number of the line starting at p.
+func (s *searcher) lineAt(p int) int {
+	if p >= s.lnPos {
+		s.advance(p)
+		return s.lineNo
+	}
+	return s.lineNo - bytes.Count(s.buf[p:s.lnPos], []byte{'\n'})
+}
+
+// lineEnd returns the offset just past the line that starts at p in b.
+func lineEnd(b []byte, p int) int {
+	if i := bytes.IndexByte(b[p:], '\n'); i >= 0 {
+		return p + i + 1
+	}
+	return len(b)
+}
+
+// lines searches the whole lines s.buf[a:b]. It returns false once the file needs no
+// more searching.
+func (s *searcher) lines(a, b int) bool {
+	buf := s.buf[:b]
+	p := a
+	for p < b {
+		ms, me, ok := s.m.nextLine(buf[p:b], s.dfa, s.find)
+		if !ok {
+			s.trailing(buf, p, b)
+			return true
+		}
+		ms, me = ms+p, me+p
+		if !s.block(buf, p, ms, me) {
+			return false
+		}
+		p = me
+	}
+	return true
+}
+
+// multiline searches a whole file whose matches may span lines.
+func (s *searcher) multiline(data []byte) {
+	if s.m.find != nil && s.m.find.index(data) < 0 {
+		return
+	}
+	p := 0
+	for p < len(data) {
+		loc := s.m.buf.FindIndex(data[p:])
+		if loc == nil {
+			break
+		}
+		ms, me := p+loc[0], p+loc[1]
+		if ms >= len(data) {
+			break
+		}
+		ls := bytes.LastIndexByte(data[:ms], '\n') + 1
+		last := ms
+		if me > ms {
+			last = me - 1
+		}
+		le := lineEnd(data, last)
+		if !s.block(data, p, ls, le) {
+			return
+		}
+		p = le
+	}
+	s.trailing(data, p, len(data))
+}
+
+// block records the matching lines buf[ms:me], searched from p: in content mode with the
+// context owed after the previous match and before this one. It returns false once the
+// file needs no more searching.
+func (s *searcher) block(buf []byte, p, ms, me int) bool {
+	s.count++
+	switch s.mode {
+	case FilesWithMatches:
+		return false
+	case Count:
+		return true
+	}
+	q := p
+	for s.afterLeft > 0 && q < ms {
+		le := lineEnd(buf, q)
+		s.emit(buf, q, le, KindContext)
+		s.afterLeft--
+		q = le
+	}
+	k := ms
+	floor := max(s.emitEnd, 0)
+	for i := 0; i < s.before && k > floor; i++ {
+		k = bytes.LastIndexByte(buf[floor:k-1], '\n') + 1 + floor
+	}
+	for k < ms {
+		le := lineEnd(buf, k)
+		s.emit(buf, k, le, KindContext)
+		k = le
+	}
+	for k < me {
+		le := lineEnd(buf[:me], k)
+		s.emit(buf, k, le, KindMatch)
+		k = le
+	}
+	s.afterLeft = s.after
+	return s.max == 0 || len(s.out) < s.max
+}
+
+// trailing emits the context owed after the last match from the lines buf[p:b].
+func (s *searcher) trailing(buf []byte, p, b int) {
+	for s.afterLeft > 0 && p < b {
+		le := lineEnd(buf[:b], p)
+		s.emit(buf, p, le, KindContext)
+		s.afterLeft--
+		p = le
+	}
+}
+
+// emit records the line buf[ls:le].
+func (s *searcher) emit(buf []byte, ls, le int, kind EntryKind) {
+	n := s.lineAt(ls)
+	if s.lastLine > 0 && n > s.lastLine+1 && (s.before > 0 || s.after > 0) {
+		s.out = append(s.out, Entry{Kind: KindSeparator})
+	}
+	s.out = append(s.out, Entry{Kind: kind, Path: s.name, Line: n, Text: string(trimNL(buf[ls:le]))})
+	s.lastLine = n
+	s.emitEnd = le
+}
+
+func (s *searcher) result() []Entry {
+	switch {
+	case s.count == 0:
+		return nil
+	case s.mode == FilesWithMatches:
+		return []Entry{{Kind: KindFile, Path: s.name}}
+	case s.mode == Count:
+		return []Entry{{Kind: KindCount, Path: s.name, Count: s.count}}
+	}
+	return s.out
+}

@@ -1,0 +1,234 @@
+package search
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// walkOptions choose what a walk visits.
+type walkOptions struct {
+	hidden   bool // visit names starting with "." (including .git)
+	noIgnore bool // do not read .gitignore and .ignore files
+	follow   bool // follow symbolic links that stay inside the store
+	base     string
+	threads  int
+	// files, if not nil, rules on each file before the hidden and ignore rules.
+	files func(rel string) verdict
+}
+
+// verdict is a file filter's ruling, following ripgrep's precedence: a glob overrides
+// everything, ignore files come next, and a file type match overrides only hiddenness.
+type verdict uint8
+
+const (
+	neutral    verdict = iota // the hidden and ignore rules decide
+	exclude                   // leave the file out
+	include                   // take the file whatever the other rules say
+	overHidden                // take the file even if hidden, unless ignored
+)
+
+// file is one regular file found by a walk.
+type file struct {
+	name string      // store name
+	rel  string      // relative to the directory searched
+	de   fs.DirEntry // nil when the file was reached through a symbolic link
+}
+
+// dirNode is a directory whose listing a worker reads ahead of the ordered traversal.
+type dirNode struct {
+	name   string
+	rel    string
+	real   string // real host path, when known, for symbolic link loop detection
+	parent *dirNode
+	ig     *ignorer
+	done   chan struct{}
+	items  []item // set before done is closed
+}
+
+type item struct {
+	f   file
+	sub *dirNode // non-nil for a subdirectory
+}
+
+// walker lists a tree in parallel and visits its files in a stable order: the entries of
+// each directory sorted by name, depth first (ripgrep's --sort path). Directory listings
+// are read by up to threads goroutines ahead of the visit.
+type walker struct {
+	ctx  context.Context
+	fsys fileSystem
+	opts walkOptions
+	sem  chan struct{}
+	wg   sync.WaitGroup // the directory loads under way
+}
+
+func newWalker(ctx context.Context, f fileSystem, opts walkOptions) *walker {
+	if opts.threads <= 0 {
+		opts.threads = runtime.GOMAXPROCS(0)
+	}
+	if opts.base == "" {
+		opts.base = "."
+	}
+	return &walker{ctx: ctx, fsys: f, opts: opts, sem: make(chan struct{}, opts.threads)}
+}
+
+// walk visits every file below the directory dir (a store name) in order, until visit
+// returns false or the context is done.
+func (w *walker) walk(dir, real string, visit func(file) bool) {
+	root := &dirNode{name: dir, real: real, ig: w.ancestorIgnores(dir), done: make(chan struct{})}
+	w.wg.Add(1)
+	go w.load(root)
+	w.visit(root, visit)
+	w.wg.Wait()
+}
+
+func (w *walker) visit(n *dirNode, visit func(file) bool) bool {
+	select {
+	case <-n.done:
+	case <-w.ctx.Done():
+		return false
+	}
+	for _, it := range n.items {
+		if it.sub != nil {
+			if !w.visit(it.sub, visit) {
+				return false
+			}
+			continue
+		}
+		if !visit(it.f) {
+			return false
+		}
+	}
+	return true
+}
+
+// ancestorIgnores reads the ignore files of the directories from the base down to dir,
+// dir excluded: rules there apply below too.
+func (w *walker) ancestorIgnores(dir string) *ignorer {
+	if w.opts.noIgnore || dir == w.opts.base {
+		return nil
+	}
+	var ig *ignorer
+	d := w.opts.base
+	rest := dir
+	if d != "." {
+		if !strings.HasPrefix(dir, d+"/") {
+			return nil // not below the base: no ignore files above apply
+		}
+		rest = dir[len(d)+1:]
+	}
+	elems := strings.Split(rest, "/")
+	for i := 0; i < len(elems); i++ {
+		ig = w.readIgnores(ig, d)
+		d = joinName(d, elems[i])
+	}
+	return ig
+}
+
+func (w *walker) readIgnores(ig *ignorer, dir string) *ignorer {
+	for _, f := range ignoreFiles {
+		data, err := readSmall(w.ctx, w.fsys, joinName(dir, f), 1<<20)
+		if err == nil {
+			ig = parseIgnore(ig, dir, data)
+		}
+	}
+	return ig
+}
+
+// load lists n, applies the hidden and ignore rules, starts loading its subdirectories,
+// and marks n done.
+func (w *walker) load(n *dirNode) {
+	defer w.wg.Done()
+	defer close(n.done)
+	select {
+	case w.sem <- struct{}{}:
+	case <-w.ctx.Done():
+		return
+	}
+	des, err := w.fsys.readDir(w.ctx, n.name)
+	if err == nil && !w.opts.noIgnore {
+		for _, de := range des {
+			if de.Type().IsRegular() && (de.Name() == ".gitignore" || de.Name() == ".ignore") {
+				n.ig = w.readIgnores(n.ig, n.name)
+				break
+			}
+		}
+	}
+	<-w.sem
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		base := de.Name()
+		name := joinName(n.name, base)
+		rel := joinName(n.rel, base)
+		typ := de.Type()
+		if typ&fs.ModeSymlink == 0 && !w.opts.hidden && base[0] == '.' && (w.opts.files == nil || typ.IsDir()) {
+			continue // the common case, decided before any other work
+		}
+		var real string
+		if typ&fs.ModeSymlink != 0 {
+			if !w.opts.follow {
+				continue
+			}
+			fi, r, err := w.fsys.stat(w.ctx, name)
+			if err != nil {
+				continue // dangling, out of the root, or in doubt: skip
+			}
+			typ, real = fi.Mode().Type(), r
+			if typ.IsDir() && (real == "" || n.loops(real)) {
+				continue
+			}
+			de = nil
+		}
+		if !typ.IsDir() && !typ.IsRegular() {
+			continue
+		}
+		v := neutral
+		if w.opts.files != nil && !typ.IsDir() {
+			if v = w.opts.files(rel); v == exclude {
+				continue
+			}
+		}
+		if !w.opts.hidden && base[0] == '.' && v != include && v != overHidden {
+			continue
+		}
+		if n.ig != nil && v != include && n.ig.ignored(name, base, typ.IsDir()) {
+			continue
+		}
+		if typ.IsDir() {
+			if real == "" && n.real != "" {
+				real = n.real + string(filepath.Separator) + base
+			}
+			sub := &dirNode{name: name, rel: rel, real: real, parent: n, ig: n.ig, done: make(chan struct{})}
+			n.items = append(n.items, item{sub: sub})
+			w.wg.Add(1)
+			go w.load(sub)
+			continue
+		}
+		n.items = append(n.items, item{f: file{name: name, rel: rel, de: de}})
+	}
+}
+
+// loops reports whether the directory with real host path real is n or above it.
+func (n *dirNode) loops(real string) bool {
+	for ; n != nil; n = n.parent {
+		if n.real == real {
+			return true
+		}
+	}
+	return false
+}
+
+func joinName(dir, name string) string {
+	switch {
+	case dir == "." || dir == "":
+		return name
+	case name == ".":
+		return dir
+	}
+	return dir + "/" + name
+}
