@@ -14,7 +14,7 @@ import (
 // BenchmarkCore measures what an agent's tool calls cost: the llmfs core (llmfs.Workspace,
 // with its path rules, deny rules and read formatting) on store/osdir, and on store/sql
 // over SQLite and PostgreSQL, on the same data: a directory of 100 files of 80 lines of 50
-// bytes. Each result reports ops/s.
+// bytes. Each result reports ops/s; one Grep searches the whole directory.
 //
 //	LLMFS_TEST_POSTGRES="$(.ci/postgres.sh)" go test -run '^$' -bench Core -benchtime 1s ./store/sql
 //
@@ -98,6 +98,18 @@ func BenchmarkCore(b *testing.B) {
 					i++
 					if i%files == 0 {
 						from, to = to, from
+					}
+				}
+				opsPerSec(b)
+			})
+			b.Run("Grep", func(b *testing.B) {
+				ws := tg.open(b)
+				setup(b, ws)
+				for b.Loop() {
+					// Count the lines 40 to 49 of every file: the whole directory is read.
+					res, err := ws.Grep(ctx, llmfs.GrepOptions{Pattern: "^line 4[0-9] x", Path: "d", Mode: llmfs.GrepCount})
+					if err != nil || len(res.Entries) != files {
+						b.Fatal(res, err)
 					}
 				}
 				opsPerSec(b)
