@@ -288,9 +288,9 @@ func TestStdioListTools(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{nil, []string{"directory_create", "directory_list", "file_copy", "file_delete", "file_edit", "file_move", "file_read", "file_write"}},
-		{[]string{"--mode", "read-only"}, []string{"directory_list", "file_read"}},
-		{[]string{"--dialect", "rtc"}, []string{"edit", "ls", "read", "write"}},
+		{nil, []string{"directory_create", "directory_list", "file_copy", "file_delete", "file_edit", "file_find", "file_grep", "file_move", "file_read", "file_write"}},
+		{[]string{"--mode", "read-only"}, []string{"directory_list", "file_find", "file_grep", "file_read"}},
+		{[]string{"--dialect", "rtc"}, []string{"edit", "find", "grep", "ls", "read", "write"}},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			dir := tempDir(t)
@@ -362,6 +362,15 @@ func exerciseAgentool(t *testing.T, cs *mcp.ClientSession, dir string) {
 	if got := mustJSON(r["entries"]); got != `[{"name":"deeper","size":0,"type":"directory"}]` {
 		t.Errorf("directory_list %s", got)
 	}
+	r = ok(t, cs, "file_find", `{"pattern":"**/c.txt"}`)
+	if got := mustJSON(r["files"]); got != `["sub/deeper/c.txt"]` {
+		t.Errorf("file_find %s", got)
+	}
+	r = ok(t, cs, "file_grep", `{"pattern":"^2$","output_mode":"count"}`)
+	if r["output"] != "a.txt:1\nsub/deeper/c.txt:1\n" {
+		t.Errorf("file_grep %v", r)
+	}
+	fails(t, cs, "file_grep", `{"pattern":"("}`, "INVALID_ARGUMENT")
 	ok(t, cs, "file_delete", `{"path":"sub/deeper/c.txt"}`)
 	if b, err := os.ReadFile(filepath.Join(dir, "a.txt")); err != nil || string(b) != "one\n2\n" {
 		t.Errorf("a.txt on disk: %q %v", b, err)

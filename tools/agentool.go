@@ -146,6 +146,8 @@ var agentoolTools = []tool{
 			return tb.ws.Copy(ctx, a.String("source", ""), a.String("destination", ""))
 		},
 	},
+	fileFind,
+	fileGrep,
 }
 
 // read runs a read tool's call. An explicit "limit": 0 asks for no lines: the file is still

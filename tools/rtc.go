@@ -14,10 +14,9 @@ const vpathDesc = "Absolute path in the workspace, where / is the workspace root
 // rtcTools is the rtc dialect (seed 003): short verbs on virtual absolute paths, through a
 // [llmfs.Workspace.Virtual] view, so results and messages show only virtual paths.
 //
-// The seed's find and grep join this table, one entry each, once the core has
-// Workspace.Find and Workspace.Grep. remove is deliberately absent: deleting is in the Go
-// API ([llmfs.Workspace.Delete]) but never offered to a model in this dialect.
-var rtcTools = []tool{rtcLs, rtcRead, rtcWrite, rtcEdit}
+// remove is deliberately absent: deleting is in the Go API ([llmfs.Workspace.Delete]) but
+// never offered to a model in this dialect.
+var rtcTools = []tool{rtcLs, rtcRead, rtcWrite, rtcEdit, rtcFind, rtcGrep}
 
 var rtcLs = tool{
 	name: "ls", op: llmfs.OpList, readOnly: true, idempotent: true,

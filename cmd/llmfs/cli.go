@@ -44,7 +44,7 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 var commands []*command
 
 func init() {
-	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd, restoreCmd, wsCmd, acpCmd}
+	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd, grepCmd, findCmd, restoreCmd, wsCmd, acpCmd}
 }
 
 func lookup(name string) *command {
@@ -89,6 +89,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch {
 	case err == nil:
 		return 0
+	case errors.Is(err, errNoMatch):
+		return 1
 	case errors.As(err, &ue) || isFlagError(err):
 		fmt.Fprintf(stderr, "llmfs %s: %v\n\n", cmd.name, err)
 		printCommandUsage(stderr, cmd, fs)
@@ -103,6 +105,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fmt.Fprintf(stderr, "llmfs %s: %v\n", cmd.name, err)
 	return 1
 }
+
+// errNoMatch makes a search exit with status 1 and print nothing more, as grep and
+// ripgrep do when nothing matched.
+var errNoMatch = errors.New("no match")
 
 // flagError wraps errors from the flag package, which are all usage mistakes.
 type flagError struct{ error }

@@ -38,7 +38,7 @@ async function fails(client, name, args, code) {
 async function exercise(client, root, label) {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ["directory_create", "directory_list", "file_copy", "file_delete", "file_edit", "file_move", "file_read", "file_write"]);
+  assert.deepEqual(names, ["directory_create", "directory_list", "file_copy", "file_delete", "file_edit", "file_find", "file_grep", "file_move", "file_read", "file_write"]);
   for (const t of tools) {
     const a = t.annotations;
     assert.ok(a, `${t.name}: no annotations`);
@@ -68,6 +68,10 @@ async function exercise(client, root, label) {
   await ok(client, "file_delete", { path: "sub/c.txt" });
   r = await ok(client, "directory_list", { path: "." });
   assert.deepEqual(r.entries.map((e) => e.name), ["a.txt", "sub"]);
+  r = await ok(client, "file_grep", { pattern: "^one$", output_mode: "content" });
+  assert.equal(r.output, "a.txt:1:one\n");
+  r = await ok(client, "file_find", { pattern: "*.txt" });
+  assert.deepEqual(r.files, ["a.txt"]);
 
   await fails(client, "file_read", { path: "missing.txt" }, "FILE_NOT_FOUND");
   await fails(client, "file_read", { path: "/etc/passwd" }, "INVALID_PATH");
