@@ -66,7 +66,7 @@ func (w *Workspace) Find(ctx context.Context, pattern string, opts FindOptions) 
 		return nil, err
 	}
 	res, err := search.Find(ctx, w.store, r.name, search.FindOptions{
-		Pattern: pattern, Limit: opts.Limit, Hidden: opts.Hidden, NoIgnore: opts.NoIgnore, Base: w.base,
+		Pattern: pattern, Limit: opts.Limit, Hidden: opts.Hidden, NoIgnore: opts.NoIgnore, Base: w.base, Skip: w.skipDenied(),
 	})
 	if err != nil {
 		return nil, w.searchError(p, err)

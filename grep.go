@@ -110,7 +110,7 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, er
 		Pattern: opts.Pattern, IgnoreCase: opts.IgnoreCase, Multiline: opts.Multiline,
 		Mode: opts.Mode, LineNumbers: opts.LineNumbers, Before: opts.Before, After: opts.After,
 		Glob: opts.Glob, Type: opts.Type, HeadLimit: opts.HeadLimit, Offset: opts.Offset,
-		Hidden: opts.Hidden, NoIgnore: opts.NoIgnore, Base: w.base,
+		Hidden: opts.Hidden, NoIgnore: opts.NoIgnore, Base: w.base, Skip: w.skipDenied(),
 	})
 	if err != nil {
 		return nil, w.searchError(p, err)

@@ -213,6 +213,15 @@ func (w *Workspace) deniedName(name string) bool {
 	return ok
 }
 
+// skipDenied returns the filter that keeps denied paths out of searches, or nil when
+// the workspace has no deny rules.
+func (w *Workspace) skipDenied() func(name string) bool {
+	if w.deny == nil {
+		return nil
+	}
+	return w.deniedName
+}
+
 // denied checks the store name and, if the store has symbolic links, the name it really
 // leads to. It returns the rule that matched.
 func (w *Workspace) denied(ctx context.Context, name string) (string, bool) {

@@ -30,6 +30,7 @@ type FindOptions struct {
 	Follow   bool
 	Base     string
 	Threads  int
+	Skip     func(name string) bool
 }
 
 // Found is a file [Find] found.
@@ -99,7 +100,7 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	wk := newWalker(ctx, fsys, walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads})
+	wk := newWalker(ctx, fsys, walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads, skip: opts.Skip})
 	var files []file
 	wk.walk(dir, real, func(f file) bool {
 		subject := f.rel

@@ -57,6 +57,9 @@ type GrepOptions struct {
 	Base string
 	// Threads is the number of goroutines; 0 means GOMAXPROCS.
 	Threads int
+	// Skip, if not nil, leaves out every entry whose store name it reports true for, and
+	// for a directory everything below it: the workspace's deny rules.
+	Skip func(name string) bool
 }
 
 // EntryKind is the kind of one [Entry] of a grep result.
@@ -239,7 +242,7 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 			}
 		}()
 	}
-	wo := walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads}
+	wo := walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads, skip: opts.Skip}
 	if !flt.none() {
 		wo.files = flt.rule
 	}

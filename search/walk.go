@@ -18,6 +18,8 @@ type walkOptions struct {
 	threads  int
 	// files, if not nil, rules on each file before the hidden and ignore rules.
 	files func(rel string) verdict
+	// skip, if not nil, leaves out the entries whose store name it reports true for.
+	skip func(name string) bool
 }
 
 // verdict is a file filter's ruling, following ripgrep's precedence: a glob overrides
@@ -168,6 +170,9 @@ func (w *walker) load(n *dirNode) {
 		typ := de.Type()
 		if typ&fs.ModeSymlink == 0 && !w.opts.hidden && base[0] == '.' && (w.opts.files == nil || typ.IsDir()) {
 			continue // the common case, decided before any other work
+		}
+		if w.opts.skip != nil && w.opts.skip(name) {
+			continue
 		}
 		var real string
 		if typ&fs.ModeSymlink != 0 {
