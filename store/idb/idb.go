@@ -289,17 +289,14 @@ func nodeOf(v js.Value) *node {
 	}
 }
 
-func (n *node) info() *fileInfo {
-	fi := &fileInfo{name: path.Base(n.path), size: n.size, mode: 0o644, modTime: n.mtime}
+func (n *node) info() *store.Entry {
 	if n.dir {
-		fi.size, fi.mode = 0, fs.ModeDir|0o755
+		return store.NewDir(path.Base(n.path), n.mtime)
 	}
-	return fi
+	return store.NewFile(path.Base(n.path), n.size, n.mtime)
 }
 
-func rootInfo() *fileInfo {
-	return &fileInfo{name: ".", mode: fs.ModeDir | 0o755, modTime: time.Now()}
-}
+func rootInfo() *store.Entry { return store.NewDir(".", time.Now()) }
 
 func pathErr(op, name string, err error) error { return &fs.PathError{Op: op, Path: name, Err: err} }
 
@@ -775,27 +772,8 @@ func (s *Store) SetMeta(ctx context.Context, key, value string) error {
 	return t.commit()
 }
 
-// fileInfo describes a node; it is also its directory entry.
-type fileInfo struct {
-	name    string
-	size    int64
-	mode    fs.FileMode
-	modTime time.Time
-}
-
-func (fi *fileInfo) Name() string               { return fi.name }
-func (fi *fileInfo) Size() int64                { return fi.size }
-func (fi *fileInfo) Mode() fs.FileMode          { return fi.mode }
-func (fi *fileInfo) ModTime() time.Time         { return fi.modTime }
-func (fi *fileInfo) IsDir() bool                { return fi.mode.IsDir() }
-func (fi *fileInfo) Sys() any                   { return nil }
-func (fi *fileInfo) Type() fs.FileMode          { return fi.mode.Type() }
-func (fi *fileInfo) Info() (fs.FileInfo, error) { return fi, nil }
-
-var _ store.DirInfo = (*fileInfo)(nil)
-
 type file struct {
-	info *fileInfo
+	info *store.Entry
 	r    *bytes.Reader
 }
 

@@ -287,33 +287,15 @@ func (s *Store) Copy(ctx context.Context, src, dst string) error {
 }
 
 // info describes n; it also serves as n's directory entry.
-func (n *node) info() *fileInfo {
-	fi := &fileInfo{name: n.name, size: int64(len(n.data)), modTime: n.modTime, mode: 0o644}
+func (n *node) info() *store.Entry {
 	if n.dir {
-		fi.size = 0
-		fi.mode = fs.ModeDir | 0o755
+		return store.NewDir(n.name, n.modTime)
 	}
-	return fi
+	return store.NewFile(n.name, int64(len(n.data)), n.modTime)
 }
-
-type fileInfo struct {
-	name    string
-	size    int64
-	mode    fs.FileMode
-	modTime time.Time
-}
-
-func (fi *fileInfo) Name() string               { return fi.name }
-func (fi *fileInfo) Size() int64                { return fi.size }
-func (fi *fileInfo) Mode() fs.FileMode          { return fi.mode }
-func (fi *fileInfo) ModTime() time.Time         { return fi.modTime }
-func (fi *fileInfo) IsDir() bool                { return fi.mode.IsDir() }
-func (fi *fileInfo) Sys() any                   { return nil }
-func (fi *fileInfo) Type() fs.FileMode          { return fi.mode.Type() }
-func (fi *fileInfo) Info() (fs.FileInfo, error) { return fi, nil }
 
 type file struct {
-	info *fileInfo
+	info *store.Entry
 	r    *bytes.Reader
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"time"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -19,7 +18,7 @@ type file struct {
 	ctx    context.Context
 	name   string
 	blob   int64 // content id
-	info   *fileInfo
+	info   *store.Entry
 	off    int64
 	seq    int64 // index of the cached chunk, -1 for none
 	data   []byte
@@ -28,7 +27,7 @@ type file struct {
 
 // setChunk caches data as chunk seq, checking it holds what the file's size says it should.
 func (f *file) setChunk(seq int64, data []byte) error {
-	want := min(int64(ChunkSize), f.info.size-seq*ChunkSize)
+	want := min(int64(ChunkSize), f.info.Size()-seq*ChunkSize)
 	if int64(len(data)) < want {
 		if data == nil {
 			// The file was replaced or removed since it was opened: its chunks are gone.
@@ -68,7 +67,7 @@ func (f *file) ReadAt(p []byte, off int64) (int, error) {
 	}
 	n := 0
 	for n < len(p) {
-		if off >= f.info.size {
+		if off >= f.info.Size() {
 			return n, io.EOF
 		}
 		data, err := f.chunk(off / ChunkSize)
@@ -108,7 +107,7 @@ func (f *file) Seek(offset int64, whence int) (int64, error) {
 	case io.SeekCurrent:
 		offset += f.off
 	case io.SeekEnd:
-		offset += f.info.size
+		offset += f.info.Size()
 	default:
 		return 0, pathErr("seek", f.name, fs.ErrInvalid)
 	}
@@ -122,7 +121,7 @@ func (f *file) Seek(offset int64, whence int) (int64, error) {
 // WriteTo implements [io.WriterTo], so io.Copy moves whole chunks.
 func (f *file) WriteTo(w io.Writer) (int64, error) {
 	var total int64
-	for f.off < f.info.size {
+	for f.off < f.info.Size() {
 		if f.closed {
 			return total, pathErr("read", f.name, fs.ErrClosed)
 		}
@@ -146,19 +145,3 @@ func (f *file) Close() error {
 	f.closed, f.data = true, nil
 	return nil
 }
-
-type fileInfo struct {
-	name    string
-	size    int64
-	mode    fs.FileMode
-	modTime time.Time
-}
-
-func (fi *fileInfo) Name() string               { return fi.name }
-func (fi *fileInfo) Size() int64                { return fi.size }
-func (fi *fileInfo) Mode() fs.FileMode          { return fi.mode }
-func (fi *fileInfo) ModTime() time.Time         { return fi.modTime }
-func (fi *fileInfo) IsDir() bool                { return fi.mode.IsDir() }
-func (fi *fileInfo) Sys() any                   { return nil }
-func (fi *fileInfo) Type() fs.FileMode          { return fi.mode.Type() }
-func (fi *fileInfo) Info() (fs.FileInfo, error) { return fi, nil }

@@ -72,13 +72,11 @@ func scanNode(sc interface{ Scan(...any) error }) (*node, error) {
 }
 
 // info describes n; it also serves as n's directory entry.
-func (n *node) info() *fileInfo {
-	fi := &fileInfo{name: path.Base(n.path), size: n.size, modTime: time.Unix(0, n.mtime), mode: 0o644}
+func (n *node) info() *store.Entry {
 	if n.dir {
-		fi.size = 0
-		fi.mode = fs.ModeDir | 0o755
+		return store.NewDir(path.Base(n.path), time.Unix(0, n.mtime))
 	}
-	return fi
+	return store.NewFile(path.Base(n.path), n.size, time.Unix(0, n.mtime))
 }
 
 // get returns the row for name, or nil if there is none. lock is "", forShare or forUpdate.
