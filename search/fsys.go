@@ -19,7 +19,9 @@ import (
 type fileSystem interface {
 	// readDir lists a directory sorted by name.
 	readDir(ctx context.Context, name string) ([]fs.DirEntry, error)
-	// open opens a regular file for reading. It does not follow a final symbolic link.
+	// open opens a regular file the walk found for reading. Symbolic links on the way are
+	// followed only while they stay in the store, and on the host only when the plain
+	// open, which refuses every link, fails because of one.
 	open(ctx context.Context, name string) (io.ReadCloser, error)
 	// openFollow opens a regular file for reading, following symbolic links only while
 	// they stay in the store.

@@ -216,7 +216,7 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 		done  chan struct{}
 	}
 	jobs := make(chan *job)
-	order := make(chan *job, 32*threads) // room to run ahead of a slow file
+	order := make(chan *job, orderAhead) // room to run far ahead of a slow file
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Add(1)
@@ -302,6 +302,11 @@ collect:
 
 // batchSize is the number of files handed to a worker at once.
 const batchSize = 16
+
+// orderAhead is how many batches the workers may finish ahead of the one the collector
+// waits for. Trees cluster their large files (a directory of generated headers), and
+// while one worker is inside them the others must not run out of work.
+const orderAhead = 4096
 
 // finish applies offset and head limit to all.
 func finish(res *GrepResult, all []Entry, opts GrepOptions) *GrepResult {

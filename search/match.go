@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"regexp/syntax"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -19,12 +20,10 @@ func (e *PatternError) Error() string {
 	if e.Pattern == "" {
 		return "invalid " + e.Kind + ": " + e.Err.Error()
 	}
-	return "invalid " + e.Kind + " " + quote(e.Pattern) + ": " + e.Err.Error()
+	return "invalid " + e.Kind + " " + strconv.Quote(e.Pattern) + ": " + e.Err.Error()
 }
 
 func (e *PatternError) Unwrap() error { return e.Err }
-
-func quote(s string) string { return "\"" + s + "\"" }
 
 // matcher finds the lines that match a pattern in a buffer of whole lines.
 //
