@@ -160,6 +160,19 @@ func (d *denyRules) match(rel string) (string, bool) {
 	return "", false
 }
 
+// matchSelf is match for a walker that never enters a denied directory: its parents are
+// known to pass, so only rel itself is tried, once per rule rather than once per rule and
+// parent.
+func (d *denyRules) matchSelf(rel string) bool {
+	folded := strings.ToLower(rel)
+	for _, p := range d.folded {
+		if doublestar.MatchUnvalidated(p, folded) {
+			return true
+		}
+	}
+	return false
+}
+
 // Denied reports whether the path p, relative to the workspace root (or absolute), falls
 // under a deny rule. It looks at the path alone and follows no symbolic link: a walker
 // (find, grep) calls it for each path it meets, and uses [Workspace.DeniedPath] for the
@@ -214,12 +227,14 @@ func (w *Workspace) deniedName(name string) bool {
 }
 
 // skipDenied returns the filter that keeps denied paths out of searches, or nil when
-// the workspace has no deny rules.
+// the workspace has no deny rules. The search walk asks about each entry of a directory it
+// entered, never about a denied directory's contents, and the directory searched has
+// passed [Workspace.check]; so each entry is matched alone, not with its parents.
 func (w *Workspace) skipDenied() func(name string) bool {
 	if w.deny == nil {
 		return nil
 	}
-	return w.deniedName
+	return func(name string) bool { return w.deny.matchSelf(w.denyRel(name)) }
 }
 
 // denied checks the store name and, if the store has symbolic links, the name it really

@@ -7,6 +7,7 @@
 #   FIND_GLOB   the glob of the find case (default '*_test.go')
 #   BIG=1       also generate a 1 GB file and time the grep cases on it, with peak RSS
 #
+# llmfs runs as the `llmfs grep` and `llmfs find` one-shots, built from this tree.
 # Needs: go, rg (apt-get install ripgrep), hyperfine (apt-get install hyperfine), GNU grep,
 # python3. Exit status 1 (no match) is not an error (hyperfine -i). Output of every command goes through a pipe (hyperfine --output=pipe): GNU grep
 # and ripgrep both take shortcuts when their output is /dev/null.
@@ -16,8 +17,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 runs=${RUNS:-10}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$here/.." && go build -o "$tmp/llmfs-search" ./bench/searchbench)
-ll="$tmp/llmfs-search"
+(cd "$here/.." && go build -o "$tmp/llmfs" ./cmd/llmfs)
+ll="$tmp/llmfs grep"
+llfind="$tmp/llmfs find"
 
 # name | llmfs flags | rg flags | grep flags ; the pattern goes last, then the directory.
 cases=(
@@ -53,7 +55,7 @@ bench_corpus() {
 			"$(cd "$corpus" && eval "rg $rf '$pat'" | wc -l)" >&2
 	done
 	run_case "$corpus" "find-glob" "$tmp/find-$(basename "$corpus").json" \
-		"$ll -find '$glob' ." "rg --files -g '$glob'" "find . -name '$glob'"
+		"$llfind '$glob' ." "rg --files -g '$glob'" "find . -name '$glob'"
 }
 
 for corpus in "${@:-/usr/local/go/src}"; do

@@ -9,6 +9,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -104,6 +106,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintf(stderr, "llmfs %s: %v\n", cmd.name, err)
 	return 1
+}
+
+// relaxGC lets the heap grow to five times its live size between collections, unless
+// GOGC says otherwise: llmfs's live heaps are small (buffers, one result), and the default
+// spends much of a search's or a server call's CPU collecting short-lived garbage.
+func relaxGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 }
 
 // errNoMatch makes a search exit with status 1 and print nothing more, as grep and

@@ -6,8 +6,6 @@ import (
 	"context"
 	"flag"
 	"log/slog"
-	"os"
-	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -70,11 +68,9 @@ func (f *mcpFlags) register(fs *flag.FlagSet, ws *wsFlags) {
 
 // server opens one workspace per root and returns the MCP server over them.
 func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
-	if os.Getenv("GOGC") == "" {
-		// A server's live heap is small and each call leaves JSON garbage: collecting
-		// at 100% growth spent a fifth of the CPU of a small read in the GC.
-		debug.SetGCPercent(400)
-	}
+	// A server's live heap is small and each call leaves JSON garbage: collecting at 100%
+	// growth spent a fifth of the CPU of a small read in the GC.
+	relaxGC()
 	dialect := tools.Dialect(f.dialect)
 	roots := f.roots
 	if len(roots) == 0 {

@@ -62,6 +62,7 @@ matched, as with grep and ripgrep.`,
 			case *count:
 				opts.Mode = llmfs.GrepCount
 			}
+			relaxGC()
 			ws, err := e.ws.open()
 			if err != nil {
 				return err
@@ -113,6 +114,7 @@ when nothing matched.`,
 			if len(args) == 2 {
 				opts.Path = args[1]
 			}
+			relaxGC()
 			ws, err := e.ws.open()
 			if err != nil {
 				return err
