@@ -26,13 +26,15 @@ func (w *Workspace) Delete(ctx context.Context, p string) (string, error) {
 	if fi.IsDir() {
 		return "", errorf(CodeInvalidPath, p, "is a directory; only files can be deleted: %s", p)
 	}
-	if err := w.store.Remove(ctx, r.name); err != nil {
-		return "", storeError(p, err)
-	}
+	var size int64
 	if fi.Mode().IsRegular() {
-		w.freed(fi.Size())
-	} else {
-		w.freed(0)
+		size = fi.Size()
+	}
+	done := w.removing()
+	err = w.store.Remove(ctx, r.name)
+	done(size, err)
+	if err != nil {
+		return "", storeError(p, err)
 	}
 	abs := w.display(r.name)
 	if w.tracker != nil {

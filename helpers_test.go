@@ -3,6 +3,7 @@ package llmfs_test
 import (
 	"context"
 	"io"
+	"io/fs"
 	"path"
 	"strings"
 	"testing"
@@ -133,6 +134,18 @@ type faultStore struct {
 	rename func(oldname, newname string) error // nil: pass through
 	remove func(name string) error             // nil: pass through
 	write  func(name string) error             // nil: pass through
+	// afterRemove runs after a successful Remove; nil: nothing.
+	afterRemove func(name string)
+	readDir     func(name string) error // nil: pass through
+}
+
+func (f *faultStore) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	if f.readDir != nil {
+		if err := f.readDir(name); err != nil {
+			return nil, err
+		}
+	}
+	return f.Store.ReadDir(ctx, name)
 }
 
 func (f *faultStore) WriteFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions) (int64, error) {
@@ -159,5 +172,11 @@ func (f *faultStore) Remove(ctx context.Context, name string) error {
 			return err
 		}
 	}
-	return f.Store.Remove(ctx, name)
+	if err := f.Store.Remove(ctx, name); err != nil {
+		return err
+	}
+	if f.afterRemove != nil {
+		f.afterRemove(name)
+	}
+	return nil
 }

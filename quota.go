@@ -166,18 +166,22 @@ func (w *Workspace) admitDirs(ctx context.Context, p, name string) (done func(er
 	}, nil
 }
 
-// freed books the removal of a file of size bytes.
-func (w *Workspace) freed(size int64) {
+// removing takes the quota lock for the removal of one entry, so that a first count of
+// the usage cannot run between the removal and its booking and see it twice; done books
+// the removal of size bytes if err is nil, and releases the lock.
+func (w *Workspace) removing() (done func(size int64, err error)) {
 	qs := w.quota
 	if qs == nil {
-		return
+		return func(int64, error) {}
 	}
 	qs.mu.Lock()
-	if qs.known {
-		qs.bytes -= size
-		qs.files--
+	return func(size int64, err error) {
+		if err == nil && qs.known {
+			qs.bytes -= size
+			qs.files--
+		}
+		qs.mu.Unlock()
 	}
-	qs.mu.Unlock()
 }
 
 // admit compares a change with the bounds: a file going from old to newSize bytes, and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/store"
@@ -193,4 +194,38 @@ func TestQuotaConcurrentWrites(t *testing.T) {
 			t.Errorf("Usage = %d bytes, %d files; want 100, 10", b, n)
 		}
 	})
+}
+
+// A usage count that starts while a delete is under way must not see the file gone and
+// then have the delete book its removal again.
+func TestQuotaDeleteRacesFirstCount(t *testing.T) {
+	fs := &faultStore{Store: mem.New()}
+	w := llmfs.New(fs, &llmfs.Options{Quota: llmfs.Quota{MaxBytes: 1000}})
+	// Writes below the quota's bounds need no count, so usage is still unknown here.
+	if _, err := w.Store().WriteFile(bg, "a.txt", strings.NewReader("hello"), store.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Store().WriteFile(bg, "b.txt", strings.NewReader("world!"), store.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	counted := make(chan struct{})
+	fs.afterRemove = func(string) {
+		go func() {
+			w.Usage(bg) // the first count, while the delete is between Remove and booking
+			close(counted)
+		}()
+		select {
+		case <-counted:
+		case <-time.After(100 * time.Millisecond): // blocked on the quota lock: good
+		}
+	}
+	if _, err := w.Delete(bg, "a.txt"); err != nil {
+		t.Fatal(err)
+	}
+	<-counted
+	b, n, err := w.Usage(bg)
+	noErr(t, err)
+	if b != 6 || n != 1 {
+		t.Errorf("Usage after delete = %d bytes, %d files; want 6, 1", b, n)
+	}
 }
