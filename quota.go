@@ -105,7 +105,8 @@ func (w *Workspace) countUsage(ctx context.Context) error {
 		return nil
 	}
 	if err := walk(w.base); err != nil {
-		return storeError(w.root, err)
+		// The root as the caller sees it: "/" in a virtual view, never the host path.
+		return storeError(w.display(w.base), err)
 	}
 	qs.bytes, qs.files, qs.known = bytes, files, true
 	return nil

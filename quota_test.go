@@ -2,7 +2,9 @@ package llmfs_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	iofs "io/fs"
 	"strings"
 	"testing"
 	"time"
@@ -227,5 +229,25 @@ func TestQuotaDeleteRacesFirstCount(t *testing.T) {
 	noErr(t, err)
 	if b != 6 || n != 1 {
 		t.Errorf("Usage after delete = %d bytes, %d files; want 6, 1", b, n)
+	}
+}
+
+// A failure to count usage names the root as the caller sees it: "/" in a virtual view,
+// never the host path the workspace is rooted at.
+func TestQuotaCountErrorVirtual(t *testing.T) {
+	fs := &faultStore{Store: mem.New(), readDir: func(string) error {
+		return &iofs.PathError{Op: "readdir", Path: "x", Err: iofs.ErrPermission}
+	}}
+	w := llmfs.New(fs, &llmfs.Options{Root: "/srv/secret-host-dir", Quota: llmfs.Quota{MaxFiles: 10}}).Virtual()
+	_, err := w.Write(bg, "/a.txt", "x", llmfs.WriteOptions{})
+	if err == nil {
+		t.Fatal("Write succeeded; want the count's failure")
+	}
+	if strings.Contains(err.Error(), "secret") {
+		t.Errorf("Write error leaks the host root: %v", err)
+	}
+	var e *llmfs.Error
+	if errors.As(err, &e) && strings.Contains(e.Path, "secret") {
+		t.Errorf("Write error Path leaks the host root: %q", e.Path)
 	}
 }
