@@ -116,3 +116,32 @@ func TestReadBeforeOverwriteBigFile(t *testing.T) {
 		}
 	})
 }
+
+// An append to a file changed since the session read it must not make the session's
+// knowledge cover the other writer's change: a later overwrite still fails.
+func TestReadBeforeEditAppendAfterOutsideChange(t *testing.T) {
+	eachBackend(t, &llmfs.Options{RequireRead: true}, func(t *testing.T, ws *llmfs.Workspace) {
+		putRaw(t, ws, "a.txt", "one\n")
+		readAll(t, ws, "a.txt")
+		putRaw(t, ws, "a.txt", "theirs\n")
+		if _, err := ws.Write(bg, "a.txt", "more\n", llmfs.WriteOptions{Mode: llmfs.AppendTo}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ws.Write(bg, "a.txt", "mine\n", llmfs.WriteOptions{})
+		if llmfs.CodeOf(err) != llmfs.CodeFileChanged {
+			t.Errorf("overwrite after appending to a file changed by someone else = %v, want %s", err, llmfs.CodeFileChanged)
+		}
+		_, err = ws.Edit(bg, "a.txt", "theirs", "x", false)
+		if llmfs.CodeOf(err) != llmfs.CodeFileChanged {
+			t.Errorf("edit after appending to a file changed by someone else = %v, want %s", err, llmfs.CodeFileChanged)
+		}
+		// Its own appends to a file it knows keep its knowledge current.
+		readAll(t, ws, "a.txt")
+		if _, err := ws.Write(bg, "a.txt", "last\n", llmfs.WriteOptions{Mode: llmfs.AppendTo}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ws.Edit(bg, "a.txt", "last", "final", false); err != nil {
+			t.Errorf("edit after the session's own append = %v", err)
+		}
+	})
+}

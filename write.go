@@ -3,6 +3,7 @@ package llmfs
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"strings"
 
@@ -125,7 +126,7 @@ func (w *Workspace) write(ctx context.Context, r resolved, content string, mode 
 	if w.tracker != nil {
 		switch mode {
 		case store.Append:
-			w.rehash(ctx, r.name)
+			w.rehash(ctx, r.name, content)
 		default:
 			w.tracker.record(r.name, seenOf([]byte(content)))
 		}
@@ -166,23 +167,35 @@ func changedError(p string, err error) error {
 		Msg: p + " has changed since this session last read it (someone else wrote it). Read it again, then retry with the current content."}
 }
 
-// rehash records the current content of a tracked file after a change this session made
-// without knowing the whole result (an append).
-func (w *Workspace) rehash(ctx context.Context, name string) {
-	if _, ok := w.tracker.lookup(name); !ok {
+// rehash updates what the session knows of a tracked file after it appended appended to
+// it. Only a file that holds what the session knew followed by what it appended is
+// recorded anew; otherwise someone else wrote it since the session last looked, and the
+// old knowledge stays, so that the next edit or overwrite fails with [CodeFileChanged]
+// rather than clobber a change the session never saw.
+func (w *Workspace) rehash(ctx context.Context, name, appended string) {
+	known, ok := w.tracker.lookup(name)
+	if !ok {
 		return
 	}
 	f, err := w.store.Open(ctx, name)
 	if err != nil {
-		w.tracker.forget(name)
 		return
 	}
 	defer f.Close()
-	if h, err := hashStream(f); err == nil {
-		w.tracker.record(name, h)
-	} else {
-		w.tracker.forget(name)
+	fi, err := f.Stat()
+	if err != nil || fi.Size() < int64(len(appended)) {
+		return
 	}
+	whole, before := newContentHasher(true), newContentHasher(false)
+	r := io.TeeReader(f, whole)
+	if _, err := io.CopyN(before, r, fi.Size()-int64(len(appended))); err != nil {
+		return
+	}
+	tail, err := io.ReadAll(r)
+	if err != nil || before.sum().fast != known.fast || string(tail) != appended {
+		return
+	}
+	w.tracker.record(name, whole.sum())
 }
 
 // mkdirAll creates the directory name and any missing parents, appending those it made to
