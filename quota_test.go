@@ -251,3 +251,24 @@ func TestQuotaCountErrorVirtual(t *testing.T) {
 		t.Errorf("Write error Path leaks the host root: %q", e.Path)
 	}
 }
+
+// A quota does not change the code of a write that fails for another reason: a directory
+// in the way is INVALID_PATH and an existing file in create mode FILE_ALREADY_EXISTS, as
+// without a quota, even when the content would also pass a bound.
+func TestQuotaKeepsWriteCodes(t *testing.T) {
+	for _, q := range []llmfs.Quota{{}, {MaxFileBytes: 4}, {MaxBytes: 8}} {
+		w := llmfs.New(mem.New(), &llmfs.Options{Quota: q})
+		put(t, w, "a.txt", "abc")
+		if _, err := w.Mkdir(bg, "d"); err != nil {
+			t.Fatal(err)
+		}
+		_, err := w.Write(bg, "d", "0123456789", llmfs.WriteOptions{})
+		if llmfs.CodeOf(err) != llmfs.CodeInvalidPath {
+			t.Errorf("quota %+v: Write over a directory = %v, want %s", q, err, llmfs.CodeInvalidPath)
+		}
+		_, err = w.Write(bg, "a.txt", "0123456789", llmfs.WriteOptions{Mode: llmfs.Create})
+		if llmfs.CodeOf(err) != llmfs.CodeFileAlreadyExists {
+			t.Errorf("quota %+v: Write in create mode over a file = %v, want %s", q, err, llmfs.CodeFileAlreadyExists)
+		}
+	}
+}

@@ -58,6 +58,15 @@ func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOpti
 	if r.name == "." {
 		return nil, errorf(CodeInvalidPath, p, "is a directory: %s", p)
 	}
+	if w.quota != nil {
+		// The quota's refusal must not hide these (write checks again after the
+		// parents exist; a workspace without a quota saves the extra look).
+		if fi, err := w.store.Stat(ctx, r.name); err == nil {
+			if err := refuseExisting(p, fi, mode); err != nil {
+				return nil, err
+			}
+		}
+	}
 	done, err := w.admitFile(ctx, r, func(old int64) int64 {
 		if mode == store.Append {
 			return old + int64(len(content))
@@ -88,13 +97,13 @@ func (w *Workspace) write(ctx context.Context, r resolved, content string, mode 
 	}
 	fi, err := w.store.Stat(ctx, r.name)
 	exists := err == nil
-	switch {
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, storeError(p, err)
-	case exists && fi.IsDir():
-		return nil, errorf(CodeInvalidPath, p, "is a directory: %s", p)
-	case exists && mode == store.Exclusive:
-		return nil, errorf(CodeFileAlreadyExists, p, "%s already exists and the write mode is create; choose another path, or overwrite it (mode overwrite)", p)
+	}
+	if exists {
+		if err := refuseExisting(p, fi, mode); err != nil {
+			return nil, err
+		}
 	}
 	abs := w.display(r.name)
 	wopts := store.WriteOptions{Mode: mode}
@@ -132,6 +141,18 @@ func (w *Workspace) write(ctx context.Context, r resolved, content string, mode 
 		}
 	}
 	return &WriteResult{Path: abs, Bytes: n, Created: !exists}, nil
+}
+
+// refuseExisting returns the error of a write in mode to p where fi already exists, if
+// any: a directory cannot be written, and create mode wants no file there.
+func refuseExisting(p string, fi fs.FileInfo, mode store.WriteMode) error {
+	switch {
+	case fi.IsDir():
+		return errorf(CodeInvalidPath, p, "is a directory: %s", p)
+	case mode == store.Exclusive:
+		return errorf(CodeFileAlreadyExists, p, "%s already exists and the write mode is create; choose another path, or overwrite it (mode overwrite)", p)
+	}
+	return nil
 }
 
 // readFirst returns what this session knows of the file name, or FILE_NOT_READ.
