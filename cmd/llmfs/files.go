@@ -80,6 +80,7 @@ var writeCmd = &command{
 			if err != nil {
 				return err
 			}
+			ws = ws.RequireRead(false) // see editCmd
 			res, err := ws.Write(ctx, args[0], content, llmfs.WriteOptions{Mode: mode})
 			if err != nil {
 				return err
@@ -105,6 +106,9 @@ var editCmd = &command{
 			if err != nil {
 				return err
 			}
+			// A configuration's require_read is for agents' sessions: a one-shot is a
+			// session of its own that cannot have read the file, and a person typed it.
+			ws = ws.RequireRead(false)
 			res, err := ws.Edit(ctx, args[0], args[1], args[2], *all)
 			if err != nil {
 				return err

@@ -77,3 +77,24 @@ func TestCallRTC(t *testing.T) {
 		}
 	}
 }
+
+// A configuration's require_read is for agents' sessions; a person's one-shot edit or
+// overwrite is a session of its own that cannot read first, so it must not be refused.
+func TestOneShotsIgnoreRequireRead(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".llmfs.json"), []byte(`{"require_read": true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "edit", "--root", dir, "a.txt", "hello", "goodbye"); code != 0 {
+		t.Errorf("edit with require_read in the configuration: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "write", "--root", dir, "a.txt", "new\n"); code != 0 {
+		t.Errorf("write with require_read in the configuration: exit %d, %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "new\n" {
+		t.Errorf("a.txt = %q, want %q", b, "new\n")
+	}
+}
