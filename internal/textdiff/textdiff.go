@@ -177,11 +177,19 @@ func span(start, n int) string {
 	return fmt.Sprintf("%d,%d", start+1, n)
 }
 
+// noNewline follows a last line that has no newline, as GNU diff marks it. It is part of
+// the line, so "b" and "b\n" differ as lines and their diff is not empty.
+const noNewline = "\n\\ No newline at end of file"
+
 // splitLines splits s into lines without their endings ("\r" stays, to show CRLF changes).
+// A last line without a newline carries [noNewline].
 func splitLines(s string) []string {
-	s = strings.TrimSuffix(s, "\n")
 	if s == "" {
 		return nil
 	}
-	return strings.Split(s, "\n")
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	if !strings.HasSuffix(s, "\n") {
+		lines[len(lines)-1] += noNewline
+	}
+	return lines
 }

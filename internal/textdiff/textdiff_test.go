@@ -12,6 +12,11 @@ func TestUnified(t *testing.T) {
 			"--- a/f\n+++ b/f\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+FIVE\n 6\n 7\n 8\n"},
 		{"insert at start", "b\n", "a\nb\n", "--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n+a\n b\n"},
 		{"delete all", "a\n", "", "--- a/f\n+++ b/f\n@@ -1 +0,0 @@\n-a\n"},
+		// As GNU diff shows it: a text that differs only in its final newline has a hunk.
+		{"final newline added", "a\nb", "a\nb\n",
+			"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n"},
+		{"no final newline, kept", "a\nb", "x\nb",
+			"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n-a\n+x\n b\n\\ No newline at end of file\n"},
 		{"crlf kept visible", "a\r\nb\r\n", "a\r\nc\r\n", "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\r\n-b\r\n+c\r\n"},
 	}
 	for _, tt := range tests {
