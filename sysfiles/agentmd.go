@@ -41,6 +41,7 @@ func AgentMD(ctx context.Context, env *Env) ([]File, error) {
 	pol := ws.Policy()
 	data := agentData{
 		Virtual: env.Virtual,
+		Relaxed: ws.Relaxed(),
 		Root:    ws.Root(),
 		Mode:    string(pol.Mode),
 		CanEdit: pol.Mode.Allows(llmfs.OpEdit),
@@ -76,6 +77,7 @@ func AgentMD(ctx context.Context, env *Env) ([]File, error) {
 
 type agentData struct {
 	Virtual  bool
+	Relaxed  bool
 	Root     string
 	Mode     string
 	ModeText string

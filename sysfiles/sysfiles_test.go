@@ -225,3 +225,20 @@ func TestReadOnlyWorkspaceGetsAgentMD(t *testing.T) {
 		t.Errorf("AGENT.md of a read-only workspace:\n%s", got)
 	}
 }
+
+// AGENT.md must not tell a model of a relaxed workspace that nothing outside the root can
+// be reached.
+func TestAgentMDRelaxed(t *testing.T) {
+	ctx := context.Background()
+	for _, relaxed := range []bool{false, true} {
+		ws := llmfs.New(mem.New(), &llmfs.Options{Root: "/srv/ws", Relaxed: relaxed})
+		files, err := sysfiles.AgentMD(ctx, &sysfiles.Env{Workspace: ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(files[0].Content)
+		if says := strings.Contains(text, "nothing outside it can be reached"); says == relaxed {
+			t.Errorf("relaxed %v: AGENT.md says nothing outside the root can be reached: %v\n%s", relaxed, says, text)
+		}
+	}
+}
