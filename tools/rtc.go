@@ -109,7 +109,7 @@ func numbered(res *llmfs.ReadResult, lim llmfs.Limits) string {
 		n++
 	}
 	if res.Lines == 0 && res.Offset > res.TotalLines {
-		fmt.Fprintf(&sb, "(offset %d is past the end of the file, which has %d lines)\n", res.Offset, res.TotalLines)
+		fmt.Fprintf(&sb, "(offset %d is past the end of the file, which has %d %s)\n", res.Offset, res.TotalLines, plural(res.TotalLines, "line", "lines"))
 	}
 	if res.CutLines > 0 {
 		fmt.Fprintf(&sb, "(%d %s longer than %d characters cut short)\n", res.CutLines, plural(res.CutLines, "line", "lines"), lim.MaxLineLength)
