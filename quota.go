@@ -123,6 +123,7 @@ func (w *Workspace) admitFile(ctx context.Context, r resolved, size func(old int
 	}
 	qs.mu.Lock()
 	var old, added int64
+	placed := true // the file's parent is, or can be made, a directory
 	fi, serr := w.store.Stat(ctx, r.name)
 	if serr == nil {
 		old = fi.Size()
@@ -130,12 +131,16 @@ func (w *Workspace) admitFile(ctx context.Context, r resolved, size func(old int
 			old = 0
 		}
 	} else {
-		added = 1 + w.missingDirs(ctx, parentName(r.name))
+		var dirs int64
+		dirs, placed = w.missingDirs(ctx, parentName(r.name))
+		added = 1 + dirs
 	}
 	newSize := size(old)
-	if err := w.admit(ctx, r.arg, old, newSize, added); err != nil {
-		qs.mu.Unlock()
-		return nil, err
+	if placed {
+		if err := w.admit(ctx, r.arg, old, newSize, added); err != nil {
+			qs.mu.Unlock()
+			return nil, err
+		}
 	}
 	return func(err error) {
 		if err == nil && qs.known {
@@ -154,10 +159,12 @@ func (w *Workspace) admitDirs(ctx context.Context, p, name string) (done func(er
 		return func(error) {}, nil
 	}
 	qs.mu.Lock()
-	added := w.missingDirs(ctx, name)
-	if err := w.admit(ctx, p, 0, 0, added); err != nil {
-		qs.mu.Unlock()
-		return nil, err
+	added, placed := w.missingDirs(ctx, name)
+	if placed {
+		if err := w.admit(ctx, p, 0, 0, added); err != nil {
+			qs.mu.Unlock()
+			return nil, err
+		}
 	}
 	return func(err error) {
 		if err == nil && qs.known {
@@ -208,15 +215,22 @@ func (w *Workspace) admit(ctx context.Context, p string, old, newSize, added int
 	return nil
 }
 
-// missingDirs counts how many of the directory name and its parents do not exist yet.
-func (w *Workspace) missingDirs(ctx context.Context, name string) int64 {
+// missingDirs counts how many of the directory name and its parents do not exist yet. It
+// reports false when the nearest one that exists is not a directory (or cannot be looked
+// at): the operation then fails for that reason, and the quota, which has no say, must not
+// hide it behind [CodeQuotaExceeded].
+func (w *Workspace) missingDirs(ctx context.Context, name string) (int64, bool) {
 	var n int64
 	for name != "." && name != "" {
-		if _, err := w.store.Stat(ctx, name); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			break
+		fi, err := w.store.Stat(ctx, name)
+		if err == nil {
+			return n, fi.IsDir()
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return n, false
 		}
 		n++
 		name = parentName(name)
 	}
-	return n
+	return n, true
 }

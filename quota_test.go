@@ -272,3 +272,22 @@ func TestQuotaKeepsWriteCodes(t *testing.T) {
 		}
 	}
 }
+
+// A write below a file fails for that reason, whatever room the quota leaves.
+func TestQuotaKeepsNotADirectory(t *testing.T) {
+	eachBackend(t, &llmfs.Options{Quota: llmfs.Quota{MaxFiles: 1}}, func(t *testing.T, w *llmfs.Workspace) {
+		put(t, w, "f", "x")
+		_, err := w.Write(bg, "f/b.txt", "y", llmfs.WriteOptions{})
+		if llmfs.CodeOf(err) != llmfs.CodeInvalidPath {
+			t.Errorf("Write below a file with the quota full = %v, want %s", err, llmfs.CodeInvalidPath)
+		}
+		_, err = w.Mkdir(bg, "f/d/e")
+		if llmfs.CodeOf(err) != llmfs.CodeFileAlreadyExists {
+			t.Errorf("Mkdir below a file with the quota full = %v, want %s", err, llmfs.CodeFileAlreadyExists)
+		}
+		_, err = w.Copy(bg, "f", "f/c.txt")
+		if llmfs.CodeOf(err) != llmfs.CodeInvalidPath {
+			t.Errorf("Copy below a file with the quota full = %v, want %s", err, llmfs.CodeInvalidPath)
+		}
+	})
+}
