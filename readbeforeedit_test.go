@@ -145,3 +145,15 @@ func TestReadBeforeEditAppendAfterOutsideChange(t *testing.T) {
 		}
 	})
 }
+
+// A file the session made by appending is known to it, as one it made in create mode is.
+func TestReadBeforeEditAppendCreates(t *testing.T) {
+	eachBackend(t, &llmfs.Options{RequireRead: true}, func(t *testing.T, ws *llmfs.Workspace) {
+		if _, err := ws.Write(bg, "log.txt", "one\n", llmfs.WriteOptions{Mode: llmfs.AppendTo}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ws.Edit(bg, "log.txt", "one", "1", false); err != nil {
+			t.Errorf("edit of a file the session created by appending = %v", err)
+		}
+	})
+}

@@ -135,7 +135,7 @@ func (w *Workspace) write(ctx context.Context, r resolved, content string, mode 
 	if w.tracker != nil {
 		switch mode {
 		case store.Append:
-			w.rehash(ctx, r.name, content)
+			w.rehash(ctx, r.name, content, !exists)
 		default:
 			w.tracker.record(r.name, seenOf([]byte(content)))
 		}
@@ -188,14 +188,18 @@ func changedError(p string, err error) error {
 		Msg: p + " has changed since this session last read it (someone else wrote it). Read it again, then retry with the current content."}
 }
 
-// rehash updates what the session knows of a tracked file after it appended appended to
-// it. Only a file that holds what the session knew followed by what it appended is
-// recorded anew; otherwise someone else wrote it since the session last looked, and the
-// old knowledge stays, so that the next edit or overwrite fails with [CodeFileChanged]
+// rehash updates what the session knows of a file after it appended appended to it: a
+// tracked file, or one the append created (known to have been empty). Only a file that
+// holds what the session knew followed by what it appended is recorded anew; otherwise
+// someone else wrote it since the session last looked, and the old knowledge stays, so
+// that the next edit or overwrite fails with [CodeFileChanged] (or [CodeFileNotRead])
 // rather than clobber a change the session never saw.
-func (w *Workspace) rehash(ctx context.Context, name, appended string) {
+func (w *Workspace) rehash(ctx context.Context, name, appended string, created bool) {
 	known, ok := w.tracker.lookup(name)
-	if !ok {
+	switch {
+	case created:
+		known = seenOf(nil)
+	case !ok:
 		return
 	}
 	f, err := w.store.Open(ctx, name)
