@@ -23,9 +23,9 @@ import (
 	"github.com/llmfs/llmfs/tools"
 )
 
-// ConfigName is the workspace configuration file llmfs looks for at the workspace root.
+// configName is the workspace configuration file llmfs looks for at the workspace root.
 // The agent never sees it: it is always denied, so a model cannot loosen its own rules.
-const ConfigName = ".llmfs.json"
+const configName = ".llmfs.json"
 
 // config is the JSON form of a configuration file. Every field is optional; flags given
 // on the command line override it (--deny adds to its deny list).
@@ -74,7 +74,7 @@ func (f *wsFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.quota.bytes, "quota-bytes", "bound the total size of the files to `SIZE` (bytes, or with K, M, G; 0: none)")
 	fs.Var(&f.quota.fileBytes, "max-file-bytes", "bound the size of one file to `SIZE` (bytes, or with K, M, G; 0: none)")
 	fs.Var(&f.quota.files, "max-files", "bound the number of files and directories to `N` (0: none)")
-	fs.StringVar(&f.config, "config", "", "read settings from `FILE` (default: "+ConfigName+" at the workspace root, if any); flags override it")
+	fs.StringVar(&f.config, "config", "", "read settings from `FILE` (default: "+configName+" at the workspace root, if any); flags override it")
 	fs.Var(&f.agentMD, "agent-md", "create /AGENT.md when missing and keep it current while unedited (default: with the rtc dialect, unless read-only)")
 	fs.StringVar(&f.storeDSN, "store", "", "serve a virtual workspace kept in the database `DSN` (sqlite:PATH or postgres://...) instead of a directory; needs --workspace")
 	fs.StringVar(&f.workspace, "workspace", "", "the workspace `ID` in --store (make it with 'llmfs ws create')")
@@ -174,7 +174,7 @@ func (f *wsFlags) options() (*llmfs.Options, *bool, error) {
 	if cfg.RequireRead != nil && !f.set("require-read") {
 		opts.RequireRead = *cfg.RequireRead
 	}
-	opts.Deny = append(append(append(opts.Deny, cfg.Deny...), f.deny...), ConfigName)
+	opts.Deny = append(append(append(opts.Deny, cfg.Deny...), f.deny...), configName)
 	if rel, ok := f.configInRoot(); ok {
 		opts.Deny = append(opts.Deny, rel)
 	}
@@ -218,7 +218,7 @@ func (f *wsFlags) loadConfig() (config, error) {
 		if root == "" {
 			root = "."
 		}
-		p = filepath.Join(root, ConfigName)
+		p = filepath.Join(root, configName)
 		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 			return cfg, nil
 		}

@@ -187,7 +187,7 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 	}
 	defer s.Close()
 	// A workspace over the store only answers which paths the deny rules deny.
-	rules := llmfs.New(s, &llmfs.Options{Deny: append(o.deny, ConfigName), NoDefaultDeny: o.noDefaultDeny})
+	rules := llmfs.New(s, &llmfs.Options{Deny: append(o.deny, configName), NoDefaultDeny: o.noDefaultDeny})
 
 	// Plan: walk the whole directory first, so nothing is written unless all of it can be.
 	var items []copyItem
