@@ -30,7 +30,7 @@ func (w *Workspace) Delete(ctx context.Context, p string) (string, error) {
 	if fi.Mode().IsRegular() {
 		size = fi.Size()
 	}
-	done := w.removing()
+	done := w.removing(r.name)
 	err = w.store.Remove(ctx, r.name)
 	done(size, err)
 	if err != nil {

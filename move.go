@@ -23,7 +23,7 @@ func (w *Workspace) Move(ctx context.Context, src, dst string) (*MoveResult, err
 	if err != nil {
 		return nil, err
 	}
-	done, err := w.admitDirs(ctx, dst, parentName(rd.name))
+	done, err := w.admitMove(ctx, rs, rd)
 	if err != nil {
 		return nil, err
 	}
@@ -49,6 +49,26 @@ func (w *Workspace) Move(ctx context.Context, src, dst string) (*MoveResult, err
 		w.tracker.forget(rs.name)
 	}
 	return res, nil
+}
+
+// admitMove checks a move from rs to rd against the quota; see [Workspace.admitFile] for
+// done. Within the root a move adds only the parents it makes; in a relaxed workspace, a
+// file moved in from outside the root is admitted as a copy would be, and one moved out
+// is booked as removed.
+func (w *Workspace) admitMove(ctx context.Context, rs, rd resolved) (done func(err error), err error) {
+	srcIn, dstIn := w.counted(rs.name), w.counted(rd.name)
+	if w.quota == nil || srcIn == dstIn {
+		return w.admitDirs(ctx, rd.arg, parentName(rd.name))
+	}
+	var size int64
+	if fi, err := w.store.Stat(ctx, rs.name); err == nil {
+		size = fi.Size()
+	}
+	if dstIn {
+		return w.admitFile(ctx, rd, func(int64) int64 { return size })
+	}
+	removed := w.removing(rs.name)
+	return func(err error) { removed(size, err) }, nil
 }
 
 func (w *Workspace) copyThenDelete(ctx context.Context, rs, rd resolved) error {

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"sync"
 )
 
-// Quota bounds what a workspace may hold. A zero field sets no bound; a negative one is
-// invalid. A write that would pass a bound fails with [CodeQuotaExceeded] and writes
-// nothing, not even the parent directories it would have created.
+// Quota bounds what a workspace may hold under its root. A zero field sets no bound; a
+// negative one is invalid. A write that would pass a bound fails with [CodeQuotaExceeded]
+// and writes nothing, not even the parent directories it would have created. What a
+// relaxed workspace writes outside its root is not counted.
 //
 // The workspace learns its usage by walking the tree under its root the first time a
 // write needs it, then keeps it up to date with its own writes (and those of its
@@ -118,7 +120,7 @@ func (w *Workspace) countUsage(ctx context.Context) error {
 // change if err is nil.
 func (w *Workspace) admitFile(ctx context.Context, r resolved, size func(old int64) int64) (done func(err error), err error) {
 	qs := w.quota
-	if qs == nil {
+	if qs == nil || !w.counted(r.name) {
 		return func(error) {}, nil
 	}
 	qs.mu.Lock()
@@ -155,7 +157,7 @@ func (w *Workspace) admitFile(ctx context.Context, r resolved, size func(old int
 // [Workspace.admitFile] for done.
 func (w *Workspace) admitDirs(ctx context.Context, p, name string) (done func(err error), err error) {
 	qs := w.quota
-	if qs == nil {
+	if qs == nil || !w.counted(name) {
 		return func(error) {}, nil
 	}
 	qs.mu.Lock()
@@ -174,12 +176,12 @@ func (w *Workspace) admitDirs(ctx context.Context, p, name string) (done func(er
 	}, nil
 }
 
-// removing takes the quota lock for the removal of one entry, so that a first count of
-// the usage cannot run between the removal and its booking and see it twice; done books
+// removing takes the quota lock for the removal of the entry name, so that a first count
+// of the usage cannot run between the removal and its booking and see it twice; done books
 // the removal of size bytes if err is nil, and releases the lock.
-func (w *Workspace) removing() (done func(size int64, err error)) {
+func (w *Workspace) removing(name string) (done func(size int64, err error)) {
 	qs := w.quota
-	if qs == nil {
+	if qs == nil || !w.counted(name) {
 		return func(int64, error) {}
 	}
 	qs.mu.Lock()
@@ -190,6 +192,12 @@ func (w *Workspace) removing() (done func(size int64, err error)) {
 		}
 		qs.mu.Unlock()
 	}
+}
+
+// counted reports whether the store name lies under the root, where the quota counts
+// (see [Quota]); a relaxed workspace may also reach names outside it.
+func (w *Workspace) counted(name string) bool {
+	return w.base == "." || name == w.base || strings.HasPrefix(name, w.base+"/")
 }
 
 // admit compares a change with the bounds: a file going from old to newSize bytes, and
