@@ -386,3 +386,39 @@ func TestHalfClose(t *testing.T) {
 		t.Fatalf("call after the peer's EOF = %v, want ErrClosed", err)
 	}
 }
+
+// TestCloseWhileWriteBlocked checks that Close returns, and unblocks the writer, when a
+// message is stuck in a write because the peer stopped reading.
+func TestCloseWhileWriteBlocked(t *testing.T) {
+	cr, tw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, cw, err := os.Pipe() // nobody reads tr: the pipe fills up
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tw.Close(); cr.Close(); tr.Close() })
+	c := NewConn(cr, cw, nil)
+	notified := make(chan error, 1)
+	go func() {
+		// Far more than a pipe buffer: the write blocks.
+		notified <- c.Notify(context.Background(), "big", map[string]string{"s": strings.Repeat("x", 1<<20)})
+	}()
+	time.Sleep(time.Second)
+	closed := make(chan struct{})
+	go func() { c.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close hangs while a write is blocked")
+	}
+	select {
+	case err := <-notified:
+		if err == nil {
+			t.Error("the blocked Notify reported success")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the blocked Notify never returned")
+	}
+}
