@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -420,5 +421,51 @@ func TestCloseWhileWriteBlocked(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the blocked Notify never returned")
+	}
+}
+
+// TestNoGoroutineLeak checks that a connection closed with requests, calls and
+// notifications in flight leaves no goroutine behind once its streams are closed.
+func TestNoGoroutineLeak(t *testing.T) {
+	before := runtime.NumGoroutine()
+	ar, bw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, aw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		<-ctx.Done() // a handler that only ends when the connection does
+		return nil, ctx.Err()
+	}
+	a, b := NewConn(ar, aw, wait), NewConn(br, bw, wait)
+	for range 20 {
+		go a.Call(context.Background(), "wait", nil, nil)
+		go b.Call(context.Background(), "wait", nil, nil)
+		a.Notify(context.Background(), "wait", nil)
+	}
+	time.Sleep(100 * time.Millisecond)
+	a.Close()
+	b.Close()
+	ar.Close()
+	br.Close()
+	for _, c := range []*Conn{a, b} {
+		done := make(chan struct{})
+		go func() { c.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatal("Wait hangs after Close and the reader's close")
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines before, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
