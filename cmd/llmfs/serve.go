@@ -82,7 +82,10 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 				mux.Handle("/", web.Handler())
 				fmt.Fprintf(e.stderr, "llmfs: serving the browser demo at http://%s/\n", ln.Addr())
 			}
-			hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+			// IdleTimeout closes kept-alive connections nobody uses (without it, forever);
+			// no Read or WriteTimeout: an MCP event stream is one long request.
+			hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+				ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 			if f.ws.storeDSN != "" {
 				fmt.Fprintf(e.stderr, "llmfs: workspace %s in %s\n", f.ws.workspace, redactDSN(f.ws.storeDSN))
 			}
