@@ -26,7 +26,8 @@ var serveCmd = &command{
 token is made and printed to standard error at start. The Host header must name a loopback
 address, the listening host or an --allow-host name, and so must an Origin header: anything
 else is refused (403), which defeats DNS rebinding and requests from web pages.
-Each MCP session (Mcp-Session-Id) tracks its own reads. SIGINT or SIGTERM stops the server
+Each MCP session (Mcp-Session-Id) tracks its own reads; a session idle for --session-timeout
+ends, and past --max-sessions open at once a new one gets 503. SIGINT or SIGTERM stops the server
 gracefully. Requests are logged to standard error, one structured line each.
 Without --root and --store it serves the current directory; --store and --workspace serve a
 virtual workspace kept in a database (see 'llmfs ws').
