@@ -51,7 +51,8 @@ func (r *FindResult) Text() string {
 // the directory searched ("cmd/**/main.go"). Hidden and ignored files are left out unless
 // opts say otherwise; symbolic links are not followed.
 //
-// A bad pattern is [CodeInvalidArgument]; a path that is not a directory is
+// A bad pattern, or one with a ".." element (it would reach beside the directory
+// searched), is [CodeInvalidArgument]; a path that is not a directory is
 // [CodeInvalidPath], a missing one [CodeFileNotFound].
 func (w *Workspace) Find(ctx context.Context, pattern string, opts FindOptions) (*FindResult, error) {
 	p := opts.Path

@@ -56,6 +56,9 @@ func TestFind(t *testing.T) {
 		{"*.go", "a.go", llmfs.CodeInvalidPath},
 		{"*.go", "nope", llmfs.CodeFileNotFound},
 		{"*.go", "..", llmfs.CodeInvalidPath},
+		// ".." in a pattern would reach files beside the directory searched.
+		{"../*.go", "sub", llmfs.CodeInvalidArgument},
+		{"x/../../*", "sub", llmfs.CodeInvalidArgument},
 	} {
 		_, err := w.Find(ctx, tc.pattern, llmfs.FindOptions{Path: tc.path})
 		if llmfs.CodeOf(err) != tc.code {

@@ -133,10 +133,7 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 	go func() { exited <- cmd.Wait() }()
 
 	ready := make(chan struct{}) // closed once the session is registered with fsrv
-	perm := &permitter{policy: opts.Approve, out: out}
-	if opts.Input != nil {
-		perm.in = bufio.NewReader(opts.Input)
-	}
+	perm := &permitter{policy: opts.Approve, out: out, in: opts.Input, stop: make(chan struct{})}
 	handler := func(hctx context.Context, method string, params json.RawMessage) (any, error) {
 		switch method {
 		case MethodReadTextFile, MethodWriteTextFile:
@@ -150,7 +147,7 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 			out.update(params)
 			return nil, nil
 		case MethodRequestPermission:
-			return perm.answer(params)
+			return perm.answer(hctx, params)
 		}
 		return nil, jsonrpc.MethodNotFound(method)
 	}
@@ -218,7 +215,9 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 	case err = <-promptErr:
 	case <-callCtx.Done():
 		if ctx.Err() != nil {
-			// Cancelled by the caller: ask the agent to stop, and wait a little for it.
+			// Cancelled by the caller: answer the questions pending with "cancelled", as
+			// ACP asks, ask the agent to stop, and wait a little for it.
+			close(perm.stop)
 			conn.Notify(context.Background(), MethodSessionCancel, map[string]string{"sessionId": sess.SessionID})
 			select {
 			case err = <-promptErr:
@@ -420,8 +419,42 @@ func relTo(root, p string) string {
 type permitter struct {
 	mu     sync.Mutex // one question at a time
 	policy string
-	in     *bufio.Reader
 	out    *printer
+	stop   chan struct{} // closed when the turn is cancelled: pending questions end
+
+	in       io.Reader
+	readOnce sync.Once
+	lines    chan string // the lines of in, read as the questions need them; closed at its end
+}
+
+// nextLine returns the next line of input, trimmed, or false at its end or when the
+// question is given up (ctx ends or the turn is cancelled). Input is read on a goroutine
+// of its own, so that a question never outlives its turn waiting on a terminal; that
+// goroutine stays blocked on an input that never ends.
+func (pm *permitter) nextLine(ctx context.Context) (string, bool) {
+	pm.readOnce.Do(func() {
+		pm.lines = make(chan string)
+		go func() {
+			defer close(pm.lines)
+			r := bufio.NewReader(pm.in)
+			for {
+				line, err := r.ReadString('\n')
+				if line != "" || err == nil {
+					pm.lines <- strings.TrimSpace(line)
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+	})
+	select {
+	case line, ok := <-pm.lines:
+		return line, ok
+	case <-ctx.Done():
+	case <-pm.stop:
+	}
+	return "", false
 }
 
 type permOption struct {
@@ -430,7 +463,7 @@ type permOption struct {
 	Kind     string `json:"kind"`
 }
 
-func (pm *permitter) answer(params json.RawMessage) (any, error) {
+func (pm *permitter) answer(ctx context.Context, params json.RawMessage) (any, error) {
 	var req struct {
 		ToolCall struct {
 			ToolCallID string `json:"toolCallId"`
@@ -454,7 +487,7 @@ func (pm *permitter) answer(params json.RawMessage) (any, error) {
 	case ApproveNone:
 		chosen = pick(req.Options, "reject_once", "reject_always")
 	default:
-		chosen = pm.ask(what, req.Options)
+		chosen = pm.ask(ctx, what, req.Options)
 	}
 	if chosen == nil {
 		pm.out.line("[permission] %s -> cancelled", what)
@@ -464,7 +497,8 @@ func (pm *permitter) answer(params json.RawMessage) (any, error) {
 	return map[string]any{"outcome": map[string]string{"outcome": "selected", "optionId": chosen.OptionID}}, nil
 }
 
-func (pm *permitter) ask(what string, opts []permOption) *permOption {
+// ask puts the question to the user; nil means it was given up (cancelled).
+func (pm *permitter) ask(ctx context.Context, what string, opts []permOption) *permOption {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[permission] the agent asks: %s\n", what)
 	for i, o := range opts {
@@ -480,10 +514,16 @@ func (pm *permitter) ask(what string, opts []permOption) *permOption {
 		pm.out.line("(no input; rejecting)")
 		return reject
 	}
-	line, err := pm.in.ReadString('\n')
-	line = strings.TrimSpace(line)
+	line, ok := pm.nextLine(ctx)
+	select {
+	case <-pm.stop:
+		return nil
+	case <-ctx.Done():
+		return nil
+	default:
+	}
 	pm.out.line("%s", line)
-	if line == "" && err != nil {
+	if !ok {
 		return reject
 	}
 	if n, err := strconv.Atoi(line); err == nil && n >= 1 && n <= len(opts) {

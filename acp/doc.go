@@ -11,8 +11,9 @@
 //     write so that an editor can show and undo it.
 //   - [AgentStore] is the agent side: a store.Store that sends reads and writes to the
 //     client when the client advertised them, and uses the local disk for the rest.
-//   - [RunClient] is a headless client: it runs an agent as a subprocess on a root, and
-//     [Command] is `llmfs acp`, its flags parsed, for the CLI to call.
+//   - [RunClient] is a headless client, the logic of `llmfs acp`: it runs an agent as a
+//     subprocess on a root; [Prompt] works out the prompt and where answers to permission
+//     questions come from, for a command line.
 //
 // Errors follow the conventions of ACP clients: a missing path, or one outside the
 // session's roots, is -32002 "Resource not found: PATH" with data.uri; a bad line or

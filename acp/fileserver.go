@@ -75,16 +75,22 @@ type Change struct {
 	Path string
 	Time time.Time
 	// BeforeHash and AfterHash are the SHA-256 (hex, as [store.Hash]) of the content before
-	// and after the write; BeforeHash is empty when the file did not exist (Created) or
-	// could not be read as text.
+	// and after the write, as the editor held it (its buffer, if any, else the disk);
+	// BeforeHash is empty when the file did not exist (Created) or could not be read as
+	// text.
 	BeforeHash, AfterHash string
-	Created               bool
+	// Created reports that the file existed neither on disk nor as a buffer.
+	Created bool
 	// Bytes is the size of the content written.
 	Bytes int
 	// Undone reports that [FileServer.Undo] reverted the change.
 	Undone bool
 
-	before   string // the content before, for Undo
+	// For Undo: the file on disk before (existed, content) and the buffer over it, if
+	// any. Both come back, so undoing a write over an unsaved buffer does not save it.
+	existed  bool
+	before   string
+	buffer   *string
 	undoable bool
 }
 
@@ -307,15 +313,24 @@ func (s *FileServer) WriteTextFile(ctx context.Context, req *WriteTextFileReques
 
 func (s *FileServer) write(ctx context.Context, req *WriteTextFileRequest, r fsRoot, rel, key string) (Change, error) {
 	ch := Change{SessionID: req.SessionID, Path: key, AfterHash: store.Hash([]byte(req.Content)), Bytes: len(req.Content)}
-	before, exists, known, err := s.current(ctx, r, rel, key)
+	disk, exists, known, err := s.disk(ctx, r, rel)
 	if err != nil {
 		return Change{}, rpcError(req.Path, err)
 	}
+	ch.existed, ch.before, ch.undoable = exists, disk, !exists || known
+	s.mu.Lock()
+	if buf, ok := s.buffers[key]; ok {
+		ch.buffer = &buf
+	}
+	s.mu.Unlock()
+	// Created and BeforeHash describe the file as the editor held it: its buffer if any.
 	switch {
+	case ch.buffer != nil:
+		ch.BeforeHash = store.Hash([]byte(*ch.buffer))
 	case !exists:
-		ch.Created, ch.undoable = true, true
+		ch.Created = true
 	case known:
-		ch.BeforeHash, ch.before, ch.undoable = store.Hash([]byte(before)), before, true
+		ch.BeforeHash = store.Hash([]byte(disk))
 	}
 	if _, err := r.ws.Write(ctx, rel, req.Content, llmfs.WriteOptions{Mode: llmfs.Overwrite}); err != nil {
 		return Change{}, rpcError(req.Path, err)
@@ -341,6 +356,11 @@ func (s *FileServer) current(ctx context.Context, r fsRoot, rel, key string) (co
 	if ok {
 		return buf, true, true, nil
 	}
+	return s.disk(ctx, r, rel)
+}
+
+// disk returns the text of a file on disk; exists and known as for current.
+func (s *FileServer) disk(ctx context.Context, r fsRoot, rel string) (content string, exists, known bool, err error) {
 	res, err := r.ws.Read(ctx, rel, llmfs.ReadOptions{Offset: 1, Limit: llmfs.NoLimit})
 	switch {
 	case err == nil && !res.InvalidUTF8:
@@ -353,8 +373,9 @@ func (s *FileServer) current(ctx context.Context, r fsRoot, rel, key string) (co
 	return "", false, false, err
 }
 
-// Undo reverts the change with the given ID: it restores the content before it, or
-// removes a file the agent created. It refuses when the file has changed since (its
+// Undo reverts the change with the given ID: it restores the file on disk as it was
+// before (removing it if the write created it) and the editor buffer over it, if there
+// was one. It refuses when the file has changed since (its
 // content no longer hashes to AfterHash), when the content before was not text, and when
 // the change was already undone.
 func (s *FileServer) Undo(ctx context.Context, id int) error {
@@ -385,24 +406,26 @@ func (s *FileServer) Undo(ctx context.Context, id int) error {
 	if !exists || !known || store.Hash([]byte(now)) != ch.AfterHash {
 		return fmt.Errorf("acp: change %d cannot be undone: %s has changed since", id, ch.Path)
 	}
-	if ch.Created {
-		if _, err := ws.Delete(ctx, rel); err != nil {
-			return err
-		}
-		s.ClearBuffer(ch.Path)
+	if ch.existed {
+		_, err = ws.Write(ctx, rel, ch.before, llmfs.WriteOptions{Mode: llmfs.Overwrite})
 	} else {
-		if _, err := ws.Write(ctx, rel, ch.before, llmfs.WriteOptions{Mode: llmfs.Overwrite}); err != nil {
-			return err
-		}
-		s.mu.Lock()
-		if _, ok := s.buffers[ch.Path]; ok {
-			s.buffers[ch.Path] = ch.before
-		}
-		s.mu.Unlock()
+		_, err = ws.Delete(ctx, rel)
+	}
+	if err != nil {
+		return err
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, open := s.buffers[ch.Path]
+	switch {
+	case ch.buffer != nil:
+		s.buffers[ch.Path] = *ch.buffer
+	case open && ch.existed: // opened since: it shows the disk again
+		s.buffers[ch.Path] = ch.before
+	case open:
+		delete(s.buffers, ch.Path)
+	}
 	s.changes[id-1].Undone = true
-	s.mu.Unlock()
 	return nil
 }
 

@@ -460,3 +460,38 @@ func TestFileServerWorkspacePolicy(t *testing.T) {
 		t.Errorf("write over quota left big.txt behind (err %v)", serr)
 	}
 }
+
+// TestFileServerUndoBuffers checks that Undo of a write over an unsaved buffer puts back
+// both what was on disk and the buffer, rather than saving the buffer to disk.
+func TestFileServerUndoBuffers(t *testing.T) {
+	f := newFSFixture(t, nil)
+	ctx := context.Background()
+	a := filepath.Join(f.root, "a.txt")
+	f.srv.SetBuffer(a, "unsaved\n")
+	if err := f.write(map[string]any{"sessionId": "s1", "path": a, "content": "agent\n"}); err != nil {
+		t.Fatal(err)
+	}
+	// A buffer for a file that is not on disk yet.
+	nb := filepath.Join(f.root, "untitled.txt")
+	f.srv.SetBuffer(nb, "draft")
+	if err := f.write(map[string]any{"sessionId": "s1", "path": nb, "content": "agent draft"}); err != nil {
+		t.Fatal(err)
+	}
+	for id := 1; id <= 2; id++ {
+		if err := f.srv.Undo(ctx, id); err != nil {
+			t.Fatalf("Undo(%d): %v", id, err)
+		}
+	}
+	if disk, _ := os.ReadFile(a); string(disk) != "one\ntwo\nthree\nfour\nfive\n" {
+		t.Errorf("disk after undo = %q, want what was saved before", disk)
+	}
+	if b, ok := f.srv.Buffer(a); !ok || b != "unsaved\n" {
+		t.Errorf("buffer after undo = %q, %v, want the unsaved text", b, ok)
+	}
+	if _, err := os.Stat(nb); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a file the write put on disk is still there after undo: %v", err)
+	}
+	if b, ok := f.srv.Buffer(nb); !ok || b != "draft" {
+		t.Errorf("buffer of the unsaved new file after undo = %q, %v, want the draft", b, ok)
+	}
+}

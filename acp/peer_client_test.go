@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -430,4 +431,33 @@ func syncRead(b *bytes.Buffer) string {
 	outMu.Lock()
 	defer outMu.Unlock()
 	return b.String()
+}
+
+// TestRunClientCancelWhileAsking cancels RunClient while a permission question waits for
+// an answer that never comes: RunClient must still return, and answer "cancelled".
+func TestRunClientCancelWhileAsking(t *testing.T) {
+	p := newPeerProject(t)
+	var stdout bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for !strings.Contains(syncRead(&stdout), "choose a number") {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	input, inputW := io.Pipe() // an answer that never comes
+	defer inputW.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		RunClient(ctx, ClientOptions{Root: p.root, Prompt: "permission", Command: []string{os.Args[0]}, Env: p.env(),
+			Stdout: &lockedWriter{w: &stdout}, Approve: ApproveAsk, Input: input})
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("RunClient hangs after cancel while a question waits for input:\n%s", syncRead(&stdout))
+	}
+	checkResults(t, p.results(t), []peerResult{{Name: "permission", Content: "cancelled "}})
 }

@@ -615,6 +615,8 @@ func testClientRootsNarrow(t *testing.T, connect func(dir string, client *mcp.Cl
 	ok(t, cs, "file_read", `{"path":"sub/in.txt"}`)
 	fails(t, cs, "file_read", `{"path":"other/no.txt"}`, "INVALID_PATH")
 	fails(t, cs, "directory_list", `{"path":"."}`, "INVALID_PATH")
+	// A pattern cannot climb out of the directory searched.
+	fails(t, cs, "file_find", `{"path":"sub","pattern":"../other/*"}`, "INVALID_ARGUMENT")
 	// A client root outside the served directory does not widen it.
 	fails(t, cs, "file_read", `{"path":"`+outside+`/x.txt"}`, "INVALID_PATH")
 

@@ -31,12 +31,21 @@ type HTTPOptions struct {
 	// that vanish without ending their session do not pile up. Zero means
 	// [DefaultSessionTimeout]; negative, never.
 	SessionTimeout time.Duration
+	// MaxSessions caps the sessions open at once: past it a new session gets 503 until one
+	// ends or times out, so a client opening sessions in a loop cannot exhaust memory
+	// (each costs a goroutine and a few kilobytes until its timeout). Zero means
+	// [DefaultMaxSessions]; negative, no cap. Initializations racing at the cap may
+	// overshoot it by their number.
+	MaxSessions int
 	// Logger receives one structured line per request; nil discards them.
 	Logger *slog.Logger
 }
 
 // DefaultSessionTimeout is the default of [HTTPOptions.SessionTimeout].
 const DefaultSessionTimeout = time.Hour
+
+// DefaultMaxSessions is the default of [HTTPOptions.MaxSessions].
+const DefaultMaxSessions = 10000
 
 // DefaultMaxBodyBytes is the default of [HTTPOptions.MaxBodyBytes]: room for a large write.
 const DefaultMaxBodyBytes = 16 << 20
@@ -61,6 +70,9 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	case o.SessionTimeout < 0:
 		o.SessionTimeout = 0 // the go-sdk's "never"
 	}
+	if o.MaxSessions == 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
 	hosts := []string{"localhost", "127.0.0.1", "::1"}
 	for _, h := range o.Hosts {
 		hosts = append(hosts, strings.ToLower(strings.Trim(h, "[]")))
@@ -70,15 +82,18 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 		MaxRequestBodyBytes: o.MaxBodyBytes,
 		SessionTimeout:      o.SessionTimeout,
 	})
-	return &httpHandler{next: mcpHandler, token: o.Token, hosts: hosts, maxBody: o.MaxBodyBytes, logger: o.Logger}
+	return &httpHandler{next: mcpHandler, srv: srv, token: o.Token, hosts: hosts, maxBody: o.MaxBodyBytes,
+		maxSessions: o.MaxSessions, logger: o.Logger}
 }
 
 type httpHandler struct {
-	next    http.Handler
-	token   string
-	hosts   []string
-	maxBody int64
-	logger  *slog.Logger
+	next        http.Handler
+	srv         *mcp.Server
+	token       string
+	hosts       []string
+	maxBody     int64
+	maxSessions int // <= 0: no cap
+	logger      *slog.Logger
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -125,7 +140,26 @@ func (h *httpHandler) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Request Entity Too Large", http.StatusRequestEntityTooLarge)
 		return
 	}
+	if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && h.full() {
+		w.Header().Set("Retry-After", "60")
+		http.Error(w, "Service Unavailable: too many open sessions", http.StatusServiceUnavailable)
+		return
+	}
 	h.next.ServeHTTP(w, r)
+}
+
+// full reports whether the sessions open have reached the cap.
+func (h *httpHandler) full() bool {
+	if h.maxSessions <= 0 {
+		return false
+	}
+	n := 0
+	for range h.srv.Sessions() {
+		if n++; n >= h.maxSessions {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *httpHandler) authorized(header string) bool {

@@ -4,6 +4,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -275,5 +276,37 @@ func TestRootsUnanswered(t *testing.T) {
 		if strings.Contains(m, `"id":4`) {
 			break
 		}
+	}
+}
+
+// TestNoArgumentsNarrowed: a call with no "arguments" member at all is checked against
+// the client's roots like one with {}: it names the default directory.
+func TestNoArgumentsNarrowed(t *testing.T) {
+	dir := tempDir(t)
+	writeFile(t, filepath.Join(dir, "sub", "a.txt"), "a\n")
+	writeFile(t, filepath.Join(dir, "secret.txt"), "s\n")
+	srv, err := mcpserver.New(openWS(t, dir, llmfs.Options{}), &mcpserver.Options{Dialect: tools.RTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newRawClient(t, srv)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ls"}}`)
+	for {
+		m := c.read()
+		if strings.Contains(m, `"method":"roots/list"`) {
+			var req struct {
+				ID json.RawMessage `json:"id"`
+			}
+			json.Unmarshal([]byte(m), &req)
+			c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"roots":[{"uri":%q}]}}`, req.ID, fileURI(filepath.Join(dir, "sub"))))
+			continue
+		}
+		if !strings.Contains(m, `"id":2`) {
+			continue
+		}
+		if !strings.Contains(m, `"isError":true`) || !strings.Contains(m, "INVALID_PATH") {
+			t.Fatalf("ls without arguments, roots narrowed to /sub: %s", m)
+		}
+		break
 	}
 }

@@ -168,9 +168,10 @@ func (s *server) route(args json.RawMessage, keys []string, allowed []string) (i
 		return 0, nil
 	}
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(args, &obj); err != nil {
+	if len(args) > 0 && json.Unmarshal(args, &obj) != nil {
 		return 0, nil
 	}
+	// No arguments at all decode as {} (as in the toolbox): every path is the default.
 	owner := -1
 	for _, k := range keys {
 		var p string

@@ -59,10 +59,12 @@ func (r *FindResult) Text() string {
 // Find returns the regular files below the directory name (a store name) of s that match
 // opts.Pattern. Hidden and ignored files are left out unless opts say otherwise; a
 // pattern whose leading directories name hidden ones (".github/**") reaches them.
-// A bad pattern is a [*PatternError].
+// A bad pattern, or one with a ".." element, is a [*PatternError].
 func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*FindResult, error) {
 	pat := strings.TrimPrefix(opts.Pattern, "./")
-	if pat == "" || !doublestar.ValidatePattern(pat) || strings.HasPrefix(pat, "/") {
+	// A ".." element would reach beside the directory searched (and past the roots a
+	// client narrowed a server to), so it is no valid pattern.
+	if pat == "" || !doublestar.ValidatePattern(pat) || strings.HasPrefix(pat, "/") || slices.Contains(strings.Split(pat, "/"), "..") {
 		return nil, &PatternError{Kind: "glob", Pattern: opts.Pattern, Err: doublestar.ErrBadPattern}
 	}
 	if opts.Limit < 0 {

@@ -266,6 +266,17 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("fs.call of a failing tool rejected with %+v", rejected)
 	}
 
+	// The raw wasm API refuses arguments that are not a JSON string, rather than running
+	// the tool with none.
+	var raw struct {
+		Code string
+	}
+	b.eval(`import("./llmfs.js").then((m) => m.load()).then((api) => api.open({db: "raw"})).then((inst) =>
+		inst.call("ls", {path: "/nope"}).then((out) => ({code: "resolved " + out}), (e) => ({code: e.code})))`, &raw)
+	if raw.Code != "INVALID_ARGUMENT" {
+		t.Errorf("the wasm call with an object for argsJSON: %q, want INVALID_ARGUMENT", raw.Code)
+	}
+
 	// A reload starts a new session on the same database.
 	b.run("reloading", chromedp.Reload())
 	b.waitReady()

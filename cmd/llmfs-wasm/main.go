@@ -15,12 +15,12 @@
 //
 // db is the IndexedDB database name (default "llmfs"), dialect "rtc" (default) or
 // "agentool", mode "read-only", "read-write" (default) or "full", and requireRead turns
-// read-before-edit on or off (default: on in the rtc dialect). With branch policy built in
-// (policy.go), quota {maxBytes, maxFileBytes, maxFiles} and deny (globs) set the
-// workspace's limits; the browser's own quota applies anyway (QUOTA_EXCEEDED, nothing
-// written). An instance has:
+// read-before-edit on or off (default: on in the rtc dialect). quota {maxBytes,
+// maxFileBytes, maxFiles} and deny (globs) set the workspace's limits (policy.go); the
+// browser's own quota applies anyway (QUOTA_EXCEEDED, nothing written). An instance has:
 //
-//	call(tool, argsJSON) -> Promise<string>  {"ok":true,"result":...} or {"ok":false,"error":{"code","message"}}
+//	call(tool, argsJSON) -> Promise<string>  {"ok":true,"result":...} or {"ok":false,"error":{"code","message"}};
+//	                                         argsJSON is a string (absent: {}); anything else rejects
 //	tools() -> string                        the tool definitions, as JSON
 //	readText(path) -> Promise<string>        {"content","total_lines","truncated"} for a viewer
 //	usage() -> Promise<string>               {"files","dirs","bytes"}
@@ -180,8 +180,15 @@ func (in *instance) call(args []js.Value) (any, error) {
 		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "call(tool, argsJSON): tool must be a string"}
 	}
 	raw := "{}"
-	if len(args) > 1 && args[1].Type() == js.TypeString {
-		raw = args[1].String()
+	if len(args) > 1 {
+		switch args[1].Type() {
+		case js.TypeString:
+			raw = args[1].String()
+		case js.TypeUndefined, js.TypeNull:
+		default:
+			// An object passed as is would otherwise run the tool with no arguments.
+			return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "call(tool, argsJSON): argsJSON must be a JSON string (JSON.stringify the arguments)"}
+		}
 	}
 	out, err := in.tb.Call(context.Background(), args[0].String(), json.RawMessage(raw))
 	if err != nil {

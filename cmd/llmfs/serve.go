@@ -26,7 +26,8 @@ var serveCmd = &command{
 token is made and printed to standard error at start. The Host header must name a loopback
 address, the listening host or an --allow-host name, and so must an Origin header: anything
 else is refused (403), which defeats DNS rebinding and requests from web pages.
-Each MCP session (Mcp-Session-Id) tracks its own reads. SIGINT or SIGTERM stops the server
+Each MCP session (Mcp-Session-Id) tracks its own reads; a session idle for --session-timeout
+ends, and past --max-sessions open at once a new one gets 503. SIGINT or SIGTERM stops the server
 gracefully. Requests are logged to standard error, one structured line each.
 Without --root and --store it serves the current directory; --store and --workspace serve a
 virtual workspace kept in a database (see 'llmfs ws').
@@ -38,6 +39,7 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 		token := fs.String("token", "", "bearer `TOKEN` clients must send (default: $LLMFS_TOKEN, else a random one)")
 		maxBody := fs.Int64("max-body", mcpserver.DefaultMaxBodyBytes, "largest request body in `BYTES`")
 		sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "end a session idle for `DURATION` (negative: never)")
+		maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most MCP sessions open at once; more get 503 (negative: no cap)")
 		webPage := fs.Bool("web", false, "also serve the browser demo page at / (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
 		var allowHosts stringList
 		fs.Var(&allowHosts, "allow-host", "also accept `NAME` in the Host and Origin headers (repeatable; loopback names and the listening host always are)")
@@ -72,6 +74,7 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 				Hosts:          append([]string{host}, allowHosts...),
 				MaxBodyBytes:   *maxBody,
 				SessionTimeout: *sessionTimeout,
+				MaxSessions:    *maxSessions,
 				Logger:         logger,
 			}))
 			if *webPage {
@@ -80,7 +83,10 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 				mux.Handle("/", web.Handler())
 				fmt.Fprintf(e.stderr, "llmfs: serving the browser demo at http://%s/\n", ln.Addr())
 			}
-			hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+			// IdleTimeout closes kept-alive connections nobody uses (without it, forever);
+			// no Read or WriteTimeout: an MCP event stream is one long request.
+			hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+				ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 			if f.ws.storeDSN != "" {
 				fmt.Fprintf(e.stderr, "llmfs: workspace %s in %s\n", f.ws.workspace, redactDSN(f.ws.storeDSN))
 			}

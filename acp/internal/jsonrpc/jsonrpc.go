@@ -23,6 +23,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // Standard JSON-RPC 2.0 error codes.
@@ -102,8 +103,8 @@ type Conn struct {
 	closer  io.Closer
 	handler Handler
 
-	writeMu     sync.Mutex
-	writeClosed bool // set by Close; until then responses go out even after the peer's EOF
+	writeMu     sync.Mutex  // one message at a time on the stream
+	writeClosed atomic.Bool // set by Close; until then responses go out even after the peer's EOF
 
 	mu      sync.Mutex
 	nextID  int64
@@ -192,17 +193,21 @@ func (c *Conn) Err() error {
 
 // Close ends the connection: pending calls fail with [ErrClosed], running handlers see
 // their context cancelled, nothing more is written, and the writer is closed if it is an
-// [io.Closer]. The reader is not closed; the caller owns it.
+// [io.Closer] (which also ends a write blocked on a peer that stopped reading). The reader
+// is not closed; the caller owns it.
 func (c *Conn) Close() error {
 	c.shutdown(ErrClosed)
 	c.cancel()
-	c.writeMu.Lock()
-	c.writeClosed = true
-	c.writeMu.Unlock()
-	if c.closer != nil {
-		return c.closer.Close()
+	c.writeClosed.Store(true)
+	if c.closer == nil {
+		return nil
 	}
-	return nil
+	// Close the writer before taking writeMu: a write blocked on a peer that stopped
+	// reading holds the lock, and only closing the stream unblocks it.
+	err := c.closer.Close()
+	c.writeMu.Lock() // wait out a write in flight, so nothing is written after Close
+	c.writeMu.Unlock()
+	return err
 }
 
 // Wait blocks until the reader has stopped (at EOF or a read error) and every handler
@@ -342,7 +347,7 @@ func (c *Conn) write(v any) error {
 	b = append(b, '\n')
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	if c.writeClosed {
+	if c.writeClosed.Load() {
 		return ErrClosed
 	}
 	if _, err := c.w.Write(b); err != nil {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -384,5 +385,87 @@ func TestHalfClose(t *testing.T) {
 	}
 	if err := p.conn.Call(context.Background(), "x", nil, nil); !errors.Is(err, ErrClosed) {
 		t.Fatalf("call after the peer's EOF = %v, want ErrClosed", err)
+	}
+}
+
+// TestCloseWhileWriteBlocked checks that Close returns, and unblocks the writer, when a
+// message is stuck in a write because the peer stopped reading.
+func TestCloseWhileWriteBlocked(t *testing.T) {
+	cr, tw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, cw, err := os.Pipe() // nobody reads tr: the pipe fills up
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tw.Close(); cr.Close(); tr.Close() })
+	c := NewConn(cr, cw, nil)
+	notified := make(chan error, 1)
+	go func() {
+		// Far more than a pipe buffer: the write blocks.
+		notified <- c.Notify(context.Background(), "big", map[string]string{"s": strings.Repeat("x", 1<<20)})
+	}()
+	time.Sleep(time.Second)
+	closed := make(chan struct{})
+	go func() { c.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close hangs while a write is blocked")
+	}
+	select {
+	case err := <-notified:
+		if err == nil {
+			t.Error("the blocked Notify reported success")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the blocked Notify never returned")
+	}
+}
+
+// TestNoGoroutineLeak checks that a connection closed with requests, calls and
+// notifications in flight leaves no goroutine behind once its streams are closed.
+func TestNoGoroutineLeak(t *testing.T) {
+	before := runtime.NumGoroutine()
+	ar, bw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, aw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		<-ctx.Done() // a handler that only ends when the connection does
+		return nil, ctx.Err()
+	}
+	a, b := NewConn(ar, aw, wait), NewConn(br, bw, wait)
+	for range 20 {
+		go a.Call(context.Background(), "wait", nil, nil)
+		go b.Call(context.Background(), "wait", nil, nil)
+		a.Notify(context.Background(), "wait", nil)
+	}
+	time.Sleep(100 * time.Millisecond)
+	a.Close()
+	b.Close()
+	ar.Close()
+	br.Close()
+	for _, c := range []*Conn{a, b} {
+		done := make(chan struct{})
+		go func() { c.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatal("Wait hangs after Close and the reader's close")
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines before, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
