@@ -48,10 +48,11 @@ func (w *Workspace) List(ctx context.Context, p string) ([]Entry, error) {
 	}
 	out := make([]Entry, 0, len(des))
 	for _, de := range des {
-		if w.hidden(ctx, joinName(r.name, de.Name()), de) {
+		name := joinName(r.name, de.Name())
+		if w.hidden(ctx, name, de) {
 			continue
 		}
-		info, err := entryInfo(ctx, w, joinName(r.name, de.Name()), de)
+		info, err := entryInfo(ctx, w, name, de)
 		if err != nil {
 			continue
 		}

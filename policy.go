@@ -255,9 +255,15 @@ func (w *Workspace) denied(ctx context.Context, name string) (string, bool) {
 }
 
 // hidden reports whether a directory entry, named name in the store, is invisible under
-// the deny rules. Only symbolic links need the store to resolve them.
+// the deny rules. Only symbolic links need the store to resolve them. The directory listed
+// has passed [Workspace.check], so, as in searches ([Workspace.skipDenied]), the entry is
+// matched alone, not with each of its parents again: a 10,000-entry listing matched every
+// rule against every parent of every entry.
 func (w *Workspace) hidden(ctx context.Context, name string, de fs.DirEntry) bool {
-	if w.deniedName(name) {
+	if w.deny == nil {
+		return false
+	}
+	if w.deny.matchSelf(w.denyRel(name)) {
 		return true
 	}
 	if de.Type()&fs.ModeSymlink == 0 {

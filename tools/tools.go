@@ -57,6 +57,20 @@ type tool struct {
 	destructive bool
 	idempotent  bool
 	run         func(ctx context.Context, tb *Toolbox, args strictjson.Object) (any, error)
+	decls       []strictjson.Param // the decoder's form of params, made once by init
+}
+
+// init gives every tool its decoder declarations once, rather than at each call.
+func init() {
+	for _, tt := range [][]tool{agentoolTools, rtcTools} {
+		for i := range tt {
+			t := &tt[i]
+			t.decls = make([]strictjson.Param, len(t.params))
+			for j, p := range t.params {
+				t.decls[j] = p.decl()
+			}
+		}
+	}
 }
 
 // param is a parameter with its description for the schema.
@@ -187,11 +201,7 @@ func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) 
 	if !tb.ws.Mode().Allows(t.op) {
 		return nil, tb.modeDenied(name)
 	}
-	decls := make([]strictjson.Param, len(t.params))
-	for i, p := range t.params {
-		decls[i] = p.decl()
-	}
-	obj, err := strictjson.Decode(args, decls)
+	obj, err := strictjson.Decode(args, t.decls)
 	if err != nil {
 		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: name + ": " + err.Error(), Err: err}
 	}

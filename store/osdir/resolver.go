@@ -25,6 +25,9 @@ func (s *Store) RealName(ctx context.Context, name string) (string, error) {
 	if !fs.ValidPath(name) {
 		return "", &fs.PathError{Op: "realname", Path: name, Err: store.ErrInvalidName}
 	}
+	if s.plain(name) {
+		return name, nil
+	}
 	host := s.HostPath(name)
 	rest := ""
 	for hops := 0; hops < 255; hops++ {
@@ -62,4 +65,24 @@ func (s *Store) RealName(ctx context.Context, name string) (string, error) {
 		host = parent
 	}
 	return "", &fs.PathError{Op: "realname", Path: name, Err: fmt.Errorf("%w: too many symbolic links", store.ErrInvalidName)}
+}
+
+// plain reports whether name exists and none of its elements is a symbolic link, so that
+// it is its own real name. The store's directory is known to be real (see [New]), so only
+// the elements below it are looked at: one lstat each, where [filepath.EvalSymlinks] looks
+// at every element of the host path. A read checks the real name of its file for the deny
+// rules, and this was a third of its cost.
+func (s *Store) plain(name string) bool {
+	if name == "." {
+		return true
+	}
+	host := s.dir
+	for elem := range strings.SplitSeq(name, "/") {
+		host = filepath.Join(host, elem)
+		fi, err := os.Lstat(host)
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return false
+		}
+	}
+	return true
 }
