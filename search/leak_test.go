@@ -1,0 +1,111 @@
+//go:build linux
+
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmfs/llmfs/store"
+	"github.com/llmfs/llmfs/store/mem"
+)
+
+// openFDs counts the process's open file descriptors.
+func openFDs(t *testing.T) int {
+	t.Helper()
+	des, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	return len(des)
+}
+
+// settle waits for the goroutine count to fall to at most want, and returns it.
+func settle(want int) int {
+	n := runtime.NumGoroutine()
+	for i := 0; i < 100 && n > want; i++ {
+		time.Sleep(10 * time.Millisecond)
+		n = runtime.NumGoroutine()
+	}
+	return n
+}
+
+// TestNoLeaks stops searches early (by head_limit and by cancelling the context mid-walk)
+// and checks that they leave no goroutine and no file descriptor behind.
+func TestNoLeaks(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 40 {
+		d := filepath.Join(dir, fmt.Sprintf("d%02d", i), "sub")
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for j := range 30 {
+			if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("f%02d.txt", j)), []byte(strings.Repeat("match here\n", 50)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s := hostStore(t, dir)
+	g0, f0 := runtime.NumGoroutine(), openFDs(t)
+	for i := range 20 {
+		if _, err := Grep(context.Background(), s, ".", GrepOptions{Pattern: "match", Mode: Content, HeadLimit: 1 + i, Threads: 4}); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(i)*100*time.Microsecond)
+		Grep(ctx, s, ".", GrepOptions{Pattern: "match", Threads: 4})
+		Find(ctx, s, ".", FindOptions{Pattern: "*.txt", Threads: 4})
+		cancel()
+	}
+	if g := settle(g0); g > g0 {
+		buf := make([]byte, 1<<20)
+		t.Errorf("goroutines: %d before, %d after\n%s", g0, g, buf[:runtime.Stack(buf, true)])
+	}
+	if f := openFDs(t); f > f0 {
+		t.Errorf("open file descriptors: %d before, %d after", f0, f)
+	}
+}
+
+// TestStatErrors checks that the host fast path reports a bad name as the store does: the
+// caller's name, and the store's sentinels.
+func TestStatErrors(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "file"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("loop", filepath.Join(dir, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	m := mem.New()
+	m.WriteFile(ctx, "file", strings.NewReader("x\n"), store.WriteOptions{})
+	for _, s := range []store.Store{hostStore(t, dir), m} {
+		for _, c := range []struct {
+			name string
+			want error
+		}{
+			{"missing", fs.ErrNotExist},
+			{"file/below", store.ErrNotDir},
+		} {
+			_, gerr := Grep(ctx, s, c.name, GrepOptions{Pattern: "x"})
+			_, ferr := Find(ctx, s, c.name, FindOptions{Pattern: "*"})
+			for _, err := range []error{gerr, ferr} {
+				var pe *fs.PathError
+				if !errors.Is(err, c.want) || !errors.As(err, &pe) || pe.Path != c.name {
+					t.Errorf("%T: search %q = %v, want a *fs.PathError for %q wrapping %v", s, c.name, err, c.name, c.want)
+				}
+			}
+		}
+	}
+	_, err := Grep(ctx, hostStore(t, dir), "loop", GrepOptions{Pattern: "x"})
+	if !errors.Is(err, store.ErrInvalidName) || strings.Contains(err.Error(), dir) {
+		t.Errorf("Grep on a symbolic link loop = %v, want store.ErrInvalidName without the host path", err)
+	}
+}
