@@ -157,6 +157,9 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 		return 0, pathErr("write", name, err)
 	}
 	n := int64(len(data))
+	if name == "." {
+		return 0, pathErr("write", name, store.ErrIsDir)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p, base, err := s.parent("write", name)

@@ -538,7 +538,7 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 		if old == "." {
 			return fs.ErrInvalid
 		}
-		if old == newname || strings.HasPrefix(newname, old+"/") {
+		if s.intoItself(old, newname) {
 			return fs.ErrInvalid
 		}
 		err := s.renameNoReplace(old, newname)
@@ -546,7 +546,7 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 			// The root refused newname's directory (do resolves only oldname): follow
 			// its links as do would, and try once more through the root.
 			if real, ok := s.resolveParent(newname); ok && real != newname {
-				if old == real || strings.HasPrefix(real, old+"/") {
+				if s.intoItself(old, real) {
 					return fs.ErrInvalid
 				}
 				err = s.renameNoReplace(old, real)
@@ -554,6 +554,18 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 		}
 		return err
 	})
+}
+
+// intoItself reports whether oldname is a directory and newname is it or below it: a move
+// the kernel refuses with EINVAL, which renameNoReplace would take for a file system
+// without RENAME_NOREPLACE. A file renamed to itself or below itself is left to the kernel,
+// which says [fs.ErrExist] or [store.ErrNotDir], as the other stores do.
+func (s *Store) intoItself(oldname, newname string) bool {
+	if newname != oldname && !strings.HasPrefix(newname, oldname+"/") {
+		return false
+	}
+	fi, err := s.fs().Lstat(oldname)
+	return err == nil && fi.IsDir()
 }
 
 // resolveParent is resolve for the directory of name: name's last element is kept as it
