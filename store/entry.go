@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"io/fs"
 	"time"
 )
@@ -35,3 +36,18 @@ func (e *Entry) IsDir() bool                { return e.mode.IsDir() }
 func (e *Entry) Sys() any                   { return nil }
 func (e *Entry) Type() fs.FileMode          { return e.mode.Type() }
 func (e *Entry) Info() (fs.FileInfo, error) { return e, nil }
+
+// OpenBytes returns an open file that reads data and that e describes (Stat returns e),
+// for stores that hold a file's content in memory. The file also implements [io.ReaderAt]
+// and [io.Seeker]; data must not be modified while the file is in use.
+func OpenBytes(e *Entry, data []byte) fs.File {
+	return &bytesFile{info: e, Reader: bytes.NewReader(data)}
+}
+
+type bytesFile struct {
+	info *Entry
+	*bytes.Reader
+}
+
+func (f *bytesFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *bytesFile) Close() error               { return nil }
