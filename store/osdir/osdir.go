@@ -137,6 +137,16 @@ func (s *Store) fs() fsys {
 // on the way is absolute, do resolves the link on the host and, if the result is still
 // inside the root, runs fn once more on the resolved name, again through the root.
 func (s *Store) do(op, name string, fn func(name string) error) error {
+	return s.doWith(op, name, s.resolve, fn)
+}
+
+// doLink is do for operations on name itself, which must not follow a final symbolic link
+// (lstat, mkdir, remove, rename): only the directories on the way are resolved.
+func (s *Store) doLink(op, name string, fn func(name string) error) error {
+	return s.doWith(op, name, s.resolveParent, fn)
+}
+
+func (s *Store) doWith(op, name string, resolve func(string) (string, bool), fn func(name string) error) error {
 	if !fs.ValidPath(name) {
 		return &fs.PathError{Op: op, Path: name, Err: store.ErrInvalidName}
 	}
@@ -144,7 +154,7 @@ func (s *Store) do(op, name string, fn func(name string) error) error {
 	if err == nil || s.root == nil || !isEscape(err) {
 		return fixErr(op, name, err)
 	}
-	real, ok := s.resolve(name)
+	real, ok := resolve(name)
 	if !ok {
 		return fixErr(op, name, err)
 	}
@@ -231,7 +241,7 @@ func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 // Lstat implements [store.Lstater].
 func (s *Store) Lstat(ctx context.Context, name string) (fs.FileInfo, error) {
 	var fi fs.FileInfo
-	err := s.do("lstat", name, func(n string) (err error) {
+	err := s.doLink("lstat", name, func(n string) (err error) {
 		fi, err = s.fs().Lstat(n)
 		return err
 	})
@@ -510,7 +520,7 @@ func (s *Store) appendTo(name string, r io.Reader) (int64, error) {
 
 // Mkdir implements [store.Store].
 func (s *Store) Mkdir(ctx context.Context, name string) error {
-	return s.do("mkdir", name, func(n string) error {
+	return s.doLink("mkdir", name, func(n string) error {
 		if n == "." {
 			return fs.ErrExist
 		}
@@ -520,7 +530,7 @@ func (s *Store) Mkdir(ctx context.Context, name string) error {
 
 // Remove implements [store.Store].
 func (s *Store) Remove(ctx context.Context, name string) error {
-	return s.do("remove", name, func(n string) error {
+	return s.doLink("remove", name, func(n string) error {
 		if n == "." {
 			return fs.ErrInvalid
 		}
@@ -534,7 +544,7 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 	if !fs.ValidPath(newname) || newname == "." {
 		return &fs.PathError{Op: "rename", Path: newname, Err: store.ErrInvalidName}
 	}
-	return s.do("rename", oldname, func(old string) error {
+	return s.doLink("rename", oldname, func(old string) error {
 		if old == "." {
 			return fs.ErrInvalid
 		}
