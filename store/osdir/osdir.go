@@ -322,6 +322,16 @@ type pathLock struct {
 	users int // holders and waiters; guarded by locks.Mutex
 }
 
+// lockKey is the key under which writes to name are serialized: its host path with the
+// directories on the way resolved, so that every name of one file (through a symbolic link
+// to one of its directories, say) takes the same lock.
+func (s *Store) lockKey(name string) string {
+	if real, ok := s.resolveParent(name); ok {
+		name = real
+	}
+	return s.HostPath(name)
+}
+
 func lockPath(p string) (unlock func()) {
 	locks.Lock()
 	l := locks.m[p]
@@ -360,7 +370,7 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 			}
 			target = real
 		}
-		defer lockPath(s.HostPath(target))()
+		defer lockPath(s.lockKey(target))()
 		cur, err := s.fs().Stat(target)
 		exists := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
