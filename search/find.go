@@ -62,7 +62,7 @@ func (r *FindResult) Text() string {
 // A bad pattern is a [*PatternError].
 func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*FindResult, error) {
 	pat := strings.TrimPrefix(opts.Pattern, "./")
-	if pat == "" || !doublestar.ValidatePattern(pat) || strings.HasPrefix(pat, "/") {
+	if pat == "" || !doublestar.ValidatePattern(pat) || strings.HasPrefix(pat, "/") || hasDotElem(pat) {
 		return nil, &PatternError{Kind: "glob", Pattern: opts.Pattern, Err: doublestar.ErrBadPattern}
 	}
 	if opts.Limit < 0 {
@@ -127,6 +127,20 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 		res.Files, res.Truncated = found[:opts.Limit], true
 	}
 	return res, nil
+}
+
+// hasDotElem reports whether pat has a "." or ".." element or an empty one inside ("a//b").
+// No walked path has one, and as a pattern's literal leading directories they would start
+// the walk at a name that is not a store name: outside the directory searched, past the
+// skip rules (the workspace's deny rules) that judge the names found below it.
+func hasDotElem(pat string) bool {
+	elems := strings.Split(strings.TrimSuffix(pat, "/"), "/")
+	for _, e := range elems {
+		if e == "." || e == ".." || e == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // modTimes looks up the modification times of files on threads goroutines. A file that
