@@ -85,6 +85,9 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 	if byPath {
 		// Start below the pattern's literal leading directories.
 		if base, rest := doublestar.SplitPattern(pat); base != "." && rest != "" {
+			if !enterable(ctx, s, name, base, opts) {
+				return &FindResult{}, nil
+			}
 			dir = joinName(name, base)
 			pat = rest
 			fi, real, err = fsys.stat(ctx, dir)
@@ -127,6 +130,24 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 		res.Files, res.Truncated = found[:opts.Limit], true
 	}
 	return res, nil
+}
+
+// enterable reports whether a walk from dir would reach dir/base: whether no directory on
+// the way is one opts.Skip leaves out (the walk asks it about each entry alone, never about
+// the directories above) or, unless opts.Follow, a symbolic link.
+func enterable(ctx context.Context, s store.Store, dir, base string, opts FindOptions) bool {
+	for _, elem := range strings.Split(base, "/") {
+		dir = joinName(dir, elem)
+		if opts.Skip != nil && opts.Skip(dir) {
+			return false
+		}
+		if !opts.Follow {
+			if fi, err := store.Lstat(ctx, s, dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // hasDotElem reports whether pat has a "." or ".." element or an empty one inside ("a//b").

@@ -109,3 +109,41 @@ func TestStatErrors(t *testing.T) {
 		t.Errorf("Grep on a symbolic link loop = %v, want store.ErrInvalidName without the host path", err)
 	}
 }
+
+// TestFindLeadingDirs checks that a find pattern's literal leading directories are entered
+// only as a walk would enter them: not when a skip rule leaves one out, and not through a
+// symbolic link unless links are followed.
+func TestFindLeadingDirs(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "secret", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "secret", "sub", "key.txt"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("secret", filepath.Join(dir, "ln")); err != nil {
+		t.Fatal(err)
+	}
+	s := hostStore(t, dir)
+	skip := func(name string) bool { return name == "secret" }
+	for _, c := range []struct {
+		pattern string
+		opts    FindOptions
+		want    int
+	}{
+		{"secret/sub/*.txt", FindOptions{}, 1},
+		{"secret/sub/*.txt", FindOptions{Skip: skip}, 0},
+		{"secret/**/*.txt", FindOptions{Skip: skip}, 0},
+		{"ln/sub/*.txt", FindOptions{}, 0},
+		{"ln/sub/*.txt", FindOptions{Follow: true}, 1},
+	} {
+		c.opts.Pattern = c.pattern
+		res, err := Find(context.Background(), s, ".", c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Files) != c.want {
+			t.Errorf("Find(%q, skip %v, follow %v) = %v, want %d files", c.pattern, c.opts.Skip != nil, c.opts.Follow, res.Files, c.want)
+		}
+	}
+}
