@@ -105,9 +105,10 @@ func (f hostFS) modTime(ctx context.Context, name string, de fs.DirEntry) (time.
 	return f.dir.modTime(name)
 }
 
-// readDir and open refuse any symbolic link on the way (see [openBeneath]). When there is
-// one, which happens only on paths the caller chose to follow, they resolve the path on
-// the host and, if it stays inside the root, try again with the resolved path.
+// readDir and open refuse a symbolic link on the way (any, on Linux with openat2; elsewhere
+// only a final one: see [openBeneath]). When there is one, on a path the caller chose to
+// follow or in the name of the directory searched, they resolve the path on the host and,
+// if it stays inside the root, try again with the resolved path.
 func (f hostFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
 	des, err := f.dir.readDir(name)
 	if err != nil && isLinkErr(err) {
