@@ -162,8 +162,10 @@ func (s *Store) doWith(op, name string, resolve func(string) (string, bool), fn 
 }
 
 // resolve follows the symbolic links of name on the host and returns the store name the
-// result has, if it is inside the root. For a name that does not exist yet, its longest
-// existing prefix is resolved and the missing elements are joined to the result.
+// result has, if it is inside the root; in relaxed mode a result outside is a name with
+// ".." elements, which hostFS joins to the directory like any other. For a name that does
+// not exist yet, its longest existing prefix is resolved and the missing elements are
+// joined to the result.
 func (s *Store) resolve(name string) (string, bool) {
 	host := s.HostPath(name)
 	var missing []string
@@ -180,7 +182,10 @@ func (s *Store) resolve(name string) (string, bool) {
 		real = filepath.Join(real, missing[i])
 	}
 	rel, err := filepath.Rel(s.dir, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+	if err != nil || filepath.IsAbs(rel) {
+		return "", false
+	}
+	if s.root != nil && (rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true

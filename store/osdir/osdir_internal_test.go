@@ -312,3 +312,32 @@ func TestConditionalWriteThroughAliases(t *testing.T) {
 		}
 	}
 }
+
+// TestRelaxedWriteThroughLinkOut checks that in relaxed mode a write through a symbolic
+// link that leads out of the directory reaches the link's target, as the mode promises.
+func TestRelaxedWriteThroughLinkOut(t *testing.T) {
+	top := t.TempDir()
+	ws := filepath.Join(top, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(top, "out.txt"), []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../out.txt", filepath.Join(ws, "l")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(ws, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.WriteFile(ctx, "l", strings.NewReader("new"), store.WriteOptions{IfMatch: store.Hash([]byte("old"))}); err != nil {
+		t.Fatalf("WriteFile(l) in relaxed mode: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(top, "out.txt")); err != nil || string(b) != "new" {
+		t.Errorf("out.txt = %q, %v; want the new content", b, err)
+	}
+	if fi, err := os.Lstat(filepath.Join(ws, "l")); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("l is no longer a link: %v", err)
+	}
+}
