@@ -105,7 +105,7 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 	}
 	wk := newWalker(ctx, fsys, walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads, skip: opts.Skip})
 	var files []file
-	wk.walk(dir, real, func(f file) bool {
+	werr := wk.walk(dir, real, func(f file) bool {
 		subject := f.rel
 		if !byPath {
 			subject = f.rel[strings.LastIndexByte(f.rel, '/')+1:]
@@ -117,6 +117,9 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if werr != nil {
+		return nil, werr
 	}
 	found := modTimes(ctx, fsys, files, threads)
 	slices.SortFunc(found, func(a, b Found) int {

@@ -147,3 +147,38 @@ func TestFindLeadingDirs(t *testing.T) {
 		}
 	}
 }
+
+// unlistable is a store whose directory "locked" cannot be listed, as a directory without
+// read permission cannot (the tests may run as root, whom permissions do not stop).
+type unlistable struct{ store.Store }
+
+func (u unlistable) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	if name == "locked" {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrPermission}
+	}
+	return u.Store.ReadDir(ctx, name)
+}
+
+// TestUnlistableDir checks that a search of a directory that cannot be listed fails with
+// the listing's error rather than report no match, while one of a directory above it
+// skips it.
+func TestUnlistableDir(t *testing.T) {
+	ctx := context.Background()
+	m := mem.New()
+	m.Mkdir(ctx, "locked")
+	m.WriteFile(ctx, "locked/f", strings.NewReader("x\n"), store.WriteOptions{})
+	m.WriteFile(ctx, "g", strings.NewReader("x\n"), store.WriteOptions{})
+	s := unlistable{m}
+	if _, err := Grep(ctx, s, "locked", GrepOptions{Pattern: "x"}); !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("Grep(locked) = %v, want fs.ErrPermission", err)
+	}
+	if _, err := Find(ctx, s, "locked", FindOptions{Pattern: "*"}); !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("Find(locked) = %v, want fs.ErrPermission", err)
+	}
+	if res, err := Grep(ctx, s, ".", GrepOptions{Pattern: "x"}); err != nil || len(res.Entries) != 1 {
+		t.Errorf("Grep(.) = %+v, %v; want g alone", res, err)
+	}
+	if res, err := Find(ctx, s, ".", FindOptions{Pattern: "*"}); err != nil || len(res.Files) != 1 {
+		t.Errorf("Find(.) = %+v, %v; want g alone", res, err)
+	}
+}
