@@ -58,8 +58,10 @@ func (r *FindResult) Text() string {
 
 // Find returns the regular files below the directory name (a store name) of s that match
 // opts.Pattern. Hidden and ignored files are left out unless opts say otherwise; a
-// pattern whose leading directories name hidden ones (".github/**") reaches them.
-// A bad pattern is a [*PatternError].
+// pattern whose leading directories name hidden ones (".github/**") reaches them, though
+// not one that opts.Skip leaves out or, unless opts.Follow, a symbolic link. A bad pattern,
+// including one with a ".", ".." or empty element, is a [*PatternError]; a directory that
+// cannot be listed is its listing's error.
 func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*FindResult, error) {
 	pat := strings.TrimPrefix(opts.Pattern, "./")
 	if pat == "" || !doublestar.ValidatePattern(pat) || strings.HasPrefix(pat, "/") || hasDotElem(pat) {
