@@ -58,13 +58,15 @@ func (r *FindResult) Text() string {
 
 // Find returns the regular files below the directory name (a store name) of s that match
 // opts.Pattern. Hidden and ignored files are left out unless opts say otherwise; a
-// pattern whose leading directories name hidden ones (".github/**") reaches them.
-// A bad pattern, or one with a ".." element, is a [*PatternError].
+// pattern whose leading directories name hidden ones (".github/**") reaches them, though
+// not one that opts.Skip leaves out or, unless opts.Follow, a symbolic link. A bad pattern,
+// including one with a ".", ".." or empty element, is a [*PatternError]; a directory that
+// cannot be listed is its listing's error.
 func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*FindResult, error) {
 	pat := strings.TrimPrefix(opts.Pattern, "./")
 	// A ".." element would reach beside the directory searched (and past the roots a
 	// client narrowed a server to), so it is no valid pattern.
-	if pat == "" || !doublestar.ValidatePattern(pat) || strings.HasPrefix(pat, "/") || slices.Contains(strings.Split(pat, "/"), "..") {
+	if pat == "" || !doublestar.ValidatePattern(pat) || strings.HasPrefix(pat, "/") || hasDotElem(pat) {
 		return nil, &PatternError{Kind: "glob", Pattern: opts.Pattern, Err: doublestar.ErrBadPattern}
 	}
 	if opts.Limit < 0 {
@@ -87,6 +89,9 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 	if byPath {
 		// Start below the pattern's literal leading directories.
 		if base, rest := doublestar.SplitPattern(pat); base != "." && rest != "" {
+			if !enterable(ctx, s, name, base, opts) {
+				return &FindResult{}, nil
+			}
 			dir = joinName(name, base)
 			pat = rest
 			fi, real, err = fsys.stat(ctx, dir)
@@ -104,7 +109,7 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 	}
 	wk := newWalker(ctx, fsys, walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads, skip: opts.Skip})
 	var files []file
-	wk.walk(dir, real, func(f file) bool {
+	werr := wk.walk(dir, real, func(f file) bool {
 		subject := f.rel
 		if !byPath {
 			subject = f.rel[strings.LastIndexByte(f.rel, '/')+1:]
@@ -116,6 +121,9 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if werr != nil {
+		return nil, werr
 	}
 	found := modTimes(ctx, fsys, files, threads)
 	slices.SortFunc(found, func(a, b Found) int {
@@ -129,6 +137,38 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 		res.Files, res.Truncated = found[:opts.Limit], true
 	}
 	return res, nil
+}
+
+// enterable reports whether a walk from dir would reach dir/base: whether no directory on
+// the way is one opts.Skip leaves out (the walk asks it about each entry alone, never about
+// the directories above) or, unless opts.Follow, a symbolic link.
+func enterable(ctx context.Context, s store.Store, dir, base string, opts FindOptions) bool {
+	for _, elem := range strings.Split(base, "/") {
+		dir = joinName(dir, elem)
+		if opts.Skip != nil && opts.Skip(dir) {
+			return false
+		}
+		if !opts.Follow {
+			if fi, err := store.Lstat(ctx, s, dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// hasDotElem reports whether pat has a "." or ".." element or an empty one inside ("a//b").
+// No walked path has one, and as a pattern's literal leading directories they would start
+// the walk at a name that is not a store name: outside the directory searched, past the
+// skip rules (the workspace's deny rules) that judge the names found below it.
+func hasDotElem(pat string) bool {
+	elems := strings.Split(strings.TrimSuffix(pat, "/"), "/")
+	for _, e := range elems {
+		if e == "." || e == ".." || e == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // modTimes looks up the modification times of files on threads goroutines. A file that

@@ -105,9 +105,10 @@ func (f hostFS) modTime(ctx context.Context, name string, de fs.DirEntry) (time.
 	return f.dir.modTime(name)
 }
 
-// readDir and open refuse any symbolic link on the way (see [openBeneath]). When there is
-// one, which happens only on paths the caller chose to follow, they resolve the path on
-// the host and, if it stays inside the root, try again with the resolved path.
+// readDir and open refuse a symbolic link on the way (any, on Linux with openat2; elsewhere
+// only a final one: see [openBeneath]). When there is one, on a path the caller chose to
+// follow or in the name of the directory searched, they resolve the path on the host and,
+// if it stays inside the root, try again with the resolved path.
 func (f hostFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
 	des, err := f.dir.readDir(name)
 	if err != nil && isLinkErr(err) {
@@ -165,13 +166,30 @@ func (f hostFS) openFollow(ctx context.Context, name string) (io.ReadCloser, err
 func (f hostFS) stat(ctx context.Context, name string) (fs.FileInfo, string, error) {
 	real, err := filepath.EvalSymlinks(f.loc.HostPath(name))
 	if err != nil {
-		return nil, "", err
+		return nil, "", f.storeErr(ctx, name, err)
 	}
 	if !inside(f.root, real) {
 		return nil, "", &fs.PathError{Op: "stat", Path: name, Err: store.ErrEscape}
 	}
 	fi, err := os.Stat(real)
-	return fi, real, err
+	if err != nil {
+		return nil, "", f.storeErr(ctx, name, err)
+	}
+	return fi, real, nil
+}
+
+// storeErr turns a host error about name into the store's: the store's own Stat error,
+// which names name (not the host path) and wraps the store's sentinels. Should the store
+// see no problem, the host error's cause is wrapped under name.
+func (f hostFS) storeErr(ctx context.Context, name string, err error) error {
+	if _, serr := f.loc.Stat(ctx, name); serr != nil {
+		return serr
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &fs.PathError{Op: "stat", Path: name, Err: err}
 }
 
 // inside reports whether the clean host path p is root or below it.

@@ -247,6 +247,7 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 		wo.files = flt.rule
 	}
 	wk := newWalker(ctx, fsys, wo)
+	var werr error // set by the walking goroutine before wg.Done
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -268,7 +269,7 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 			}
 			return true
 		}
-		wk.walk(name, real, func(f file) bool {
+		werr = wk.walk(name, real, func(f file) bool {
 			batch = append(batch, f)
 			return len(batch) < batchSize || send()
 		})
@@ -294,6 +295,9 @@ collect:
 	for range order {
 	}
 	wg.Wait()
+	if err == nil {
+		err = werr
+	}
 	if err != nil && (need == 0 || len(all) < need) {
 		return nil, err
 	}

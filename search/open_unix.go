@@ -33,9 +33,10 @@ func (d *hostDir) close() error { return syscall.Close(d.fd) }
 
 // open opens the file at the slash-separated name below d for reading, with one system
 // call: os.Open would add a stat and poller bookkeeping per file, which shows on trees of
-// many small files. No symbolic link is followed on the way (see [openBeneath]), so a
-// link swapped in after the walk saw a regular file or a directory cannot lead out, and
-// the open cannot block on a FIFO swapped in either (O_NONBLOCK).
+// many small files. On Linux no symbolic link is followed on the way (see [openBeneath]),
+// so a link swapped in after the walk saw a regular file or a directory cannot lead out;
+// elsewhere only a final link is refused, and a directory on the way swapped for a link
+// in that window is followed. The open cannot block on a FIFO swapped in (O_NONBLOCK).
 func (d *hostDir) open(name string) (io.ReadCloser, error) {
 	fd, err := openBeneath(d.fd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK)
 	if err != nil {

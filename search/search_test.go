@@ -215,7 +215,7 @@ func TestErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "missing closing )") {
 		t.Errorf("bad regex error %q does not carry the parser's message", err)
 	}
-	for _, p := range []string{"[a", "", "/abs"} {
+	for _, p := range []string{"[a", "", "/abs", "../*.go", "d/../*.go", "d/./a.go", "d//a.go", "**/.."} {
 		if _, err := Find(ctx, s, ".", FindOptions{Pattern: p}); err == nil {
 			t.Errorf("Find(%q) succeeded", p)
 		}

@@ -49,6 +49,7 @@ type dirNode struct {
 	ig     *ignorer
 	done   chan struct{}
 	items  []item // set before done is closed
+	err    error  // the listing's error, set before done is closed
 }
 
 type item struct {
@@ -78,13 +79,16 @@ func newWalker(ctx context.Context, f fileSystem, opts walkOptions) *walker {
 }
 
 // walk visits every file below the directory dir (a store name) in order, until visit
-// returns false or the context is done.
-func (w *walker) walk(dir, real string, visit func(file) bool) {
+// returns false or the context is done. It returns the error that listing dir itself gave,
+// if any: a subdirectory that cannot be listed is skipped, as ripgrep skips it, but a
+// search of a directory that cannot be listed must not look like one that found nothing.
+func (w *walker) walk(dir, real string, visit func(file) bool) error {
 	root := &dirNode{name: dir, real: real, ig: w.ancestorIgnores(dir), done: make(chan struct{})}
 	w.wg.Add(1)
 	go w.load(root)
 	w.visit(root, visit)
 	w.wg.Wait()
+	return root.err
 }
 
 func (w *walker) visit(n *dirNode, visit func(file) bool) bool {
@@ -161,6 +165,7 @@ func (w *walker) load(n *dirNode) {
 	}
 	<-w.sem
 	if err != nil {
+		n.err = err
 		return
 	}
 	for _, de := range des {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"io/fs"
 	"time"
 )
@@ -35,3 +36,52 @@ func (e *Entry) IsDir() bool                { return e.mode.IsDir() }
 func (e *Entry) Sys() any                   { return nil }
 func (e *Entry) Type() fs.FileMode          { return e.mode.Type() }
 func (e *Entry) Info() (fs.FileInfo, error) { return e, nil }
+
+// OpenBytes returns an open file that reads data and that e describes (Stat returns e),
+// for stores that hold a file's content in memory. The file also implements [io.ReaderAt]
+// and [io.Seeker]; once closed it fails with [fs.ErrClosed], as an [os.File] does. data
+// must not be modified while the file is in use.
+func OpenBytes(e *Entry, data []byte) fs.File {
+	return &bytesFile{info: e, r: bytes.NewReader(data)}
+}
+
+type bytesFile struct {
+	info   *Entry
+	r      *bytes.Reader
+	closed bool
+}
+
+func (f *bytesFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+
+func (f *bytesFile) Read(p []byte) (int, error) {
+	if f.closed {
+		return 0, f.errClosed("read")
+	}
+	return f.r.Read(p)
+}
+
+func (f *bytesFile) ReadAt(p []byte, off int64) (int, error) {
+	if f.closed {
+		return 0, f.errClosed("read")
+	}
+	return f.r.ReadAt(p, off)
+}
+
+func (f *bytesFile) Seek(off int64, whence int) (int64, error) {
+	if f.closed {
+		return 0, f.errClosed("seek")
+	}
+	return f.r.Seek(off, whence)
+}
+
+func (f *bytesFile) Close() error {
+	if f.closed {
+		return f.errClosed("close")
+	}
+	f.closed = true
+	return nil
+}
+
+func (f *bytesFile) errClosed(op string) error {
+	return &fs.PathError{Op: op, Path: f.info.Name(), Err: fs.ErrClosed}
+}

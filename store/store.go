@@ -95,7 +95,8 @@ type Store interface {
 	Remove(ctx context.Context, name string) error
 
 	// Rename moves oldname to newname, which must not exist ([fs.ErrExist]); the parent of
-	// newname must exist. Directories move with everything below them. A backend that
+	// newname must exist. Directories move with everything below them; moving one onto
+	// itself or below itself fails with [fs.ErrInvalid]. A backend that
 	// cannot do it in one step returns [ErrCrossDevice] and changes nothing.
 	Rename(ctx context.Context, oldname, newname string) error
 }

@@ -72,7 +72,6 @@
 package idb
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -471,7 +470,7 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	if err := t.end(); err != nil {
 		return nil, err
 	}
-	return &file{info: n.info(), r: bytes.NewReader(data)}, nil
+	return store.OpenBytes(n.info(), data), nil
 }
 
 // lookup returns the existing record of name, after checking its ancestors.
@@ -771,14 +770,3 @@ func (s *Store) SetMeta(ctx context.Context, key, value string) error {
 	}
 	return t.commit()
 }
-
-type file struct {
-	info *store.Entry
-	r    *bytes.Reader
-}
-
-func (f *file) Stat() (fs.FileInfo, error)                { return f.info, nil }
-func (f *file) Read(p []byte) (int, error)                { return f.r.Read(p) }
-func (f *file) ReadAt(p []byte, off int64) (int, error)   { return f.r.ReadAt(p, off) }
-func (f *file) Seek(off int64, whence int) (int64, error) { return f.r.Seek(off, whence) }
-func (f *file) Close() error                              { return nil }

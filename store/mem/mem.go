@@ -5,7 +5,6 @@
 package mem
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"io/fs"
@@ -146,7 +145,7 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	}
 	// Stored slices are never modified in place (writes install new slices), so the
 	// reader may share the current one.
-	return &file{info: n.info(), r: bytes.NewReader(n.data)}, nil
+	return store.OpenBytes(n.info(), n.data), nil
 }
 
 // WriteFile implements [store.Store].
@@ -157,6 +156,9 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 		return 0, pathErr("write", name, err)
 	}
 	n := int64(len(data))
+	if name == "." {
+		return 0, pathErr("write", name, store.ErrIsDir)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p, base, err := s.parent("write", name)
@@ -293,16 +295,3 @@ func (n *node) info() *store.Entry {
 	}
 	return store.NewFile(n.name, int64(len(n.data)), n.modTime)
 }
-
-type file struct {
-	info *store.Entry
-	r    *bytes.Reader
-}
-
-func (f *file) Stat() (fs.FileInfo, error)              { return f.info, nil }
-func (f *file) Read(p []byte) (int, error)              { return f.r.Read(p) }
-func (f *file) ReadAt(p []byte, off int64) (int, error) { return f.r.ReadAt(p, off) }
-func (f *file) Seek(off int64, whence int) (int64, error) {
-	return f.r.Seek(off, whence)
-}
-func (f *file) Close() error { return nil }

@@ -137,6 +137,16 @@ func (s *Store) fs() fsys {
 // on the way is absolute, do resolves the link on the host and, if the result is still
 // inside the root, runs fn once more on the resolved name, again through the root.
 func (s *Store) do(op, name string, fn func(name string) error) error {
+	return s.doWith(op, name, s.resolve, fn)
+}
+
+// doLink is do for operations on name itself, which must not follow a final symbolic link
+// (lstat, mkdir, remove, rename): only the directories on the way are resolved.
+func (s *Store) doLink(op, name string, fn func(name string) error) error {
+	return s.doWith(op, name, s.resolveParent, fn)
+}
+
+func (s *Store) doWith(op, name string, resolve func(string) (string, bool), fn func(name string) error) error {
 	if !fs.ValidPath(name) {
 		return &fs.PathError{Op: op, Path: name, Err: store.ErrInvalidName}
 	}
@@ -144,7 +154,7 @@ func (s *Store) do(op, name string, fn func(name string) error) error {
 	if err == nil || s.root == nil || !isEscape(err) {
 		return fixErr(op, name, err)
 	}
-	real, ok := s.resolve(name)
+	real, ok := resolve(name)
 	if !ok {
 		return fixErr(op, name, err)
 	}
@@ -152,8 +162,10 @@ func (s *Store) do(op, name string, fn func(name string) error) error {
 }
 
 // resolve follows the symbolic links of name on the host and returns the store name the
-// result has, if it is inside the root. For a name that does not exist yet, its longest
-// existing prefix is resolved and the missing elements are joined to the result.
+// result has, if it is inside the root; in relaxed mode a result outside is a name with
+// ".." elements, which hostFS joins to the directory like any other. For a name that does
+// not exist yet, its longest existing prefix is resolved and the missing elements are
+// joined to the result.
 func (s *Store) resolve(name string) (string, bool) {
 	host := s.HostPath(name)
 	var missing []string
@@ -170,7 +182,10 @@ func (s *Store) resolve(name string) (string, bool) {
 		real = filepath.Join(real, missing[i])
 	}
 	rel, err := filepath.Rel(s.dir, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+	if err != nil || filepath.IsAbs(rel) {
+		return "", false
+	}
+	if s.root != nil && (rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
@@ -231,7 +246,7 @@ func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 // Lstat implements [store.Lstater].
 func (s *Store) Lstat(ctx context.Context, name string) (fs.FileInfo, error) {
 	var fi fs.FileInfo
-	err := s.do("lstat", name, func(n string) (err error) {
+	err := s.doLink("lstat", name, func(n string) (err error) {
 		fi, err = s.fs().Lstat(n)
 		return err
 	})
@@ -312,6 +327,16 @@ type pathLock struct {
 	users int // holders and waiters; guarded by locks.Mutex
 }
 
+// lockKey is the key under which writes to name are serialized: its host path with the
+// directories on the way resolved, so that every name of one file (through a symbolic link
+// to one of its directories, say) takes the same lock.
+func (s *Store) lockKey(name string) string {
+	if real, ok := s.resolveParent(name); ok {
+		name = real
+	}
+	return s.HostPath(name)
+}
+
 func lockPath(p string) (unlock func()) {
 	locks.Lock()
 	l := locks.m[p]
@@ -350,7 +375,7 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 			}
 			target = real
 		}
-		defer lockPath(s.HostPath(target))()
+		defer lockPath(s.lockKey(target))()
 		cur, err := s.fs().Stat(target)
 		exists := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -510,7 +535,7 @@ func (s *Store) appendTo(name string, r io.Reader) (int64, error) {
 
 // Mkdir implements [store.Store].
 func (s *Store) Mkdir(ctx context.Context, name string) error {
-	return s.do("mkdir", name, func(n string) error {
+	return s.doLink("mkdir", name, func(n string) error {
 		if n == "." {
 			return fs.ErrExist
 		}
@@ -520,7 +545,7 @@ func (s *Store) Mkdir(ctx context.Context, name string) error {
 
 // Remove implements [store.Store].
 func (s *Store) Remove(ctx context.Context, name string) error {
-	return s.do("remove", name, func(n string) error {
+	return s.doLink("remove", name, func(n string) error {
 		if n == "." {
 			return fs.ErrInvalid
 		}
@@ -534,11 +559,11 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 	if !fs.ValidPath(newname) || newname == "." {
 		return &fs.PathError{Op: "rename", Path: newname, Err: store.ErrInvalidName}
 	}
-	return s.do("rename", oldname, func(old string) error {
+	return s.doLink("rename", oldname, func(old string) error {
 		if old == "." {
 			return fs.ErrInvalid
 		}
-		if old == newname || strings.HasPrefix(newname, old+"/") {
+		if s.intoItself(old, newname) {
 			return fs.ErrInvalid
 		}
 		err := s.renameNoReplace(old, newname)
@@ -546,7 +571,7 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 			// The root refused newname's directory (do resolves only oldname): follow
 			// its links as do would, and try once more through the root.
 			if real, ok := s.resolveParent(newname); ok && real != newname {
-				if old == real || strings.HasPrefix(real, old+"/") {
+				if s.intoItself(old, real) {
 					return fs.ErrInvalid
 				}
 				err = s.renameNoReplace(old, real)
@@ -554,6 +579,18 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 		}
 		return err
 	})
+}
+
+// intoItself reports whether oldname is a directory and newname is it or below it: a move
+// the kernel refuses with EINVAL, which renameNoReplace would take for a file system
+// without RENAME_NOREPLACE. A file renamed to itself or below itself is left to the kernel,
+// which says [fs.ErrExist] or [store.ErrNotDir], as the other stores do.
+func (s *Store) intoItself(oldname, newname string) bool {
+	if newname != oldname && !strings.HasPrefix(newname, oldname+"/") {
+		return false
+	}
+	fi, err := s.fs().Lstat(oldname)
+	return err == nil && fi.IsDir()
 }
 
 // resolveParent is resolve for the directory of name: name's last element is kept as it

@@ -259,3 +259,85 @@ func TestLockPathForgetsUnusedPaths(t *testing.T) {
 		t.Fatalf("lock table holds %d entries after every writer finished, want 0", n)
 	}
 }
+
+// TestConditionalWriteThroughAliases races conditional writes to one file under two names,
+// its own and one through a symbolic link to its directory: exactly one may win each round.
+func TestConditionalWriteThroughAliases(t *testing.T) {
+	dir := t.TempDir()
+	s, err := New(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Mkdir(ctx, "d"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("d", filepath.Join(dir, "ln")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.WriteFile(ctx, "d/f", strings.NewReader("v0"), store.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 20 {
+		cur, err := os.ReadFile(filepath.Join(dir, "d", "f"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		wins := 0
+		start := make(chan struct{})
+		for i := range 8 {
+			name := "d/f"
+			if i%2 == 1 {
+				name = "ln/f"
+			}
+			wg.Go(func() {
+				<-start
+				_, err := s.WriteFile(ctx, name, strings.NewReader(fmt.Sprintf("round %d by %d", round, i)),
+					store.WriteOptions{IfMatch: store.Hash(cur)})
+				if err == nil {
+					mu.Lock()
+					wins++
+					mu.Unlock()
+				} else if !errors.Is(err, store.ErrChanged) {
+					t.Errorf("writer %d: %v", i, err)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		if wins != 1 {
+			t.Fatalf("round %d: %d conditional writers won, want 1", round, wins)
+		}
+	}
+}
+
+// TestRelaxedWriteThroughLinkOut checks that in relaxed mode a write through a symbolic
+// link that leads out of the directory reaches the link's target, as the mode promises.
+func TestRelaxedWriteThroughLinkOut(t *testing.T) {
+	top := t.TempDir()
+	ws := filepath.Join(top, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(top, "out.txt"), []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../out.txt", filepath.Join(ws, "l")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(ws, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.WriteFile(ctx, "l", strings.NewReader("new"), store.WriteOptions{IfMatch: store.Hash([]byte("old"))}); err != nil {
+		t.Fatalf("WriteFile(l) in relaxed mode: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(top, "out.txt")); err != nil || string(b) != "new" {
+		t.Errorf("out.txt = %q, %v; want the new content", b, err)
+	}
+	if fi, err := os.Lstat(filepath.Join(ws, "l")); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("l is no longer a link: %v", err)
+	}
+}

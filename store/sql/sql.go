@@ -15,8 +15,8 @@
 // Every file and directory is a row keyed by (workspace, path), with its parent path and base
 // name, so empty directories exist and a directory listing is one indexed query on
 // (workspace, parent). Names and paths are stored as bytes (BLOB, BYTEA): any [fs.ValidPath]
-// name round-trips, invalid UTF-8 included, and entries sort in byte order as
-// [strings.Compare] does, whatever the database's collation.
+// name round-trips (control characters and all; invalid UTF-8 is no valid name), and
+// entries sort in byte order as [strings.Compare] does, whatever the database's collation.
 //
 // File content is stored in chunks of [ChunkSize] bytes, keyed by a content id that a
 // replace changes (content ids are never reused). [Store.Open] returns a file that

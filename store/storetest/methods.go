@@ -108,6 +108,11 @@ func testOpen(e *env) {
 		e.t.Errorf("content %q", b)
 	}
 	e.noErr("Close", f.Close())
+	// As with an *os.File: a closed file reads no more, so code that reads after closing
+	// fails on every store, not only on some.
+	if _, err := f.Read(make([]byte, 1)); !errors.Is(err, fs.ErrClosed) {
+		e.t.Errorf("Read after Close = %v, want fs.ErrClosed", err)
+	}
 	if got := e.read("d/f"); got != "line 1\r\nline 2\n" {
 		e.t.Errorf("second read: %q", got)
 	}
@@ -452,6 +457,7 @@ func testLstat(e *env) {
 // invalidNames are names that fs.ValidPath refuses.
 var invalidNames = []string{
 	"", "/", "/a", "a/", "a//b", "./a", "a/.", "a/./b", "..", "../a", "a/..", "a/../b", "./", "//",
+	"bad utf-8 \xff", "a/\xfe", // a JavaScript string (idb) would turn both into U+FFFD
 }
 
 func testInvalidNames(e *env) {

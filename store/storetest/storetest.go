@@ -89,6 +89,7 @@ func run(t *testing.T, opt Opt, wrap bool) {
 		{"Symlinks", testSymlinks},
 		{"Metadata", testMetadata},
 		{"RealName", testRealName},
+		{"EdgeErrors", testEdgeErrors},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

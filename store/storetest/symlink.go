@@ -140,6 +140,24 @@ func testSymlinks(e *env) {
 		e.t.Errorf("d/moved-link is not a symbolic link after Rename: %v", err)
 	}
 
+	// The same holds for a link reached through an absolute directory link, which a
+	// sandboxed store resolves on the host: only the directories on the way are followed.
+	e.symlink("f", "d/inner")
+	if fi, err := store.Lstat(ctx, e.raw, "abs-dir/inner"); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		e.t.Errorf("store.Lstat(abs-dir/inner) = %v, %v; want the link", fi, err)
+	}
+	e.noErr("Rename(abs-dir/inner, abs-dir/inner2)", e.s.Rename(ctx, "abs-dir/inner", "abs-dir/inner2"))
+	if fi, err := os.Lstat(e.hostPath("d/inner2")); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		e.t.Errorf("d/inner2 is not a symbolic link after Rename through abs-dir: %v", err)
+	}
+	e.noErr("Remove(abs-dir/inner2)", e.s.Remove(ctx, "abs-dir/inner2"))
+	if _, err := os.Lstat(e.hostPath("d/inner2")); !errors.Is(err, fs.ErrNotExist) {
+		e.t.Errorf("d/inner2 still there after Remove through abs-dir: %v", err)
+	}
+	if got := e.read("d/f"); got != "via absolute link" {
+		e.t.Errorf("d/f after removing a link to it through abs-dir = %q", got)
+	}
+
 	if e.opt.Unconfined {
 		return
 	}
