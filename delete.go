@@ -13,7 +13,7 @@ func (w *Workspace) Delete(ctx context.Context, p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := w.check(ctx, opDelete, r); err != nil {
+	if err := w.check(ctx, OpDelete, r); err != nil {
 		return "", err
 	}
 	if r.name == "." {

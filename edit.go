@@ -66,7 +66,7 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 	if err != nil {
 		return nil, err
 	}
-	if err := w.check(ctx, opEdit, r); err != nil {
+	if err := w.check(ctx, OpEdit, r); err != nil {
 		return nil, err
 	}
 	for attempt := 1; ; attempt++ {

@@ -32,7 +32,7 @@ func (w *Workspace) List(ctx context.Context, p string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := w.check(ctx, opList, r); err != nil {
+	if err := w.check(ctx, OpList, r); err != nil {
 		return nil, err
 	}
 	fi, err := w.store.Stat(ctx, r.name)

@@ -15,7 +15,7 @@ func (w *Workspace) Mkdir(ctx context.Context, p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := w.check(ctx, opMkdir, r); err != nil {
+	if err := w.check(ctx, OpMkdir, r); err != nil {
 		return "", err
 	}
 	done, err := w.admitDirs(ctx, p, r.name)

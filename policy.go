@@ -39,16 +39,6 @@ const (
 	OpDelete Op = "delete"
 )
 
-const (
-	opRead   = OpRead
-	opList   = OpList
-	opWrite  = OpWrite
-	opEdit   = OpEdit
-	opMkdir  = OpMkdir
-	opMove   = OpMove
-	opCopy   = OpCopy
-	opDelete = OpDelete
-)
 
 // Allows reports whether mode m permits op. The empty mode is [Full].
 func (m Mode) Allows(op Op) bool {

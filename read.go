@@ -88,7 +88,7 @@ func (w *Workspace) Read(ctx context.Context, p string, opts ReadOptions) (*Read
 	if err != nil {
 		return nil, err
 	}
-	if err := w.check(ctx, opRead, r); err != nil {
+	if err := w.check(ctx, OpRead, r); err != nil {
 		return nil, err
 	}
 	f, err := w.store.Open(ctx, r.name)
@@ -283,7 +283,7 @@ func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out 
 	if err != nil {
 		return 0, err
 	}
-	if err := w.check(ctx, opRead, r); err != nil {
+	if err := w.check(ctx, OpRead, r); err != nil {
 		return 0, err
 	}
 	f, err := w.store.Open(ctx, r.name)

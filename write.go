@@ -52,7 +52,7 @@ func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOpti
 	if err != nil {
 		return nil, err
 	}
-	if err := w.check(ctx, opWrite, r); err != nil {
+	if err := w.check(ctx, OpWrite, r); err != nil {
 		return nil, err
 	}
 	if r.name == "." {
