@@ -39,7 +39,6 @@ const (
 	OpDelete Op = "delete"
 )
 
-
 // Allows reports whether mode m permits op. The empty mode is [Full].
 func (m Mode) Allows(op Op) bool {
 	switch op {

@@ -14,15 +14,15 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
+
+	"github.com/llmfs/llmfs/store/sql/sqltest"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/store"
 	"github.com/llmfs/llmfs/store/mem"
-	sqlstore "github.com/llmfs/llmfs/store/sql"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -273,34 +273,15 @@ func goldenKinds(t *testing.T) []string {
 	return kinds
 }
 
-var sqlWorkspaces atomic.Int64
-
 // sqlWorkspace returns a fresh workspace of store/sql, removed at cleanup: in a SQLite file,
 // or in the PostgreSQL database LLMFS_TEST_POSTGRES names.
 func sqlWorkspace(t *testing.T, kind string) store.Store {
 	t.Helper()
-	ctx := context.Background()
 	dsn := "sqlite:" + filepath.Join(t.TempDir(), "llmfs.db")
 	if kind == "postgres" {
 		if dsn = os.Getenv("LLMFS_TEST_POSTGRES"); dsn == "" {
 			t.Fatalf("%s asks for postgres, but LLMFS_TEST_POSTGRES (a DSN, see .ci/postgres.sh) is not set", storeEnv)
 		}
 	}
-	db, err := sqlstore.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := fmt.Sprintf("golden-%d-%d", os.Getpid(), sqlWorkspaces.Add(1))
-	s, err := db.Workspace(ctx, id, &sqlstore.Options{Create: true})
-	if err != nil {
-		db.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := db.Remove(ctx, id); err != nil {
-			t.Errorf("remove workspace %s: %v", id, err)
-		}
-		db.Close()
-	})
-	return s
+	return sqltest.Workspace(t, dsn, "golden")
 }
