@@ -38,7 +38,7 @@ func (w *Workspace) resolve(p string) (resolved, error) {
 	}
 	abs = path.Clean(abs)
 	r := resolved{arg: p, abs: abs}
-	if rel, ok := within(w.root, abs); ok {
+	if rel, ok := w.within(abs); ok {
 		r.name = rel
 		if w.base != "." {
 			r.name = joinName(w.base, rel)
@@ -72,6 +72,32 @@ func (w *Workspace) resolveVirtual(p string) (resolved, error) {
 		rel = abs[1:]
 	}
 	return resolved{arg: p, abs: abs, name: joinName(w.base, rel)}, nil
+}
+
+// within reports whether the clean absolute path p is the workspace root or below it, and
+// its name relative to the root. The root has two spellings: its canonical path, and the
+// path it was opened by when a symbolic link leads to it (a root under /tmp on macOS, or
+// "--root s/link"), which is how the caller knows it. Either is the same directory, so
+// either is inside (seed 002: the resolved real path must lie under the root).
+func (w *Workspace) within(p string) (string, bool) {
+	if rel, ok := within(w.root, p); ok {
+		return rel, true
+	}
+	if w.alias != "" {
+		return within(w.alias, p)
+	}
+	return "", false
+}
+
+// Within reports whether the absolute path p, once cleaned, is the workspace root or below
+// it, spelled through the root's canonical path or the path it was opened by. It does not
+// look at the store, so symbolic links below the root are not followed.
+func (w *Workspace) Within(p string) bool {
+	if w.virtual {
+		return path.IsAbs(p)
+	}
+	_, ok := w.within(path.Clean(p))
+	return ok && path.IsAbs(p)
 }
 
 // within reports whether the clean absolute path p is root or below it, and its name
@@ -136,7 +162,7 @@ func (w *Workspace) Rel(abs string) string {
 			return rel
 		}
 	}
-	if rel, ok := within(w.root, path.Clean(abs)); ok {
+	if rel, ok := w.within(path.Clean(abs)); ok {
 		return rel
 	}
 	return abs
