@@ -69,6 +69,9 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 	if err := w.check(ctx, OpEdit, r); err != nil {
 		return nil, err
 	}
+	if err := w.slashDir(ctx, r, false); err != nil {
+		return nil, err
+	}
 	for attempt := 1; ; attempt++ {
 		data, err := w.load(ctx, r)
 		if err != nil {

@@ -1,6 +1,9 @@
 package llmfs
 
 import (
+	"context"
+	"errors"
+	"io/fs"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -12,6 +15,9 @@ type resolved struct {
 	arg  string // as the caller wrote it
 	name string // store name
 	abs  string // absolute, cleaned
+	// slash: the path ends in "/" (or "/."), so it names a directory, as in POSIX; see
+	// [Workspace.slashDir].
+	slash bool
 }
 
 // resolve applies the path rules of the workspace to p: an empty path or one holding a NUL
@@ -29,6 +35,12 @@ func (w *Workspace) resolve(p string) (resolved, error) {
 		// Store names are UTF-8 (fs.ValidPath); say so here rather than fail in the store.
 		return resolved{}, errorf(CodeInvalidPath, p, "path is not valid UTF-8: %q", p)
 	}
+	r, err := w.resolveClean(p)
+	r.slash = strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.")
+	return r, err
+}
+
+func (w *Workspace) resolveClean(p string) (resolved, error) {
 	if w.virtual {
 		return w.resolveVirtual(p)
 	}
@@ -57,6 +69,26 @@ func (w *Workspace) resolve(p string) (resolved, error) {
 		r.name = "."
 	}
 	return r, nil
+}
+
+// slashDir holds a path that ends in a slash to what POSIX makes of it: it names a
+// directory, so "h.txt/" is not the file h.txt (ENOTDIR) and a write to "newf/" does not
+// create a file "newf". A directory, or a missing path when the operation would not create
+// it (create false: its own FILE_NOT_FOUND follows), is left to the operation.
+func (w *Workspace) slashDir(ctx context.Context, r resolved, create bool) error {
+	if !r.slash {
+		return nil
+	}
+	fi, err := w.store.Stat(ctx, r.name)
+	switch {
+	case err == nil && fi.IsDir():
+		return nil
+	case err == nil:
+		return errorf(CodeInvalidPath, r.arg, "not a directory, though the path ends in a slash, which names one: %s", r.arg)
+	case create && errors.Is(err, fs.ErrNotExist):
+		return errorf(CodeInvalidPath, r.arg, "the path ends in a slash, which names a directory; a file's path has none: %s", r.arg)
+	}
+	return nil
 }
 
 // resolveVirtual resolves a virtual path: "/" is the root, ".." is refused outright.

@@ -91,6 +91,9 @@ func (w *Workspace) Read(ctx context.Context, p string, opts ReadOptions) (*Read
 	if err := w.check(ctx, OpRead, r); err != nil {
 		return nil, err
 	}
+	if err := w.slashDir(ctx, r, false); err != nil {
+		return nil, err
+	}
 	f, err := w.store.Open(ctx, r.name)
 	if err != nil {
 		return nil, storeError(p, err)
@@ -284,6 +287,9 @@ func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out 
 		return 0, err
 	}
 	if err := w.check(ctx, OpRead, r); err != nil {
+		return 0, err
+	}
+	if err := w.slashDir(ctx, r, false); err != nil {
 		return 0, err
 	}
 	f, err := w.store.Open(ctx, r.name)
