@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -38,6 +39,15 @@ func TestCrashChild(t *testing.T) {
 	mode := store.Append
 	if os.Getenv("LLMFS_CRASH_MODE") == "replace" {
 		mode = store.Replace
+	}
+	if n, _ := strconv.Atoi(os.Getenv("LLMFS_CRASH_COUNT")); n > 0 {
+		// Not killed: append n small chunks, then exit.
+		for range n {
+			if _, err := s.WriteFile(context.Background(), "f.txt", strings.NewReader(strings.Repeat("x", 1023)+"\n"), store.WriteOptions{Mode: mode}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
 	}
 	os.Stdout.WriteString("ready\n")
 	for i := 0; ; i++ {
@@ -143,4 +153,42 @@ func onlyTemps(names []string) bool {
 		}
 	}
 	return true
+}
+
+// Appends copy the old content, so two processes appending to one file at once could
+// both copy the same old content and one append be lost; they take turns by flock.
+func TestAppendsFromTwoProcessesAllLand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const n = 100
+	var cmds []*exec.Cmd
+	for range 2 {
+		cmd := exec.Command(exe, "-test.run=^TestCrashChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "LLMFS_CRASH_DIR="+dir, "LLMFS_CRASH_MODE=append", "LLMFS_CRASH_COUNT="+strconv.Itoa(n))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "f.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) != 2*n*1024 {
+		t.Errorf("two processes appended %d chunks each; the file holds %d bytes, %d chunks", n, len(data), len(data)/1024)
+	}
 }

@@ -78,7 +78,7 @@ func New(dir string, relaxed bool) (*Store, error) {
 		}
 		// What a crash left at the top; below, each directory is swept as it is
 		// listed. (A relaxed store is the whole host: nothing is swept at open.)
-		s.sweepTemps(".")
+		s.ReadDir(context.Background(), ".") // see dropTemps
 	}
 	return s, nil
 }
@@ -333,22 +333,6 @@ func (s *Store) dropTemps(dir string, entries []fs.DirEntry) []fs.DirEntry {
 	})
 }
 
-// sweepTemps deletes the stale temporary files in the directory dir.
-func (s *Store) sweepTemps(dir string) {
-	f, err := s.fs().OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	for {
-		entries, err := f.ReadDir(1024)
-		s.dropTemps(dir, entries)
-		if err != nil {
-			return
-		}
-	}
-}
-
 func checkRegular(fi fs.FileInfo) error {
 	switch {
 	case fi.IsDir():
@@ -592,9 +576,12 @@ func tmpPrefix(base string) string {
 // append to a hard link replaces the link rather than change the file it shares with
 // names elsewhere, perhaps outside the root. The old content is streamed, so the memory
 // used does not grow with the file; the time does.
+//
+// Appends from other llmfs processes to the same file take turns by an advisory lock on
+// the old file (see [lockFile]); within the process [lockPath] already serializes them.
 func (s *Store) appendTo(name string, r io.Reader) (int64, error) {
 	var keep fs.FileMode // the mode to keep; 0 for a new file
-	old, err := s.fs().OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	old, err := s.lockedOld(name)
 	switch {
 	case err == nil:
 		defer old.Close()
@@ -636,6 +623,30 @@ func (s *Store) appendTo(name string, r io.Reader) (int64, error) {
 		return 0, err
 	}
 	return n, nil
+}
+
+// appendLockWait bounds how long an append waits for its turn (see [lockFile]).
+const appendLockWait = 10 * time.Second
+
+// lockedOld opens name for an append and locks it. Should another process have put a new
+// file in its place while this one waited for the lock, it opens and locks that instead.
+func (s *Store) lockedOld(name string) (*os.File, error) {
+	deadline := time.Now().Add(appendLockWait)
+	for {
+		f, err := s.fs().OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return nil, err
+		}
+		lockFile(f, deadline)
+		locked, err := f.Stat()
+		if err != nil || !locked.Mode().IsRegular() || time.Now().After(deadline) {
+			return f, nil // the caller's Stat and checks say what is wrong, if anything
+		}
+		if now, err := s.fs().Stat(name); err == nil && os.SameFile(locked, now) {
+			return f, nil
+		}
+		f.Close()
+	}
 }
 
 // Mkdir implements [store.Store].
