@@ -213,7 +213,7 @@ func (s *server) locate(p string) (string, int, error) {
 		return abs, 0, nil
 	}
 	for i, r := range s.roots {
-		if within(r.Root(), abs) {
+		if r.Within(abs) {
 			return abs, i, nil
 		}
 	}

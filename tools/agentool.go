@@ -45,6 +45,9 @@ var agentoolTools = []tool{
 			}
 			out := map[string]any{"content": res.Content, "total_lines": res.TotalLines}
 			addReadNotes(out, res)
+			if note := res.PastEndNote(); note != "" {
+				out["note"] = note // rtc has it among the numbered lines
+			}
 			return out, nil
 		},
 	},
