@@ -56,8 +56,9 @@ type Overlay struct {
 	base  store.Store
 	upper store.Store
 
-	mu sync.RWMutex // guards st and serializes every change
-	st state
+	mu        sync.RWMutex // guards st and serializes every change
+	st        state
+	onResolve OnResolve
 }
 
 var (
