@@ -643,3 +643,61 @@ func (o *Overlay) SetMeta(ctx context.Context, key, value string) error {
 	}
 	return m.SetMeta(ctx, key, value)
 }
+
+// A Layout is a snapshot of where the overlay's names come from, for readers that go to the
+// base directly for speed (package search): a name not in Upper, and not hidden by one of
+// Whiteouts (itself or a parent), reads the same from the base as through the overlay.
+type Layout struct {
+	Upper     map[string]bool // every file and directory the upper store holds
+	Whiteouts map[string]bool // the names whose base entries, and all below, are hidden
+	Dirty     map[string]bool // the directories whose listing differs from the base's
+}
+
+// Hidden reports whether the base's entry at name is hidden.
+func (l *Layout) Hidden(name string) bool {
+	for p := name; ; p = path.Dir(p) {
+		if l.Whiteouts[p] {
+			return true
+		}
+		if p == "." {
+			return false
+		}
+	}
+}
+
+// Clean reports whether name reads the same from the base as through the overlay.
+func (l *Layout) Clean(name string) bool {
+	return !l.Upper[name] && !l.Dirty[name] && !l.Hidden(name)
+}
+
+// Layout returns a snapshot of the overlay's layout.
+func (o *Overlay) Layout(ctx context.Context) (*Layout, error) {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	l := &Layout{Upper: map[string]bool{}, Whiteouts: map[string]bool{}, Dirty: map[string]bool{}}
+	for w := range o.st.Whiteouts {
+		l.Whiteouts[w] = true
+		l.Dirty[path.Dir(w)] = true
+	}
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		es, err := o.upper.ReadDir(ctx, up(dir))
+		if err != nil {
+			return rename(err, dir)
+		}
+		if len(es) > 0 {
+			l.Dirty[dir] = true
+		}
+		for _, e := range es {
+			name := join(dir, e.Name())
+			l.Upper[name] = true
+			if e.IsDir() {
+				if err := walk(name); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return l, walk(".")
+}
