@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"time"
@@ -41,8 +42,25 @@ func (f overlayFS) pick(name string) fileSystem {
 	return f.over
 }
 
+// readDir lists a directory the upper layer changes from the base's fast listing and the
+// upper entries the layout holds; only a name the layout does not know as a directory (a
+// file, or a missing name) asks the overlay, for its error.
 func (f overlayFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
-	return f.pick(name).readDir(ctx, name)
+	if f.layout.Clean(name) {
+		return f.base.readDir(ctx, name)
+	}
+	if !f.layout.Dirty[name] {
+		return f.over.readDir(ctx, name)
+	}
+	var base []fs.DirEntry
+	if !f.layout.Hidden(name) {
+		var err error
+		base, err = f.base.readDir(ctx, name)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, store.ErrNotDir) {
+			return nil, err
+		}
+	}
+	return f.layout.Merge(name, base), nil
 }
 
 func (f overlayFS) open(ctx context.Context, name string) (io.ReadCloser, error) {

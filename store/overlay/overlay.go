@@ -27,6 +27,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -651,10 +652,36 @@ type Layout struct {
 	Upper     map[string]bool // every file and directory the upper store holds
 	Whiteouts map[string]bool // the names whose base entries, and all below, are hidden
 	Dirty     map[string]bool // the directories whose listing differs from the base's
+	// Entries are the upper store's listings of its directories, by overlay name.
+	Entries map[string][]fs.DirEntry
+}
+
+// Merge returns the overlay's listing of the directory dir, given the base's listing of it
+// (nil when the base has none), without asking the overlay's stores.
+func (l *Layout) Merge(dir string, base []fs.DirEntry) []fs.DirEntry {
+	ups := l.Entries[dir]
+	if l.Hidden(dir) {
+		return slices.Clone(ups)
+	}
+	seen := make(map[string]bool, len(ups))
+	for _, e := range ups {
+		seen[e.Name()] = true
+	}
+	out := slices.Clone(ups)
+	for _, e := range base {
+		if !seen[e.Name()] && !l.Whiteouts[join(dir, e.Name())] {
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
 }
 
 // Hidden reports whether the base's entry at name is hidden.
 func (l *Layout) Hidden(name string) bool {
+	if len(l.Whiteouts) == 0 {
+		return false
+	}
 	for p := name; ; p = path.Dir(p) {
 		if l.Whiteouts[p] {
 			return true
@@ -674,7 +701,7 @@ func (l *Layout) Clean(name string) bool {
 func (o *Overlay) Layout(ctx context.Context) (*Layout, error) {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
-	l := &Layout{Upper: map[string]bool{}, Whiteouts: map[string]bool{}, Dirty: map[string]bool{}}
+	l := &Layout{Upper: map[string]bool{}, Whiteouts: map[string]bool{}, Dirty: map[string]bool{}, Entries: map[string][]fs.DirEntry{}}
 	for w := range o.st.Whiteouts {
 		l.Whiteouts[w] = true
 		l.Dirty[path.Dir(w)] = true
@@ -687,6 +714,7 @@ func (o *Overlay) Layout(ctx context.Context) (*Layout, error) {
 		}
 		if len(es) > 0 {
 			l.Dirty[dir] = true
+			l.Entries[dir] = es
 		}
 		for _, e := range es {
 			name := join(dir, e.Name())
