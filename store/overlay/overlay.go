@@ -55,10 +55,12 @@ type state struct {
 // Overlay is a copy-on-write store. Create one with [New].
 type Overlay struct {
 	base  store.Store
-	upper store.Store
+	upper *tracked
 
 	mu        sync.RWMutex // guards st and serializes every change
 	st        state
+	raw       []byte // overlay.json as last read or written
+	loaded    bool
 	onResolve OnResolve
 }
 
@@ -71,33 +73,12 @@ var (
 // New returns the overlay of upper over base, reading the state a previous session left in
 // upper. base is only read, never written, except by [Overlay.Apply].
 func New(ctx context.Context, base, upper store.Store) (*Overlay, error) {
-	o := &Overlay{base: base, upper: upper}
+	o := &Overlay{base: base, upper: &tracked{Store: upper}}
 	if err := upper.Mkdir(ctx, treeDir); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("overlay: preparing the upper store: %w", err)
 	}
-	f, err := upper.Open(ctx, stateName)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("overlay: reading its state: %w", err)
-	default:
-		b, err := io.ReadAll(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("overlay: reading its state: %w", err)
-		}
-		if err := json.Unmarshal(b, &o.st); err != nil {
-			return nil, fmt.Errorf("overlay: its state %s is damaged: %w", stateName, err)
-		}
-	}
-	if o.st.Whiteouts == nil {
-		o.st.Whiteouts = map[string]bool{}
-	}
-	if o.st.From == nil {
-		o.st.From = map[string]string{}
-	}
-	if o.st.Seen == nil {
-		o.st.Seen = map[string]string{}
+	if err := o.load(ctx); err != nil {
+		return nil, err
 	}
 	return o, nil
 }
@@ -106,7 +87,7 @@ func New(ctx context.Context, base, upper store.Store) (*Overlay, error) {
 func (o *Overlay) Base() store.Store { return o.base }
 
 // Upper returns the store that holds the changes.
-func (o *Overlay) Upper() store.Store { return o.upper }
+func (o *Overlay) Upper() store.Store { return o.upper.Store }
 
 // save writes the state to the upper store, atomically. Callers hold o.mu.
 func (o *Overlay) save(ctx context.Context) error {
@@ -114,8 +95,14 @@ func (o *Overlay) save(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = o.upper.WriteFile(ctx, stateName, bytes.NewReader(b), store.WriteOptions{})
-	return err
+	if o.loaded && bytes.Equal(b, o.raw) {
+		return nil
+	}
+	if _, err = o.upper.Store.WriteFile(ctx, stateName, bytes.NewReader(b), store.WriteOptions{}); err != nil {
+		return err
+	}
+	o.raw = b
+	return nil
 }
 
 // up returns the upper store's name of an overlay name.
@@ -166,11 +153,13 @@ func (o *Overlay) lookup(ctx context.Context, op, name string, follow bool) (fs.
 		return nil, false, err
 	}
 	var fi fs.FileInfo
-	var err error
-	if follow {
-		fi, err = o.upper.Stat(ctx, up(name))
-	} else {
-		fi, err = store.Lstat(ctx, o.upper, up(name))
+	err := error(pathErr(op, name, fs.ErrNotExist))
+	if o.upperHas(name) {
+		if follow {
+			fi, err = o.upper.Stat(ctx, up(name))
+		} else {
+			fi, err = store.Lstat(ctx, o.upper, up(name))
+		}
 	}
 	if err == nil {
 		if name == "." {
@@ -293,17 +282,21 @@ func (o *Overlay) open(ctx context.Context, name string) (fs.File, error) {
 	if err := valid("open", name); err != nil {
 		return nil, err
 	}
-	f, err := o.upper.Open(ctx, up(name))
-	if err == nil {
-		return f, nil
+	if o.upperHas(name) {
+		f, err := o.upper.Open(ctx, up(name))
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, rename(err, name)
+		}
 	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return nil, rename(err, name)
+	if o.hidden(name) || o.upper.fileAbove(up(name)) {
+		if _, _, err := o.lookup(ctx, "open", name, true); err != nil {
+			return nil, err
+		}
 	}
-	if _, _, err := o.lookup(ctx, "open", name, true); err != nil {
-		return nil, err
-	}
-	f, err = o.base.Open(ctx, name)
+	f, err := o.base.Open(ctx, name)
 	return f, rename(err, name)
 }
 
@@ -394,6 +387,9 @@ func (o *Overlay) baseVisible(ctx context.Context, name string) bool {
 func (o *Overlay) WriteFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions) (int64, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if err := o.load(ctx); err != nil {
+		return 0, err
+	}
 	if err := valid("write", name); err != nil {
 		return 0, err
 	}
@@ -476,6 +472,9 @@ func (c *countReader) Read(p []byte) (int, error) {
 func (o *Overlay) Mkdir(ctx context.Context, name string) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if err := o.load(ctx); err != nil {
+		return err
+	}
 	if _, _, err := o.lookup(ctx, "mkdir", name, false); err == nil {
 		return pathErr("mkdir", name, fs.ErrExist)
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -494,6 +493,9 @@ func (o *Overlay) Mkdir(ctx context.Context, name string) error {
 func (o *Overlay) Remove(ctx context.Context, name string) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if err := o.load(ctx); err != nil {
+		return err
+	}
 	if err := o.remove(ctx, "remove", name); err != nil {
 		return err
 	}
@@ -535,6 +537,9 @@ func (o *Overlay) remove(ctx context.Context, op, name string) error {
 func (o *Overlay) Rename(ctx context.Context, oldname, newname string) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if err := o.load(ctx); err != nil {
+		return err
+	}
 	if err := valid("rename", oldname); err != nil {
 		return err
 	}
@@ -629,7 +634,7 @@ func (o *Overlay) removeTree(ctx context.Context, name string, dir bool) error {
 // GetMeta implements [store.Metadata] with the upper store's metadata, so that what the
 // agent's session records stays with its pending changes.
 func (o *Overlay) GetMeta(ctx context.Context, key string) (string, error) {
-	m, ok := o.upper.(store.Metadata)
+	m, ok := o.upper.Store.(store.Metadata)
 	if !ok {
 		return "", pathErr("getmeta", key, fs.ErrNotExist)
 	}
@@ -638,7 +643,7 @@ func (o *Overlay) GetMeta(ctx context.Context, key string) (string, error) {
 
 // SetMeta implements [store.Metadata]; see [Overlay.GetMeta].
 func (o *Overlay) SetMeta(ctx context.Context, key, value string) error {
-	m, ok := o.upper.(store.Metadata)
+	m, ok := o.upper.Store.(store.Metadata)
 	if !ok {
 		return pathErr("setmeta", key, errors.ErrUnsupported)
 	}

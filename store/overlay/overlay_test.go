@@ -184,3 +184,20 @@ func equal(a, b map[string]string) bool {
 	}
 	return true
 }
+
+func sqliteUpperB(b *testing.B) store.Store {
+	s, err := sqlstore.OpenDSN(ctx, "sqlite:"+filepath.Join(b.TempDir(), "up.db"), "review", &sqlstore.Options{Create: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+func newOverlayB(b *testing.B, base, upper store.Store) *overlay.Overlay {
+	o, err := overlay.New(ctx, base, upper)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return o
+}

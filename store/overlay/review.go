@@ -280,9 +280,19 @@ func pick(p pending, hunks []int) ([]byte, bool, error) {
 // hunks (1-based, as [Overlay.Diff] numbers them), only those hunks of each text file
 // apply. A crash between files leaves every file old or new; applying again resumes.
 // It returns what was applied and the conflicts joined into one error.
-func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) ([]Resolution, error) {
+func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) (_ []Resolution, rerr error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if err := o.load(ctx); err != nil {
+		return nil, err
+	}
+	// The state is saved once, at the end: a crash before leaves each file old or new,
+	// and applying again finds the new ones in place and goes on.
+	defer func() {
+		if err := o.save(ctx); err != nil && rerr == nil {
+			rerr = err
+		}
+	}()
 	ps, err := o.pending(ctx, true)
 	if err != nil {
 		return nil, err
@@ -298,9 +308,6 @@ func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) ([]Res
 			continue
 		}
 		r := Resolution{Change: p.Change, Action: "applied", Hunks: hunks}
-		if err := o.save(ctx); err != nil {
-			return done, err
-		}
 		if o.onResolve != nil {
 			if err := o.onResolve(ctx, r); err != nil {
 				return done, err
@@ -308,10 +315,8 @@ func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) ([]Res
 		}
 		done = append(done, r)
 	}
-	if len(errs) == 0 {
-		if err := o.emptyDirs(ctx, ".", paths, true); err != nil {
-			errs = append(errs, err)
-		}
+	if err := o.emptyDirs(ctx, ".", paths, true); err != nil {
+		errs = append(errs, err)
 	}
 	return done, errors.Join(errs...)
 }
@@ -410,7 +415,6 @@ func (o *Overlay) apply(ctx context.Context, p pending, hunks []int) error {
 			return rename(err, p.Path)
 		}
 		delete(o.st.Seen, p.Path)
-		o.pruneUpper(ctx, path.Dir(p.Path))
 	}
 	return nil
 }
@@ -455,31 +459,21 @@ func (o *Overlay) pruneBase(ctx context.Context, dir string) {
 	}
 }
 
-// pruneUpper removes the empty upper directories at and above dir that only held the
-// applied files and that the base now shows as well.
-func (o *Overlay) pruneUpper(ctx context.Context, dir string) {
-	for ; dir != "."; dir = path.Dir(dir) {
-		if o.st.Whiteouts[dir] {
-			return // an opaque directory: it hides the base's
-		}
-		if fi, err := o.base.Stat(ctx, dir); err != nil || !fi.IsDir() {
-			return
-		}
-		es, err := o.upper.ReadDir(ctx, up(dir))
-		if err != nil || len(es) > 0 {
-			return
-		}
-		if o.upper.Remove(ctx, up(dir)) != nil {
-			return
-		}
-	}
-}
-
 // Discard drops the pending changes at or below paths (all if none): the overlay shows
 // the base's version again. With hunks, only those hunks of each text file are dropped.
-func (o *Overlay) Discard(ctx context.Context, paths []string, hunks []int) ([]Resolution, error) {
+func (o *Overlay) Discard(ctx context.Context, paths []string, hunks []int) (_ []Resolution, rerr error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if err := o.load(ctx); err != nil {
+		return nil, err
+	}
+	// The state is saved once, at the end: a crash before leaves each file old or new,
+	// and applying again finds the new ones in place and goes on.
+	defer func() {
+		if err := o.save(ctx); err != nil && rerr == nil {
+			rerr = err
+		}
+	}()
 	ps, err := o.pending(ctx, true)
 	if err != nil {
 		return nil, err
@@ -495,9 +489,6 @@ func (o *Overlay) Discard(ctx context.Context, paths []string, hunks []int) ([]R
 			continue
 		}
 		r := Resolution{Change: p.Change, Action: "discarded", Hunks: hunks}
-		if err := o.save(ctx); err != nil {
-			return done, err
-		}
 		if o.onResolve != nil {
 			if err := o.onResolve(ctx, r); err != nil {
 				return done, err
@@ -594,7 +585,6 @@ func (o *Overlay) dropUpper(ctx context.Context, name string) error {
 		return o.restore(ctx, name)
 	}
 	delete(o.st.Seen, name)
-	o.pruneUpper(ctx, path.Dir(name))
 	return nil
 }
 

@@ -238,3 +238,24 @@ func TestReviewApplyResumes(t *testing.T) {
 		t.Errorf("a still on the host")
 	}
 }
+
+// TestReviewWhileAgentRuns: a reviewer applies changes from another overlay on the same
+// upper store while the agent's overlay is open; the agent's next change neither brings
+// the applied change back nor loses the reviewer's state.
+func TestReviewWhileAgentRuns(t *testing.T) {
+	dir, agent, upper := hostOverlay(t, map[string]string{"a": "A\n", "b": "B\n"})
+	write(t, agent, "a", "a2\n")
+	write(t, agent, "b", "b2\n")
+	base, _ := osdir.New(dir, false)
+	reviewer := newOverlay(t, base, upper)
+	if _, err := reviewer.Apply(ctx, []string{"a"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := read(t, agent, "a"); c != "a2\n" {
+		t.Errorf("the agent reads a = %q after the apply", c)
+	}
+	write(t, agent, "c", "C\n")
+	if got := kinds(t, newOverlay(t, base, upper)); got != "b:modified c:created" {
+		t.Errorf("pending = %s, want b and c", got)
+	}
+}
