@@ -713,3 +713,39 @@ func TestServeWeb(t *testing.T) {
 		t.Errorf("POST /mcp without a token = %d, want 401", resp.StatusCode)
 	}
 }
+
+// Issue 13.2: with two roots that both hold docs/notes.md, file_find in the second returned
+// docs/notes.md, which the next file_read or file_edit resolved against the first. Every
+// path a tool returns must lead back to the same file: results in the second root are
+// absolute, results in the first relative to it.
+func TestSeveralRootsResultsLeadBack(t *testing.T) {
+	one, two := tempDir(t), tempDir(t)
+	writeFile(t, filepath.Join(one, "docs", "notes.md"), "notes of one\n")
+	writeFile(t, filepath.Join(two, "docs", "notes.md"), "notes of two\n")
+	cs := stdioSession(t, nil, "--root", one, "--root", two)
+	for _, c := range []struct{ dir, want string }{{one, "notes of one\n"}, {two, "notes of two\n"}} {
+		var found []string
+		r := ok(t, cs, "file_find", `{"pattern":"*.md","path":"`+c.dir+`"}`)
+		for _, f := range r["files"].([]any) {
+			found = append(found, f.(string))
+		}
+		g := ok(t, cs, "file_grep", `{"pattern":"notes","path":"`+c.dir+`","output_mode":"content"}`)
+		path, _, _ := strings.Cut(g["output"].(string), ":")
+		found = append(found, path)
+		if c.dir == one && !slices.Equal(found, []string{"docs/notes.md", "docs/notes.md"}) {
+			t.Errorf("results in the first root %v, want relative docs/notes.md", found)
+		}
+		for _, p := range found {
+			if r := ok(t, cs, "file_read", `{"path":"`+p+`"}`); r["content"] != c.want {
+				t.Errorf("file_read of the path %q that a search in %s returned: %q, want %q", p, c.dir, r["content"], c.want)
+			}
+		}
+		ok(t, cs, "file_edit", `{"path":"`+found[0]+`","old_text":"notes","new_text":"edited"}`)
+		if b, _ := os.ReadFile(filepath.Join(c.dir, "docs", "notes.md")); !strings.HasPrefix(string(b), "edited") {
+			t.Errorf("the edit of %q did not land in %s: %q", found[0], c.dir, b)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(one, "docs", "notes.md")); string(b) != "edited of one\n" {
+		t.Errorf("root one's file is %q", b)
+	}
+}

@@ -22,6 +22,11 @@
 // owner; a move or copy between two of them is refused. The rtc dialect has a single virtual
 // root and takes one directory only.
 //
+// Every path a tool returns leads back to the same file when given to another tool: find
+// and grep show paths in the first directory relative to it, and paths in any other
+// directory absolute ([tools.Options.AbsolutePaths]); the other tools return absolute
+// paths everywhere.
+//
 // If the client supports MCP roots, the server asks for them before a session's first tool
 // call, and again after each roots/list_changed notification, and narrows the session to
 // the parts of its directories that lie within a client root. Client roots narrow, never

@@ -40,10 +40,11 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 		return st, nil
 	}
 	st := &session{}
-	for _, r := range s.roots {
+	for i, r := range s.roots {
 		// A session of its own, so its reads are its own; NewWithOptions switches
-		// read-before-edit on or off as asked.
-		tb, err := tools.NewWithOptions(r.Session(), s.dialect, &tools.Options{RequireRead: s.requireRead})
+		// read-before-edit on or off as asked. Relative paths resolve against the first
+		// directory, so results in the others are shown absolute.
+		tb, err := tools.NewWithOptions(r.Session(), s.dialect, &tools.Options{RequireRead: s.requireRead, AbsolutePaths: i > 0})
 		if err != nil {
 			return nil, err
 		}

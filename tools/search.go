@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"path"
 
 	"github.com/llmfs/llmfs"
 	sj "github.com/llmfs/llmfs/internal/strictjson"
@@ -110,8 +111,11 @@ func grepTool(name, pathDesc string) tool {
 }
 
 // shown turns a path relative to the root, as the core reports search results, into the
-// form the dialect shows: virtual in rtc.
+// form the dialect shows: virtual in rtc, absolute with [Options.AbsolutePaths].
 func (tb *Toolbox) shown(rel string) string {
+	if tb.absolute && !path.IsAbs(rel) {
+		return path.Join(tb.ws.Root(), rel)
+	}
 	if tb.dialect != RTC {
 		return rel
 	}

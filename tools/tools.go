@@ -126,9 +126,10 @@ func Definitions(d Dialect, m llmfs.Mode) ([]Definition, error) {
 // For read-before-edit, give each agent session its own workspace session
 // ([llmfs.Workspace.Session]) and its own Toolbox.
 type Toolbox struct {
-	ws      *llmfs.Workspace
-	dialect Dialect
-	tools   []tool
+	ws       *llmfs.Workspace
+	dialect  Dialect
+	tools    []tool
+	absolute bool // show search results as absolute paths ([Options.AbsolutePaths])
 }
 
 // Options configure a [Toolbox]. A nil *Options means the defaults.
@@ -137,6 +138,12 @@ type Options struct {
 	// Nil means the dialect's default: on in rtc; in agentool, as the workspace says,
 	// which is off unless the workspace was opened with RequireRead.
 	RequireRead *bool
+	// AbsolutePaths makes find and grep show absolute paths instead of paths relative to
+	// the root. A server that serves several directories sets it for every directory but
+	// the first, against which relative paths resolve: so each path a tool returns leads
+	// back to the same file when given to another tool. The rtc dialect ignores it (its
+	// paths are virtual).
+	AbsolutePaths bool
 }
 
 // New returns a toolbox for ws in dialect d with the default [Options].
@@ -169,7 +176,11 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 	if requireRead != ws.RequiresRead() {
 		ws = ws.RequireRead(requireRead)
 	}
-	return &Toolbox{ws: ws, dialect: d, tools: tt}, nil
+	tb := &Toolbox{ws: ws, dialect: d, tools: tt}
+	if opts != nil {
+		tb.absolute = opts.AbsolutePaths && d != RTC
+	}
+	return tb, nil
 }
 
 // Workspace returns the workspace the toolbox works on: in the rtc dialect a virtual view,
