@@ -99,7 +99,9 @@ type httpHandler struct {
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	rec.body = unescaper{w: w}
 	h.serve(rec, r)
+	rec.body.flush()
 	level := slog.LevelInfo
 	if rec.status >= 400 {
 		level = slog.LevelWarn
@@ -182,10 +184,12 @@ func hostOnly(hostport string) string {
 	return strings.Trim(hostport, "[]")
 }
 
-// statusRecorder remembers the status and size of a response for the request log. It
-// passes Flush on, which server-sent events need.
+// statusRecorder remembers the status and size of a response for the request log, and
+// undoes the go-sdk's HTML escapes in the body (see [unescaper]). It passes Flush on,
+// which server-sent events need.
 type statusRecorder struct {
 	http.ResponseWriter
+	body   unescaper // writes to ResponseWriter
 	status int
 	bytes  int64
 }
@@ -196,12 +200,13 @@ func (s *statusRecorder) WriteHeader(code int) {
 }
 
 func (s *statusRecorder) Write(b []byte) (int, error) {
-	n, err := s.ResponseWriter.Write(b)
+	n, err := s.body.Write(b)
 	s.bytes += int64(n)
 	return n, err
 }
 
 func (s *statusRecorder) Flush() {
+	s.body.flush()
 	if f, ok := s.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

@@ -7,7 +7,8 @@
 // "1" for an integer, an unknown key). A failure comes back as an isError result whose text
 // starts with the error code ("FILE_NOT_FOUND: ...") and whose structured content is
 // {"code", "message"}; a success as structured content (the result object) plus its JSON
-// text.
+// text, except in the rtc dialect's read, whose text is the numbered lines themselves with
+// a short trailing note, as Claude Code's Read returns them. No text escapes <, > or &.
 //
 // Each MCP session gets its own workspace session ([llmfs.Workspace.Session]) and so its
 // own read tracker: when the workspace requires reads before edits
@@ -42,7 +43,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -171,8 +171,9 @@ func annotations(d tools.Definition) *mcp.ToolAnnotations {
 }
 
 // result turns a tool's outcome into an MCP result: a coded error as an isError result
-// whose text starts with the code, a success as structured content plus its JSON text.
-func result(out json.RawMessage, err error) *mcp.CallToolResult {
+// whose text starts with the code, a success as structured content (the result object)
+// plus the text a model reads (its JSON, or the numbered lines of an rtc read).
+func result(out *tools.Result, err error) *mcp.CallToolResult {
 	if err != nil {
 		e := tools.ErrorOf(err)
 		return &mcp.CallToolResult{
@@ -182,8 +183,8 @@ func result(out json.RawMessage, err error) *mcp.CallToolResult {
 		}
 	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(out)}},
-		StructuredContent: out,
+		Content:           []mcp.Content{&mcp.TextContent{Text: out.Text}},
+		StructuredContent: out.JSON,
 	}
 }
 

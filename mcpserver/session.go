@@ -74,7 +74,7 @@ func (s *server) rootsChanged(ctx context.Context, req *mcp.RootsListChangedRequ
 
 // call routes one tool call to the toolbox of the directory that holds its paths, after
 // checking them against the client's roots.
-func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string, keys []string) (json.RawMessage, error) {
+func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string, keys []string) (*tools.Result, error) {
 	st, err := s.session(req.Session)
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 	if err != nil {
 		return nil, err
 	}
-	return st.toolboxes[i].Call(ctx, name, args)
+	return st.toolboxes[i].CallResult(ctx, name, args)
 }
 
 // allowed returns the directories the session may use after its client's roots, or nil

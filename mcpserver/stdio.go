@@ -84,6 +84,7 @@ type stdioConn struct {
 	out     io.Writer
 	limit   int // bytes a line
 	writeMu sync.Mutex
+	buf     []byte // the line being written, under writeMu
 
 	lines  chan frame    // from readLines
 	closed chan struct{} // closed by Close
@@ -282,10 +283,17 @@ func (c *stdioConn) answered(id jsonrpc.ID) {
 	}
 }
 
+// writeLine writes one message and its newline, with the go-sdk's HTML escapes undone
+// (see [unescaper]).
 func (c *stdioConn) writeLine(data []byte) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	_, err := c.out.Write(append(data, '\n'))
+	c.buf, _ = unescapeHTML(c.buf[:0], data)
+	c.buf = append(c.buf, '\n')
+	_, err := c.out.Write(c.buf)
+	if cap(c.buf) > 1<<20 {
+		c.buf = nil // do not keep a large write's buffer
+	}
 	return err
 }
 

@@ -203,3 +203,44 @@ func TestStdioEOFAnswersCallsInFlight(t *testing.T) {
 		t.Fatalf("answers for ids %v, want 0 to %d", ids, calls)
 	}
 }
+
+// Issue 13.10: every text a model reads was JSON with <, > and & escaped (\u003c ...),
+// and the rtc read's text was a JSON object around the numbered lines. Now the text is
+// unescaped JSON, the rtc read's text the numbered lines and a note, and the wire carries
+// no such escapes either.
+func TestTextNotEscaped(t *testing.T) {
+	dir := tempDir(t)
+	const code = "if a < b && c > d {\n\treturn\n}\n"
+	writeFile(t, filepath.Join(dir, "x.go"), code)
+	for _, c := range []struct {
+		dialect, tool, path, want string
+	}{
+		{"agentool", "file_read", "x.go", `{"content":"if a < b && c > d {\n\treturn\n}\n","total_lines":3}`},
+		{"rtc", "read", "/x.go", "     1\tif a < b && c > d {\n     2\t\treturn\n     3\t}\n(the whole file: 3 lines)\n"},
+	} {
+		p := startRawStdio(t, "--root", dir, "--dialect", c.dialect)
+		p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+		p.next()
+		p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + c.tool + `","arguments":{"path":"` + c.path + `"}}}`)
+		line := <-p.lines
+		if strings.Contains(line, `\u00`) {
+			t.Errorf("%s: the wire carries HTML escapes: %s", c.tool, line)
+		}
+		var m struct {
+			Result struct {
+				Content           []struct{ Text string }
+				StructuredContent map[string]any
+			}
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil || len(m.Result.Content) != 1 {
+			t.Fatalf("%s: answer %s: %v", c.tool, line, err)
+		}
+		if got := m.Result.Content[0].Text; got != c.want {
+			t.Errorf("%s: text\n%q, want\n%q", c.tool, got, c.want)
+		}
+		if sc := m.Result.StructuredContent; sc["total_lines"] != 3.0 || !strings.Contains(fmt.Sprint(sc["content"]), "a < b && c > d") {
+			t.Errorf("%s: structured content %v", c.tool, sc)
+		}
+	}
+}

@@ -48,9 +48,18 @@ var rtcRead = tool{
 		if err != nil {
 			return nil, err
 		}
-		out := map[string]any{"path": res.Path, "content": numbered(res, tb.ws.Limits()), "total_lines": res.TotalLines}
+		content := numbered(res, tb.ws.Limits())
+		out := map[string]any{"path": res.Path, "content": content, "total_lines": res.TotalLines}
 		addReadNotes(out, res)
-		return out, nil
+		text := content
+		if res.Offset == 1 && res.Lines == res.TotalLines && res.TotalLines > 0 && res.CutLines == 0 && !res.InvalidUTF8 {
+			// numbered added no note: say that this is all of it.
+			text += fmt.Sprintf("(the whole file: %d %s)\n", res.TotalLines, plural(res.TotalLines, "line", "lines"))
+		}
+		if text == "" { // "limit": 0
+			text = fmt.Sprintf("(no lines asked for; the file has %d %s)\n", res.TotalLines, plural(res.TotalLines, "line", "lines"))
+		}
+		return textResult{obj: out, text: text}, nil
 	},
 }
 
