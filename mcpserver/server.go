@@ -142,6 +142,21 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		// No logging capability: llmfs logs to its own stderr.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
+	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
+	// result naming the tools there are, not the go-sdk's "unknown tool".
+	all, err := tools.Definitions(o.Dialect, llmfs.Full)
+	if err != nil {
+		return nil, err
+	}
+	hidden := map[string]bool{}
+	for _, d := range all {
+		if !slices.ContainsFunc(defs, func(e tools.Definition) bool { return e.Name == d.Name }) {
+			hidden[d.Name] = true
+		}
+	}
+	if len(hidden) > 0 {
+		srv.AddReceivingMiddleware(s.denyHidden(hidden))
+	}
 	for _, d := range defs {
 		keys, err := pathKeys(d.InputSchema)
 		if err != nil {
@@ -158,6 +173,20 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		})
 	}
 	return srv, nil
+}
+
+// denyHidden answers a call of a tool in hidden (those the mode forbids) with the
+// toolbox's PERMISSION_DENIED result.
+func (s *server) denyHidden(hidden map[string]bool) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil && hidden[call.Params.Name] {
+				out, err := s.call(ctx, call, call.Params.Name, nil)
+				return result(out, err), nil
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 // annotations sets every hint explicitly: the spec's defaults for the pointer hints are true.
