@@ -54,7 +54,8 @@ func llmfsBinary(t testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "llmfs")
-		out, err := exec.Command("go", "build", "-o", binPath, "github.com/llmfs/llmfs/cmd/llmfs").CombinedOutput()
+		// -buildvcs=auto: record the revision where there is one, whatever GOFLAGS says.
+		out, err := exec.Command("go", "build", "-buildvcs=auto", "-o", binPath, "github.com/llmfs/llmfs/cmd/llmfs").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
@@ -754,5 +755,48 @@ func TestSeveralRootsResultsLeadBack(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(one, "docs", "notes.md")); string(b) != "edited of one\n" {
 		t.Errorf("root one's file is %q", b)
+	}
+}
+
+// Issue 13.18: `llmfs --version` and `llmfs version` did not exist and serverInfo.version
+// was "dev". Both print the module version and the VCS revision, and the MCP server
+// reports the same version.
+func TestVersion(t *testing.T) {
+	bin := llmfsBinary(t)
+	// What the go command recorded in the binary: the module version, and the revision
+	// when it built from a git checkout (not from a git worktree, nor with -buildvcs=false).
+	m, err := exec.Command("go", "version", "-m", bin).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	version, rev := "devel", ""
+	for line := range strings.Lines(string(m)) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 3 && f[0] == "mod" && f[2] != "(devel)":
+			version = f[2]
+		case len(f) >= 2 && f[0] == "build" && strings.HasPrefix(f[1], "vcs.revision="):
+			rev = strings.TrimPrefix(f[1], "vcs.revision=")
+		}
+	}
+	var first string
+	for _, arg := range []string{"--version", "version"} {
+		out, err := exec.Command(bin, arg).Output()
+		if err != nil {
+			t.Fatalf("llmfs %s: %v", arg, err)
+		}
+		line := string(out)
+		if !strings.HasPrefix(line, "llmfs "+version) || rev != "" && !strings.Contains(line, "revision "+rev) {
+			t.Errorf("llmfs %s: %q, want version %s and revision %q", arg, line, version, rev)
+		}
+		if first != "" && line != first {
+			t.Errorf("llmfs %s: %q, llmfs --version: %q", arg, line, first)
+		}
+		first = line
+	}
+	cs := stdioSession(t, nil, "--root", tempDir(t))
+	got := cs.InitializeResult().ServerInfo.Version
+	if !strings.HasPrefix(got, version) || rev != "" && version == "devel" && got != "devel+"+rev[:12] && got != "devel+"+rev[:12]+"-dirty" {
+		t.Errorf("serverInfo.version %q, want %s (revision %q)", got, version, rev)
 	}
 }

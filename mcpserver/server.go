@@ -53,6 +53,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/buildinfo"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -67,7 +68,9 @@ type Options struct {
 	// workspaces say ([llmfs.Options.RequireRead]). Nil means the dialect's default
 	// ([tools.Options.RequireRead]): on in rtc; in agentool, as the workspace says.
 	RequireRead *bool
-	// Name and Version identify the server to clients. Defaults: "llmfs" and "dev".
+	// Name and Version identify the server to clients (serverInfo). Defaults: "llmfs" and
+	// the build's version ([buildinfo.Version]: the module version, else "devel" and the
+	// revision).
 	Name, Version string
 	// Logger receives the server's log; nil discards it.
 	Logger *slog.Logger
@@ -111,7 +114,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		o.Name = "llmfs"
 	}
 	if o.Version == "" {
-		o.Version = "dev"
+		o.Version = buildinfo.Version()
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/buildinfo"
 	"github.com/llmfs/llmfs/mcpserver"
 	"github.com/llmfs/llmfs/tools"
 )
@@ -97,12 +98,9 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 		}
 		wss = append(wss, ws)
 	}
-	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, Version: version, Logger: logger})
+	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, Version: buildinfo.Version(), Logger: logger})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
 	return srv, nil
 }
-
-// version is the llmfs version reported to MCP clients.
-var version = "dev"
