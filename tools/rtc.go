@@ -20,8 +20,8 @@ var rtcTools = []tool{rtcLs, rtcRead, rtcWrite, rtcEdit, rtcFind, rtcGrep}
 
 var rtcLs = tool{
 	name: "ls", op: llmfs.OpList, readOnly: true, idempotent: true,
-	description: "List a directory of the workspace (default /): entries sorted by name with type (file or directory) and size in bytes.",
-	params:      []param{str("path", "Directory to list; default /.", false)},
+	description: "List a directory (default /): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories).",
+	params:      []param{str("path", "Directory to list, a virtual path; default /.", false)},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 		p := a.String("path", "/")
 		entries, err := tb.ws.List(ctx, p)
@@ -36,7 +36,7 @@ var rtcLs = tool{
 var rtcRead = tool{
 	name: "read", op: llmfs.OpRead, readOnly: true, idempotent: true,
 	description: "Read a text file. Lines come numbered like cat -n: the line number, a tab, then the line. Without limit at most 2000 lines " +
-		"are returned; page through big files with offset (first line, from 1) and limit. Lines over 2000 characters are cut. " +
+		"(or 256 KiB) are returned; page through big files with offset (first line, from 1) and limit. Lines over 2000 characters are cut. " +
 		"A note at the end says when there is more and which offset to continue from. Read a file before you edit or overwrite it.",
 	params: []param{
 		str("path", vpathDesc, true),

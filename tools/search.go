@@ -125,11 +125,9 @@ func (tb *Toolbox) shown(rel string) string {
 	return "/" + rel
 }
 
-const searchPathDesc = "Directory (or, for grep, file) to search, absolute or relative to the workspace root; default the root."
-
 var (
-	fileFind = findTool("file_find", searchPathDesc)
-	fileGrep = grepTool("file_grep", searchPathDesc)
+	fileFind = findTool("file_find", "Directory to search, absolute or relative to the workspace root; default the root.")
+	fileGrep = grepTool("file_grep", "File or directory to search, absolute or relative to the workspace root; default the root.")
 	rtcFind  = findTool("find", "Directory to search, a virtual path (default /).")
 	rtcGrep  = grepTool("grep", "File or directory to search, a virtual path (default /).")
 )
