@@ -89,9 +89,10 @@ func writeFile(t *testing.T, name, content string) {
 // stdioSession starts `llmfs mcp args...` and connects a client to it.
 func stdioSession(t *testing.T, client *mcp.Client, args ...string) *mcp.ClientSession {
 	t.Helper()
+	bin := llmfsBinary(t) // before the deadline: the first call builds it
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cmd := exec.Command(llmfsBinary(t), append([]string{"mcp"}, args...)...)
+	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
 	cmd.Stderr = &testLog{t: t}
 	if client == nil {
 		client = newClient()
