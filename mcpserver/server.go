@@ -101,7 +101,8 @@ type server struct {
 }
 
 // New returns an MCP server for ws, with the tools of opts.Dialect that ws's mode allows.
-// Serve it with [mcp.Server.Run] on a transport, or over HTTP with [NewHTTPHandler].
+// Serve it with [mcp.Server.Run] on a transport ([StdioTransport] for standard input and
+// output: unlike the go-sdk's, it survives bad lines), or over HTTP with [NewHTTPHandler].
 func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	if opts == nil {
 		opts = &Options{}
