@@ -20,7 +20,6 @@ type rawStdio struct {
 	t     *testing.T
 	cmd   *exec.Cmd
 	in    io.WriteCloser
-	out   *bufio.Reader
 	lines chan string
 	done  chan error
 }
