@@ -461,3 +461,31 @@ func TestRunClientCancelWhileAsking(t *testing.T) {
 	}
 	checkResults(t, p.results(t), []peerResult{{Name: "permission", Content: "cancelled "}})
 }
+
+// Issue 12.8: an agent that writes to "CWD/x\n[fs] modified /etc/passwd (1 bytes)\x1b[2K.txt"
+// (and titles a tool call, and sends a message, with control characters) must not put a
+// forged line or an escape sequence on the user's terminal, live or in the summary.
+func TestACPTerminalInjection(t *testing.T) {
+	p := newPeerProject(t)
+	_, out := runPeer(t, p, "inject", ClientOptions{})
+	if strings.ContainsAny(out, "\x1b\r\x07") {
+		t.Errorf("a control character reached the output:\n%q", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "[fs] modified /etc/passwd") || strings.HasPrefix(line, "[fs] created /etc/shadow") ||
+			strings.Contains(line, "modified /etc/passwd (1 bytes)") && !strings.Contains(line, `\n`) {
+			t.Errorf("forged line %q in:\n%s", line, out)
+		}
+	}
+	for _, want := range []string{
+		`[fs] created "x\n[fs] modified /etc/passwd (1 bytes)\x1b[2K.txt" (6 bytes)`,
+		`  created  "x\n[fs] modified /etc/passwd (1 bytes)\x1b[2K.txt"`,
+		`[tool "t\r1"] "Read\n[fs] created /etc/shadow (1 bytes)" (read) pending`,
+		`[tool "t\r1"] "Read\n[fs] created /etc/shadow (1 bytes)" completed`,
+		`text with an escape \x1b]0;owned\a and a \rcarriage return`,
+	} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("output lacks the line %q:\n%s", want, out)
+		}
+	}
+}

@@ -22,7 +22,7 @@ The workspace flags (deny rules, quotas, config file) apply to the agent's reads
 		e.ws.register(fs)
 		var dirs stringList
 		fs.Var(&dirs, "add-dir", "a further `DIR` the session may reach (repeatable)")
-		approve := fs.String("approve", acp.ApproveAsk, "answer permission requests: ask, all or none")
+		approve := fs.String("approve", acp.ApproveAsk, "answer permission requests with `POLICY`: ask, all or none")
 		prompt := fs.String("prompt", "", "the prompt `TEXT` (default: read from standard input)")
 		return func(ctx context.Context, args []string) error {
 			if len(args) == 0 {
