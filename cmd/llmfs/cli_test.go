@@ -76,4 +76,3 @@ func TestCLIHelpFlagStyle(t *testing.T) {
 		}
 	}
 }
-
