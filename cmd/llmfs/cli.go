@@ -39,6 +39,25 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	ws             wsFlags
+	isTTY          *bool // stdout is a terminal; see tty
+}
+
+// tty reports whether standard output is a terminal.
+func (e *env) tty() bool {
+	if e.isTTY == nil {
+		e.isTTY = new(isTerminal(e.stdout))
+	}
+	return *e.isTTY
+}
+
+// name renders a file name for standard output: as it is for a pipe or a file, where a
+// program reads it byte for byte, and quoted when it holds control characters on a
+// terminal (as GNU ls does), where it could forge or erase lines.
+func (e *env) name(s string) string {
+	if e.tty() {
+		return termtext.Name(s)
+	}
+	return s
 }
 
 // usageError marks a mistake in the command line: llmfs prints the usage and exits 2.

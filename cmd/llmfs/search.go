@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 
 	"github.com/llmfs/llmfs"
@@ -125,7 +126,14 @@ when nothing matched and 2 on an error (a bad glob, a missing path).`,
 			if err != nil {
 				return err
 			}
-			if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
+			if e.tty() {
+				// One name a line, whatever the names hold (see env.name).
+				for _, f := range res.Files {
+					if _, err := fmt.Fprintln(e.stdout, e.name(f.Path)); err != nil {
+						return err
+					}
+				}
+			} else if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
 				return err
 			}
 			if len(res.Files) == 0 {
