@@ -161,7 +161,11 @@ func (r *report) summary(allowMissing bool) bool {
 			mark = "  [needs " + s.needs + "]"
 			missing = append(missing, s)
 		}
-		fmt.Fprintf(r.out, "  %s %s: %s%s\n", strings.TrimPrefix(s.pkg, "github.com/llmfs/llmfs"), s.test, s.reason, mark)
+		pkg := strings.TrimPrefix(strings.TrimPrefix(s.pkg, "github.com/llmfs/llmfs"), "/")
+		if pkg == "" {
+			pkg = "."
+		}
+		fmt.Fprintf(r.out, "  %s %s: %s%s\n", pkg, s.test, s.reason, mark)
 	}
 	ok := !r.failed
 	if len(missing) > 0 && !allowMissing {
