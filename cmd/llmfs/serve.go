@@ -40,7 +40,7 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 		token := fs.String("token", "", "bearer `TOKEN` clients must send (default: $LLMFS_TOKEN, else a random one)")
 		maxBody := fs.Int64("max-body", mcpserver.DefaultMaxBodyBytes, "largest request body in `BYTES`")
 		sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "end a session idle for `DURATION` (negative: never)")
-		maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most MCP sessions open at once; more get 503 (negative: no cap)")
+		maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most `N` MCP sessions open at once; more get 503 (negative: no cap)")
 		memBudget := fs.Int64("mem-budget", mcpserver.DefaultMemoryBudget, "memory in `BYTES` the requests in flight may take (each counts 8x its body); more wait, then get 503; GOMEMLIMIT defaults to it plus 64 MiB (negative: no budget)")
 		webPage := fs.Bool("web", false, "also serve the browser demo page at / (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
 		var allowHosts stringList
