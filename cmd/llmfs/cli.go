@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -127,8 +126,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if cmd.name == "call" {
 		// llmfs call is for programs and tests: the coded error the model would get.
-		b, _ := json.Marshal(tools.ErrorOf(err))
-		fmt.Fprintf(stderr, "%s\n", b)
+		fmt.Fprintf(stderr, "%s\n", tools.ErrorJSON(err))
 		return 1
 	}
 	fmt.Fprintf(stderr, "llmfs %s: %s\n", cmd.name, message(err))

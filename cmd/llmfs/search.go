@@ -78,7 +78,9 @@ matched and 2 on an error (a bad pattern, a missing path), as with grep and ripg
 				if res.Truncated {
 					out["truncated"], out["next_offset"] = true, res.NextOffset
 				}
-				if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetEscapeHTML(false) // people and programs read it: a < b stays a < b
+				if err := enc.Encode(out); err != nil {
 					return err
 				}
 			} else if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
