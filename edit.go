@@ -27,6 +27,9 @@ type EditResult struct {
 	Path         string // absolute path of the file
 	Replacements int    // occurrences replaced, over all replacements
 	Diff         string // a short unified diff of the change
+	// Matched says how the old texts were found: MatchExact, or the loosest tolerant
+	// step any of them needed (see editmatch.go).
+	Matched Matched
 }
 
 // Edit replaces old with new in the file at p. Without replaceAll, old must occur exactly
@@ -84,7 +87,7 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 				return nil, changedError(p, nil)
 			}
 		}
-		text, total, err := applyEdits(p, string(data), edits)
+		text, total, matched, err := applyEdits(p, string(data), edits)
 		if err != nil {
 			return nil, err
 		}
@@ -115,6 +118,7 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 			Path:         abs,
 			Replacements: total,
 			Diff:         textdiff.Unified(w.Rel(abs), string(data), text, 3, 60),
+			Matched:      matched,
 		}, nil
 	}
 }
@@ -130,14 +134,14 @@ const bom = "\uFEFF"
 // start of an old or new text, where a model may have copied it). In a file whose lines end
 // in CRLF, an old and new text written with "\n" match and are written with CRLF; the
 // reverse holds for LF files; text that matches as given is taken as given.
-func applyEdits(p, text string, edits []Replacement) (string, int, error) {
+func applyEdits(p, text string, edits []Replacement) (string, int, Matched, error) {
 	mark := ""
 	if strings.HasPrefix(text, bom) {
 		mark, text = bom, text[len(bom):]
 	}
 	i := strings.IndexByte(text, '\n')
 	crlf := i > 0 && text[i-1] == '\r'
-	total := 0
+	total, matched := 0, MatchExact
 	for k, e := range edits {
 		old, new := e.Old, e.New
 		if mark != "" && strings.HasPrefix(old, bom) && len(old) > len(bom) {
@@ -162,11 +166,22 @@ func applyEdits(p, text string, edits []Replacement) (string, int, error) {
 			new = toCRLF(new)
 		}
 		label := editLabel(k, len(edits))
+		if n == 0 {
+			// Not there as given: try the tolerant steps (editmatch.go), one place only.
+			t, step, ok, err := tolerantEdit(p, text, old, new, label)
+			if err != nil {
+				return "", 0, "", err
+			}
+			if ok {
+				text, total, matched = t, total+1, looser(matched, step)
+				continue
+			}
+		}
 		switch {
 		case n == 0:
-			return "", 0, notFound(p, text, e.Old, label)
+			return "", 0, "", notFound(p, text, e.Old, label)
 		case n > 1 && !e.ReplaceAll:
-			return "", 0, notUnique(p, text, old, n, label)
+			return "", 0, "", notUnique(p, text, old, n, label)
 		}
 		if e.ReplaceAll {
 			text = strings.ReplaceAll(text, old, new)
@@ -175,7 +190,7 @@ func applyEdits(p, text string, edits []Replacement) (string, int, error) {
 		}
 		total += n
 	}
-	return mark + text, total, nil
+	return mark + text, total, matched, nil
 }
 
 // toCRLF gives every line break of s the form CRLF.

@@ -91,7 +91,7 @@ var agentoolTools = []tool{
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"path": res.Path, "replacements": res.Replacements, "diff": res.Diff}, nil
+			return editResult(res), nil
 		},
 	},
 	{
@@ -201,4 +201,14 @@ func editsOf(a sj.Object, oldKey, newKey string) ([]llmfs.Replacement, error) {
 
 func invalid(format string, args ...any) error {
 	return &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf(format, args...)}
+}
+
+// editResult is an edit's result: path, replacements, diff, and matched when the old text
+// was found by a tolerant step rather than exactly (its absence means exact).
+func editResult(res *llmfs.EditResult) map[string]any {
+	out := map[string]any{"path": res.Path, "replacements": res.Replacements, "diff": res.Diff}
+	if res.Matched != "" && res.Matched != llmfs.MatchExact {
+		out["matched"] = res.Matched
+	}
+	return out
 }

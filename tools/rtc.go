@@ -87,7 +87,7 @@ var rtcEdit = tool{
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"path": res.Path, "replacements": res.Replacements, "diff": res.Diff}, nil
+		return editResult(res), nil
 	},
 }
 
