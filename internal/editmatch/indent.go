@@ -21,15 +21,12 @@ type reindenter struct {
 
 func (f *file) newReindenter(w int, old, new model) *reindenter {
 	r := &reindenter{num: 1, den: 1}
-	var fileInd []string
 	for j := range old.lines {
 		fl := f.content(w + j)
 		if strings.TrimSpace(fl) == "" {
 			continue
 		}
-		ind := leading(fl)
-		fileInd = append(fileInd, ind)
-		if strings.HasPrefix(ind, "\t") {
+		if strings.HasPrefix(leading(fl), "\t") {
 			r.tabs = true
 		}
 	}
