@@ -20,13 +20,14 @@ type Plan struct {
 
 // FilePlan is the outcome for one path.
 type FilePlan struct {
-	Path   string   // as written in the patch
-	Exists bool     // the file existed when Plan read it
-	Before string   // its content then ("" when it did not exist)
-	Delete bool     // the file is to be deleted (or moved away)
-	After  string   // otherwise, its new content
-	Steps  []string // per hunk that matched text, how: exact, whitespace, indent, unicode, prefix
-	Hunks  int      // hunks applied to it
+	Path    string   // as written in the patch
+	Exists  bool     // the file existed when Plan read it
+	Before  string   // its content then ("" when it did not exist)
+	Delete  bool     // the file is to be deleted (or moved away)
+	MovedTo string   // when it is moved away: where
+	After   string   // otherwise, its new content
+	Steps   []string // per hunk that matched text, how: exact, whitespace, indent, unicode, prefix
+	Hunks   int      // hunks applied to it
 }
 
 // NotFoundError is a patch that updates, moves or deletes a file that does not exist.
@@ -89,7 +90,7 @@ func (p *Patch) Plan(ctx context.Context, read Reader) (*Plan, error) {
 		}
 		switch f.Op {
 		case Add:
-			fp.Delete, fp.After = false, f.Content
+			fp.Delete, fp.After, fp.MovedTo = false, f.Content, ""
 			continue
 		case Delete:
 			if fp.Delete {
@@ -118,7 +119,7 @@ func (p *Patch) Plan(ctx context.Context, read Reader) (*Plan, error) {
 				return nil, err
 			}
 			to.Delete, to.After = false, out
-			fp.Delete, fp.After = true, ""
+			fp.Delete, fp.After, fp.MovedTo = true, "", f.To
 		}
 	}
 	return pl, nil
