@@ -30,6 +30,8 @@ type EditResult struct {
 	// Matched says how the old texts were found: MatchExact, or the loosest tolerant
 	// step any of them needed (see editmatch.go).
 	Matched Matched
+
+	before, after string // for Undo
 }
 
 // Edit replaces old with new in the file at p. Without replaceAll, old must occur exactly
@@ -119,6 +121,8 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 			Replacements: total,
 			Diff:         textdiff.Unified(w.Rel(abs), string(data), text, 3, 60),
 			Matched:      matched,
+			before:       string(data),
+			after:        text,
 		}, nil
 	}
 }

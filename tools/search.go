@@ -112,7 +112,7 @@ func grepTool(name, pathDesc string) tool {
 // shown turns a path relative to the root, as the core reports search results, into the
 // form the dialect shows: virtual in rtc.
 func (tb *Toolbox) shown(rel string) string {
-	if tb.dialect != RTC {
+	if !tb.ws.IsVirtual() {
 		return rel
 	}
 	if rel == "." {

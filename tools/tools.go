@@ -29,12 +29,15 @@ type Dialect string
 
 // The dialects.
 const (
-	Agentool Dialect = "agentool"
-	RTC      Dialect = "rtc"
+	Agentool  Dialect = "agentool"
+	RTC       Dialect = "rtc"
+	Codex     Dialect = "codex"     // codex.go
+	Anthropic Dialect = "anthropic" // anthropic.go
+	Gemini    Dialect = "gemini"    // gemini.go
 )
 
 // Dialects lists the known dialects.
-var Dialects = []Dialect{Agentool, RTC}
+var Dialects = []Dialect{Agentool, RTC, Codex, Anthropic, Gemini}
 
 // Definition describes one tool for a model.
 type Definition struct {
@@ -45,6 +48,9 @@ type Definition struct {
 	ReadOnly    bool `json:"read_only"`
 	Destructive bool `json:"destructive"`
 	Idempotent  bool `json:"idempotent"`
+	// Grammar, when set, is a Lark grammar of the tool's one text argument, for hosts that
+	// offer free-form (custom) tools; Call then also takes that text in place of JSON.
+	Grammar string `json:"grammar,omitempty"`
 }
 
 // tool is one entry of a dialect's table.
@@ -56,13 +62,14 @@ type tool struct {
 	readOnly    bool
 	destructive bool
 	idempotent  bool
+	freeform    bool // takes its one string parameter as raw text too (see Definition.Grammar)
 	run         func(ctx context.Context, tb *Toolbox, args strictjson.Object) (any, error)
 	decls       []strictjson.Param // the decoder's form of params, made once by init
 }
 
 // init gives every tool its decoder declarations once, rather than at each call.
 func init() {
-	for _, tt := range [][]tool{agentoolTools, rtcTools} {
+	for _, tt := range [][]tool{agentoolTools, rtcTools, codexTools, anthropicTools, geminiTools} {
 		for i := range tt {
 			t := &tt[i]
 			t.decls = make([]strictjson.Param, len(t.params))
@@ -94,8 +101,14 @@ func table(d Dialect) ([]tool, error) {
 		return agentoolTools, nil
 	case RTC:
 		return rtcTools, nil
+	case Codex:
+		return codexTools, nil
+	case Anthropic:
+		return anthropicTools, nil
+	case Gemini:
+		return geminiTools, nil
 	}
-	return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("unknown dialect %q (known: agentool, rtc)", d)}
+	return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("unknown dialect %q (known: agentool, rtc, codex, anthropic, gemini)", d)}
 }
 
 // Definitions returns the tools of dialect d that work mode m allows, in a stable order.
@@ -110,14 +123,18 @@ func Definitions(d Dialect, m llmfs.Mode) ([]Definition, error) {
 		if !m.Allows(t.op) {
 			continue
 		}
-		out = append(out, Definition{
+		def := Definition{
 			Name:        t.name,
 			Description: t.description,
 			InputSchema: schema(t.params),
 			ReadOnly:    t.readOnly,
 			Destructive: t.destructive,
 			Idempotent:  t.idempotent,
-		})
+		}
+		if t.freeform {
+			def.Grammar = CodexPatchGrammar
+		}
+		out = append(out, def)
 	}
 	return out, nil
 }
@@ -129,6 +146,7 @@ type Toolbox struct {
 	ws      *llmfs.Workspace
 	dialect Dialect
 	tools   []tool
+	undo    *undoStack // the anthropic dialect's undo_edit
 }
 
 // Options configure a [Toolbox]. A nil *Options means the defaults.
@@ -159,8 +177,11 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 		d = Agentool
 	}
 	requireRead := ws.RequiresRead()
-	if d == RTC {
+	switch d {
+	case RTC:
 		requireRead = true
+		ws = ws.Virtual()
+	case Anthropic:
 		ws = ws.Virtual()
 	}
 	if opts != nil && opts.RequireRead != nil {
@@ -169,7 +190,7 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 	if requireRead != ws.RequiresRead() {
 		ws = ws.RequireRead(requireRead)
 	}
-	return &Toolbox{ws: ws, dialect: d, tools: tt}, nil
+	return &Toolbox{ws: ws, dialect: d, tools: tt, undo: &undoStack{}}, nil
 }
 
 // Workspace returns the workspace the toolbox works on: in the rtc dialect a virtual view,
@@ -200,6 +221,9 @@ func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) 
 	t := tb.tools[i]
 	if !tb.ws.Mode().Allows(t.op) {
 		return nil, tb.modeDenied(name)
+	}
+	if t.freeform {
+		args = freeformArgs(args, t.params[0].Name)
 	}
 	obj, err := strictjson.Decode(args, t.decls)
 	if err != nil {
@@ -294,6 +318,12 @@ func schemaObject(params []param) map[string]any {
 			s["type"] = "array"
 			s["minItems"] = 1
 			s["items"] = schemaObject(p.items)
+		case strictjson.Strings:
+			s["type"] = "array"
+			s["items"] = map[string]any{"type": "string"}
+		case strictjson.Ints:
+			s["type"] = "array"
+			s["items"] = map[string]any{"type": "integer"}
 		}
 		props[p.Name] = s
 		if p.Required {
@@ -306,4 +336,14 @@ func schemaObject(params []param) map[string]any {
 		"required":             required,
 		"additionalProperties": false,
 	}
+}
+
+// freeformArgs wraps the raw text a host sends to a free-form tool as the JSON object of
+// its one parameter; JSON objects pass unchanged.
+func freeformArgs(args json.RawMessage, name string) json.RawMessage {
+	if t := strings.TrimSpace(string(args)); strings.HasPrefix(t, "{") || t == "" || t == "null" {
+		return args
+	}
+	b, _ := json.Marshal(map[string]string{name: string(args)})
+	return b
 }

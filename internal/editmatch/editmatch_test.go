@@ -117,3 +117,23 @@ func FuzzFind(f *testing.F) {
 		_ = r.Apply(text)
 	})
 }
+
+// A model whose old text gets some depths wrong: a new line at the depth of an old line
+// follows that line to the file's depth; one at a depth the file uses stays there.
+func TestReindentInconsistentOld(t *testing.T) {
+	text := "def f():\n    return 1\n\ndef g():\n    return 2\n"
+	for _, tt := range []struct{ old, new, want string }{
+		// The model indents by 2 in both old and new: its 2 is the file's 4.
+		{"def f():\n  return 1\n", "def f():\n  return 0\n", "def f():\n    return 0\n\ndef g():\n    return 2\n"},
+		// Old wrong (2), new right (4).
+		{"def f():\n  return 1\n", "def f():\n    return 0\n", "def f():\n    return 0\n\ndef g():\n    return 2\n"},
+	} {
+		r, err := Find(text, tt.old, tt.new)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Apply(text); got != tt.want || r.Step != Indent {
+			t.Errorf("Find(%q, %q): %q (%s), want %q", tt.old, tt.new, got, r.Step, tt.want)
+		}
+	}
+}

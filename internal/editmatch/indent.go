@@ -8,19 +8,30 @@ import (
 // compared with spaces.
 const modelTab = 4
 
-// reindenter moves a model's lines to the file's indentation: a line d columns deeper
-// than old's first non-blank line goes d*num/den file units deeper than the file line
-// that matched it, where a unit is a tab in a file indented with tabs and a space
-// otherwise.
+// reindenter moves a model's lines to the file's indentation. Depths are model columns
+// (a tab counting [modelTab]) on the model's side and file units on the file's, a unit
+// being a tab in a window indented with tabs and a space otherwise.
+//
+// When the model's old lines sit at their file lines' depths by one rule (a shift, or a
+// consistent tabs-for-spaces ratio), every new line follows that rule: a line d columns
+// deeper than old's first non-blank line goes d*num/den units deeper than the file line
+// that matched it. When they do not (the model got some depths of its old text wrong), a
+// new line at the depth of an old line takes that line's file depth; one at a depth the
+// file window itself uses stays there; any other keeps its offset from the nearest
+// shallower old line.
 type reindenter struct {
-	tabs     bool // the file's window is indented with tabs
-	base     int  // model columns of old's first non-blank line
-	fileBase int  // file units of the line it matched
-	num, den int  // file units per model column
+	tabs       bool        // the file's window is indented with tabs
+	base       int         // model columns of old's first non-blank line
+	fileBase   int         // file units of the line it matched
+	num, den   int         // file units per model column
+	consistent bool        // the old lines follow base/fileBase and num/den
+	pairs      map[int]int // model depth of an old line -> its file depth (-1: several)
+	fileDepths map[int]bool
+	sameKind   bool // tabs on both sides or spaces on both
 }
 
 func (f *file) newReindenter(w int, old, new model) *reindenter {
-	r := &reindenter{num: 1, den: 1}
+	r := &reindenter{num: 1, den: 1, pairs: map[int]int{}, fileDepths: map[int]bool{}}
 	for j := range old.lines {
 		fl := f.content(w + j)
 		if strings.TrimSpace(fl) == "" {
@@ -39,6 +50,19 @@ func (f *file) newReindenter(w int, old, new model) *reindenter {
 	}
 	r.base = columns(leading(old.lines[first]))
 	r.fileBase = r.units(leading(f.content(w + first)))
+	for j, l := range old.lines {
+		fl := f.content(w + j)
+		if strings.TrimSpace(l) == "" || strings.TrimSpace(fl) == "" {
+			continue
+		}
+		m, u := columns(leading(l)), r.units(leading(fl))
+		r.fileDepths[u] = true
+		if prev, ok := r.pairs[m]; ok && prev != u {
+			r.pairs[m] = -1
+		} else {
+			r.pairs[m] = u
+		}
+	}
 
 	modelTabs := false
 	var modelWidths []int
@@ -52,46 +76,36 @@ func (f *file) newReindenter(w int, old, new model) *reindenter {
 		}
 		modelWidths = append(modelWidths, columns(ind))
 	}
-	// The same kind of indentation on both sides: a shift. The model's own relative
-	// depths are kept even where its old text got them wrong, since its new text is what
-	// it means.
-	if r.tabs == modelTabs {
+	r.sameKind = r.tabs == modelTabs
+	if r.sameKind {
 		if r.tabs {
 			r.den = modelTab
 		}
+		r.consistent = r.follows()
 		return r
 	}
 	// Tabs on one side, spaces on the other: calibrate on the matched lines, where every
 	// pair of a model depth and a file depth gives the same ratio when the model re-tabbed
 	// the block consistently.
-	calibrated, consistent := false, true
-	for j, l := range old.lines {
-		if strings.TrimSpace(l) == "" || j == first {
+	calibrated := false
+	for m, u := range r.pairs {
+		if m == r.base || u < 0 {
 			continue
 		}
-		dm := columns(leading(l)) - r.base
-		df := r.units(leading(f.content(w+j))) - r.fileBase
-		if dm == 0 {
-			if df != 0 {
-				consistent = false
-			}
-			continue
-		}
-		n, d := reduce(df, dm)
-		if !calibrated {
+		n, d := reduce(u-r.fileBase, m-r.base)
+		if !calibrated && n > 0 {
 			r.num, r.den, calibrated = n, d, true
-		} else if n != r.num || d != r.den {
-			consistent = false
 		}
 	}
-	if calibrated && consistent && r.num > 0 {
+	if calibrated && r.follows() {
+		r.consistent = true
 		return r
 	}
 	// No usable calibration: guess the unit of the side with spaces.
 	switch {
 	case r.tabs:
 		r.num, r.den = 1, unitOf(modelWidths)
-	case modelTabs:
+	default:
 		var widths []int
 		for _, fl := range f.lines {
 			ind := leading(f.text[fl.start:fl.end])
@@ -101,7 +115,55 @@ func (f *file) newReindenter(w int, old, new model) *reindenter {
 		}
 		r.num, r.den = unitOf(widths), modelTab
 	}
+	r.consistent = r.follows()
 	return r
+}
+
+// follows reports whether every old line sits at the file depth the linear rule gives.
+func (r *reindenter) follows() bool {
+	for m, u := range r.pairs {
+		if u < 0 {
+			return false
+		}
+		d := (m - r.base) * r.num
+		if d%r.den != 0 || r.fileBase+d/r.den != u {
+			return false
+		}
+	}
+	return true
+}
+
+// depth is the file depth, and the spaces after it, for a new line at model depth m.
+func (r *reindenter) depth(m int) (int, int) {
+	if !r.consistent {
+		if u, ok := r.pairs[m]; ok && u >= 0 {
+			return u, 0
+		}
+		if r.sameKind && (m*r.num)%r.den == 0 && r.fileDepths[m*r.num/r.den] {
+			return m * r.num / r.den, 0
+		}
+		// Offset from the nearest shallower old line (or, below them all, the shallowest).
+		below, above := -1, -1
+		for k, u := range r.pairs {
+			switch {
+			case u < 0:
+			case k <= m && k > below:
+				below = k
+			case k > m && (above < 0 || k < above):
+				above = k
+			}
+		}
+		best, found := below, below >= 0
+		if !found && above >= 0 {
+			best, found = above, true
+		}
+		if found {
+			q, rem := floorDiv((m-best)*r.num, r.den)
+			return r.pairs[best] + q, rem
+		}
+	}
+	q, rem := floorDiv((m-r.base)*r.num, r.den)
+	return r.fileBase + q, rem
 }
 
 // units is the depth of a file indentation in file units.
@@ -118,9 +180,7 @@ func (r *reindenter) apply(l string) string {
 	if strings.TrimSpace(body) == "" {
 		return ""
 	}
-	d := (columns(l[:len(l)-len(body)]) - r.base) * r.num
-	q, rem := floorDiv(d, r.den)
-	n := r.fileBase + q
+	n, rem := r.depth(columns(l[:len(l)-len(body)]))
 	if n < 0 {
 		n, rem = 0, 0
 	}
