@@ -61,7 +61,6 @@ func (w *Workspace) Insert(ctx context.Context, p string, n int, text string) (*
 				// The last line has no newline: give it one, then insert.
 				body += eol
 				at = len(body)
-				line++
 				break
 			}
 			total := line
