@@ -347,3 +347,7 @@ func freeformArgs(args json.RawMessage, name string) json.RawMessage {
 	b, _ := json.Marshal(map[string]string{name: string(args)})
 	return b
 }
+
+// IsVirtual reports whether dialect d works on virtual paths, where "/" is the workspace
+// root and ".." is refused: rtc and anthropic.
+func IsVirtual(d Dialect) bool { return d == RTC || d == Anthropic }
