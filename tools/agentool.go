@@ -148,6 +148,7 @@ var agentoolTools = []tool{
 	},
 	fileFind,
 	fileGrep,
+	patchTool("File for SEARCH/REPLACE blocks or hunks that name none, absolute or relative to the workspace root."),
 }
 
 // read runs a read tool's call. An explicit "limit": 0 asks for no lines: the file is still

@@ -167,12 +167,12 @@ func Tolerant(text, old, new string) (Result, error) {
 	if r, err := f.lineSteps(m, nw, ""); !errors.Is(err, ErrNotFound) {
 		return r, err
 	}
-	so, ok := stripPrefixes(m.lines)
+	so, styles, ok := stripPrefixes(m.lines)
 	if !ok {
 		return Result{}, ErrNotFound
 	}
 	m.lines = so
-	nw.lines = stripSomePrefixes(nw.lines)
+	nw.lines = stripSomePrefixes(nw.lines, styles)
 	// The stripped text may now match exactly.
 	stripped := strings.Join(m.lines, "\n")
 	if m.endsNL {

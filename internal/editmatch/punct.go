@@ -28,11 +28,18 @@ func ASCIIPunct(s string) string {
 	return s
 }
 
-// numberPrefix returns the line number a numbered read put before l and l without it:
-// optional spaces, then digits followed by a tab or "→" (cat -n, as the rtc dialect's
-// read and Claude Code show lines), or "L" and digits followed by ": " (Codex), or digits
-// alone (a blank line whose tab was lost).
-func numberPrefix(l string) (int, string, bool) {
+// Prefix styles of numbered reads.
+const (
+	styleTab   = 1 << iota // "     7\t" (cat -n; the rtc and anthropic reads)
+	styleArrow             // "     7→" (Claude Code)
+	styleCodex             // "L7: " (Codex)
+	styleBare              // "     7": a blank line whose tab was lost
+)
+
+// numberPrefix returns the line number a numbered read put before l, l without it, and
+// the style of the prefix: optional spaces, then digits followed by a tab or "→", or "L"
+// and digits followed by ": ", or digits alone.
+func numberPrefix(l string) (int, string, int, bool) {
 	s := strings.TrimLeft(l, " ")
 	codex := strings.HasPrefix(s, "L")
 	if codex {
@@ -43,62 +50,62 @@ func numberPrefix(l string) (int, string, bool) {
 		i++
 	}
 	if i == 0 || i > 9 {
-		return 0, "", false
+		return 0, "", 0, false
 	}
 	n, _ := strconv.Atoi(s[:i])
 	rest := s[i:]
 	switch {
 	case codex && strings.HasPrefix(rest, ": "):
-		return n, rest[2:], true
+		return n, rest[2:], styleCodex, true
 	case codex && rest == ":":
-		return n, "", true
+		return n, "", styleCodex, true
 	case codex:
-		return 0, "", false
+		return 0, "", 0, false
 	case strings.HasPrefix(rest, "\t"):
-		return n, rest[1:], true
+		return n, rest[1:], styleTab, true
 	case strings.HasPrefix(rest, "→"):
-		return n, rest[len("→"):], true
+		return n, rest[len("→"):], styleArrow, true
 	case rest == "":
-		return n, "", true
+		return n, "", styleBare, true
 	}
-	return 0, "", false
+	return 0, "", 0, false
 }
 
 // stripPrefixes removes line-number prefixes from lines when every line has one and the
-// numbers count up by one; otherwise it reports false.
-func stripPrefixes(lines []string) ([]string, bool) {
+// numbers count up by one, and returns the styles seen; otherwise it reports false.
+func stripPrefixes(lines []string) ([]string, int, bool) {
 	out := make([]string, len(lines))
-	want := -1
+	want, styles := -1, 0
 	body := false
 	for i, l := range lines {
-		n, rest, ok := numberPrefix(l)
+		n, rest, style, ok := numberPrefix(l)
 		if !ok || (want >= 0 && n != want) {
-			return nil, false
+			return nil, 0, false
 		}
 		want = n + 1
+		styles |= style
 		out[i] = rest
 		if strings.TrimSpace(rest) != "" {
 			body = true
 		}
 	}
-	return out, body
+	return out, styles, body
 }
 
-// stripSomePrefixes removes a line-number prefix from each line of a replacement that
-// carries one (a model copying numbered lines numbers the kept ones, rarely the new).
-func stripSomePrefixes(lines []string) []string {
+// stripSomePrefixes removes from each line of a replacement a line-number prefix of one of
+// the styles old had (a model copying numbered lines numbers the kept ones, rarely the
+// new). Digits alone count only in the padded cat -n form.
+func stripSomePrefixes(lines []string, styles int) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		out[i] = l
-		_, rest, ok := numberPrefix(l)
-		if !ok {
-			continue
+		_, rest, style, ok := numberPrefix(l)
+		switch {
+		case !ok:
+		case style == styleBare && (len(l) < 6 || l[0] != ' ' || styles&styleTab == 0):
+		case style == styleBare || style&styles != 0:
+			out[i] = rest
 		}
-		// A line of digits alone is only a number prefix in the padded cat -n form.
-		if rest == "" && !strings.HasSuffix(l, ":") && !strings.ContainsAny(l, "\t→") && (len(l) < 6 || l[0] != ' ') {
-			continue
-		}
-		out[i] = rest
 	}
 	return out
 }
