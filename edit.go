@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/llmfs/llmfs/internal/editmatch"
 	"github.com/llmfs/llmfs/internal/textdiff"
 	"github.com/llmfs/llmfs/store"
 )
@@ -187,6 +188,9 @@ func applyEdits(p, text string, edits []Replacement) (string, int, Matched, erro
 		case n > 1 && !e.ReplaceAll:
 			return "", 0, "", notUnique(p, text, old, n, label)
 		}
+		// Indentation or quotes in new that break the file's own conventions (editmatch.Adopt).
+		new, step := editmatch.Adopt(text, old, new)
+		matched = looser(matched, step)
 		if e.ReplaceAll {
 			text = strings.ReplaceAll(text, old, new)
 		} else {

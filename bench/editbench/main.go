@@ -41,31 +41,32 @@ func main() {
 	rev := flag.String("rev", "8f29def", "revision whose history gives the corpus (fixed, so runs compare)")
 	commits := flag.Int("commits", 40, "commits to take hunks from")
 	max := flag.Int("max", 400, "most edits")
+	files := flag.String("files", "*.go", "git pathspec of the files whose hunks are taken")
 	verbose := flag.Bool("v", false, "print every wrong or refused edit")
 	flag.Parse()
-	edits, err := corpus(*repo, *rev, *commits, *max)
+	edits, err := corpus(*repo, *rev, *files, *commits, *max)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "editbench:", err)
 		os.Exit(1)
 	}
-	fmt.Printf("corpus: %d edits from %d commits before %s\n\n", len(edits), *commits, *rev)
+	fmt.Printf("corpus: %d edits (%s) from %d commits before %s\n\n", len(edits), *files, *commits, *rev)
 	run(edits, os.Stdout, *verbose)
 }
 
-// corpus collects the hunks of .go files changed by the commits before rev whose old text
+// corpus collects the hunks of the files (a pathspec) changed by the commits before rev whose old text
 // occurs once in the file (so the exact edit is well defined).
-func corpus(repo, rev string, commits, max int) ([]edit, error) {
+func corpus(repo, rev, files string, commits, max int) ([]edit, error) {
 	git := func(args ...string) (string, error) {
 		out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).Output()
 		return string(out), err
 	}
-	log, err := git("log", "--no-merges", "--format=%H", "-n", fmt.Sprint(commits), rev, "--", "*.go")
+	log, err := git("log", "--no-merges", "--format=%H", "-n", fmt.Sprint(commits), rev, "--", files)
 	if err != nil {
 		return nil, fmt.Errorf("git log: %w", err)
 	}
 	var out []edit
 	for _, c := range strings.Fields(log) {
-		diff, err := git("diff", "-U2", c+"^", c, "--", "*.go")
+		diff, err := git("diff", "-U2", c+"^", c, "--", files)
 		if err != nil {
 			continue
 		}

@@ -92,10 +92,11 @@ func Find(text, old, new string) (Result, error) {
 		switch n := strings.Count(text, o.old); {
 		case n == 1:
 			i := strings.Index(text, o.old)
-			r := Result{Start: i, End: i + len(o.old), New: o.new, Step: Exact}
 			if t, ok := indentedWithin(text, i, old, new); ok {
 				return t, nil
 			}
+			r := Result{Start: i, End: i + len(o.old), Step: Exact}
+			r.New, r.Step = Adopt(text, o.old, o.new)
 			return r, nil
 		case n > 1:
 			return Result{}, ambiguousExact(text, o.old, n)
@@ -273,6 +274,19 @@ func (f *file) lineSteps(old, new model, as Step) (Result, error) {
 		step := st.step
 		if as != "" {
 			step = as
+		}
+		if count > 1 && st.step == Indent && count <= len(hits) {
+			// Several windows equal but for indentation: one where old's lines keep their
+			// relative depths is the one a shifted copy came from.
+			var same []int
+			for _, h := range hits {
+				if f.newReindenter(h, old, new).consistent {
+					same = append(same, h)
+				}
+			}
+			if len(same) == 1 {
+				return f.replace(same[0], st.step, old, new), nil
+			}
 		}
 		if count > 1 {
 			a := &Ambiguous{Step: step, Count: count}

@@ -36,6 +36,8 @@ func TestFind(t *testing.T) {
 		{name: "indent one line", text: py, old: "return 2", new: "return 3", want: strings.Replace(py, "return 2", "return 3", 1), step: Exact},
 		{name: "indent single line", text: py, old: "  return 2\n", new: "  return 3\n", want: strings.Replace(py, "return 2", "return 3", 1), step: Exact},
 		{name: "indent ambiguous", text: "a:\n  x = 1\nb:\n    x = 1\n", old: "x = 1\n", new: "x = 2\n", ambiguous: true},
+		{name: "indent ambiguous, relative depths decide", text: "if a:\n    x = 1\n    y\nif b:\n    x = 1\n        y\n", old: "  x = 1\n      y\n", new: "  x = 2\n      y\n", want: "if a:\n    x = 1\n    y\nif b:\n    x = 2\n        y\n", step: Indent},
+		{name: "indent ambiguous, relative depths too", text: "if a:\n    x = 1\n    y\nif b:\n    x = 1\n    y\n", old: "  x = 1\n  y\n", new: "  x = 2\n  y\n", ambiguous: true},
 		{name: "indent new block deeper", text: py, old: "  return 2\n", new: "  if y:\n      return 3\n  return 2\n", want: "def f():\n    if x:\n        return 1\n    if y:\n        return 3\n    return 2\n", step: Indent},
 
 		{name: "smart quotes in old", text: "say(\"hi\")\nsay('yo')\n", old: "say(\u201chi\u201d)\n", new: "say(\u201chello\u201d)\n", want: "say(\"hello\")\nsay('yo')\n", step: Unicode},

@@ -41,6 +41,11 @@ func (f *file) newReindenter(w int, old, new model) *reindenter {
 			r.tabs = true
 		}
 	}
+	if !r.tabs && !f.windowIndented(w, len(old.lines)) && indentStyle(f.text) == '\t' {
+		// The window gives no indentation to go by (its lines start at the margin): the
+		// file's own style decides.
+		r.tabs = true
+	}
 	first := -1
 	for j, l := range old.lines {
 		if strings.TrimSpace(l) != "" {
@@ -249,4 +254,14 @@ func floorDiv(a, b int) (int, int) {
 		r += b
 	}
 	return q, r
+}
+
+// windowIndented reports whether any of the k lines from w is indented.
+func (f *file) windowIndented(w, k int) bool {
+	for j := range k {
+		if leading(f.content(w+j)) != "" {
+			return true
+		}
+	}
+	return false
 }
