@@ -1,11 +1,14 @@
 // Package tools turns a [llmfs.Workspace] into tools a language model can call: JSON Schema
 // definitions with descriptions written for a model, and a strict dispatcher.
 //
-// Two dialects name the same operations differently. "agentool" (the default) has
+// Dialects name the same operations differently. "agentool" (the default) has
 // file_read, file_write, file_edit, directory_create, directory_list, file_delete,
 // file_move and file_copy, with host paths. "rtc" has ls, read, write and edit (find and
 // grep join it with the search engine), with virtual paths where "/" is the workspace root,
 // numbered lines in reads, and read-before-edit on by default; it never offers deleting.
+// "codex", "anthropic" and "gemini" follow the vendors' own file tools (codex.go,
+// anthropic.go, gemini.go). Every dialect has patch (patch.go); [Format] renders
+// definitions in each vendor API's shape.
 //
 // Arguments are decoded strictly: an unknown tool, a missing or unknown parameter, or a
 // value of the wrong JSON type (1.0 or "1" for an integer) is refused with

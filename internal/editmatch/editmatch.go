@@ -22,6 +22,7 @@ package editmatch
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -393,16 +394,27 @@ func (f *file) render(w int, st Step, old, new model) []string {
 			same[key] = w + j
 		}
 	}
-	modelTrailing, modelPunct := false, false
+	modelTrailing := false
+	var window strings.Builder
 	for j, l := range old.lines {
 		fl := f.content(w + j)
+		window.WriteString(fl)
 		if trimRight(l) != l && trimRight(fl) == fl {
 			modelTrailing = true
 		}
-		if ASCIIPunct(l) != l && ASCIIPunct(fl) == fl {
-			modelPunct = true
+	}
+	// The typographic characters old has where the file's window has none: the model
+	// made them, so they go from new too; others in new (an em dash in a new comment)
+	// are meant.
+	var made []string
+	for _, l := range old.lines {
+		for _, r := range l {
+			if c := string(r); r >= 0x80 && ASCIIPunct(c) != c && !strings.Contains(window.String(), c) && !slices.Contains(made, c) {
+				made = append(made, c, ASCIIPunct(c))
+			}
 		}
 	}
+	modelPunct := strings.NewReplacer(made...)
 	out := make([]string, len(new.lines))
 	for i, l := range new.lines {
 		a := adjust(l)
@@ -413,8 +425,8 @@ func (f *file) render(w int, st Step, old, new model) []string {
 		if modelTrailing {
 			a = trimRight(a)
 		}
-		if modelPunct {
-			a = ASCIIPunct(a)
+		if len(made) > 0 {
+			a = modelPunct.Replace(a)
 		}
 		out[i] = a
 	}
