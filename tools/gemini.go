@@ -49,6 +49,9 @@ var geminiReadFile = tool{
 		if err != nil {
 			return nil, err
 		}
+		if out, ok, err := tb.image(ctx, p); ok || err != nil {
+			return out, err
+		}
 		opts := llmfs.ReadOptions{}
 		switch {
 		case (a.Has("start_line") || a.Has("end_line")) && (a.Has("offset") || a.Has("limit")):
