@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/llmfs/llmfs/internal/editmatch"
 	"github.com/llmfs/llmfs/internal/textdiff"
 	"github.com/llmfs/llmfs/store"
 )
@@ -27,6 +28,11 @@ type EditResult struct {
 	Path         string // absolute path of the file
 	Replacements int    // occurrences replaced, over all replacements
 	Diff         string // a short unified diff of the change
+	// Matched says how the old texts were found: MatchExact, or the loosest tolerant
+	// step any of them needed (see editmatch.go).
+	Matched Matched
+
+	before, after string // for Undo
 }
 
 // Edit replaces old with new in the file at p. Without replaceAll, old must occur exactly
@@ -87,7 +93,7 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 				return nil, changedError(p, nil)
 			}
 		}
-		text, total, err := applyEdits(p, string(data), edits, w.limits.MaxEditBytes)
+		text, total, matched, err := applyEdits(p, string(data), edits, w.limits.MaxEditBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -118,6 +124,9 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 			Path:         abs,
 			Replacements: total,
 			Diff:         textdiff.Unified(w.Rel(abs), string(data), text, 3, 60),
+			Matched:      matched,
+			before:       string(data),
+			after:        text,
 		}, nil
 	}
 }
@@ -135,14 +144,14 @@ const bom = "\uFEFF"
 // reverse holds for LF files; text that matches as given is taken as given. A result over
 // maxBytes is [CodeFileTooLarge], found from the counts before the result is built, so
 // a replace_all that would blow a small file up costs no memory.
-func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, int, error) {
+func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, int, Matched, error) {
 	mark := ""
 	if strings.HasPrefix(text, bom) {
 		mark, text = bom, text[len(bom):]
 	}
 	i := strings.IndexByte(text, '\n')
 	crlf := i > 0 && text[i-1] == '\r'
-	total := 0
+	total, matched := 0, MatchExact
 	for k, e := range edits {
 		old, new := e.Old, e.New
 		if mark != "" && strings.HasPrefix(old, bom) && len(old) > len(bom) {
@@ -167,18 +176,35 @@ func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, in
 			new = toCRLF(new)
 		}
 		label := editLabel(k, len(edits))
+		if n == 0 {
+			// Not there as given: try the tolerant steps (editmatch.go), one place only.
+			t, step, ok, err := tolerantEdit(p, text, old, new, label)
+			if err != nil {
+				return "", 0, "", err
+			}
+			if ok {
+				if size := int64(len(mark) + len(t)); size > maxBytes {
+					return "", 0, "", editTooLarge(p, label, size, maxBytes)
+				}
+				text, total, matched = t, total+1, looser(matched, step)
+				continue
+			}
+		}
 		switch {
 		case n == 0:
-			return "", 0, notFound(p, text, e.Old, label)
+			return "", 0, "", notFound(p, text, e.Old, label)
 		case n > 1 && !e.ReplaceAll:
-			return "", 0, notUnique(p, text, old, n, label)
+			return "", 0, "", notUnique(p, text, old, n, label)
 		}
+		// Indentation or quotes in new that break the file's own conventions (editmatch.Adopt).
+		new, step := editmatch.Adopt(text, old, new)
+		matched = looser(matched, step)
 		replaced := 1
 		if e.ReplaceAll {
 			replaced = n
 		}
 		if size := int64(len(mark)+len(text)) + int64(replaced)*(int64(len(new))-int64(len(old))); size > maxBytes {
-			return "", 0, errorf(CodeFileTooLarge, p, "%sthe edit would make the file %d bytes, over the %d-byte edit limit; nothing was written: %s", label, size, maxBytes, p)
+			return "", 0, "", editTooLarge(p, label, size, maxBytes)
 		}
 		if e.ReplaceAll {
 			text = strings.ReplaceAll(text, old, new)
@@ -187,7 +213,7 @@ func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, in
 		}
 		total += n
 	}
-	return mark + text, total, nil
+	return mark + text, total, matched, nil
 }
 
 // toCRLF gives every line break of s the form CRLF.
@@ -405,4 +431,9 @@ func clip(s string) string {
 		return s
 	}
 	return string([]rune(s)[:maxRunes]) + "…"
+}
+
+// editTooLarge refuses an edit whose result would be over the edit limit.
+func editTooLarge(p, label string, size, maxBytes int64) error {
+	return errorf(CodeFileTooLarge, p, "%sthe edit would make the file %d bytes, over the %d-byte edit limit; nothing was written: %s", label, size, maxBytes, p)
 }

@@ -65,8 +65,9 @@ func TestFileEdit_PatternNotFound(t *testing.T) {
 		put(t, w, "f.go", content)
 		_, err := w.Edit(bg, "f.go", "return 2", "return 3", false)
 		wantCode(t, err, llmfs.CodePatternNotFound)
-		// Whitespace differences are pointed out, not forgiven.
-		_, err = w.Edit(bg, "f.go", "    return 1", "return 3", false)
+		// A near miss is pointed out, never guessed (whitespace differences are
+		// forgiven by the tolerant steps; see editmatch_test.go).
+		_, err = w.Edit(bg, "f.go", "    return 1;", "return 3", false)
 		wantCode(t, err, llmfs.CodePatternNotFound)
 		if !strings.Contains(err.Error(), "line is 2") {
 			t.Errorf("no hint at the similar line: %v", err)

@@ -297,9 +297,9 @@ func TestStdioListTools(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{nil, []string{"directory_create", "directory_list", "file_copy", "file_delete", "file_edit", "file_find", "file_grep", "file_move", "file_read", "file_write"}},
+		{nil, []string{"directory_create", "directory_list", "file_copy", "file_delete", "file_edit", "file_find", "file_grep", "file_move", "file_read", "file_write", "patch"}},
 		{[]string{"--mode", "read-only"}, []string{"directory_list", "file_find", "file_grep", "file_read"}},
-		{[]string{"--dialect", "rtc"}, []string{"edit", "find", "grep", "ls", "read", "write"}},
+		{[]string{"--dialect", "rtc"}, []string{"edit", "find", "grep", "ls", "patch", "read", "write"}},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			dir := tempDir(t)

@@ -225,7 +225,7 @@ func result(out *tools.Result, err error) *mcp.CallToolResult {
 func (s *server) instructions() string {
 	var b strings.Builder
 	b.WriteString("llmfs: file tools confined to ")
-	if s.dialect == tools.RTC {
+	if tools.IsVirtual(s.dialect) {
 		b.WriteString("one workspace; paths are virtual and absolute, / is the workspace root.")
 		return b.String()
 	}

@@ -202,7 +202,7 @@ func (s *server) route(args json.RawMessage, keys []string, allowed []string) (i
 // default directory) and the index of the directory that holds it.
 func (s *server) locate(p string) (string, int, error) {
 	root0 := s.roots[0]
-	if s.dialect == tools.RTC {
+	if tools.IsVirtual(s.dialect) {
 		// A virtual path: "/" is the root; ".." is refused by the tool itself.
 		return path.Join(root0.Root(), path.Clean("/"+p)), 0, nil
 	}
@@ -248,8 +248,8 @@ func (s *server) checkRoots() error {
 	if len(s.roots) == 1 {
 		return nil
 	}
-	if s.dialect == tools.RTC {
-		return &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "the rtc dialect serves one directory (its virtual root); give one root"}
+	if tools.IsVirtual(s.dialect) {
+		return &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("the %s dialect serves one directory (its virtual root); give one root", s.dialect)}
 	}
 	first := s.roots[0]
 	for i, a := range s.roots {

@@ -95,7 +95,7 @@ var agentoolTools = []tool{
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"path": res.Path, "replacements": res.Replacements, "diff": res.Diff}, nil
+			return editResult(res), nil
 		},
 	},
 	{
@@ -152,6 +152,7 @@ var agentoolTools = []tool{
 	},
 	fileFind,
 	fileGrep,
+	patchTool("File for SEARCH/REPLACE blocks or hunks that name none, absolute or relative to the workspace root."),
 }
 
 // read runs a read tool's call. An explicit "limit": 0 asks for no lines: the file is still
@@ -205,4 +206,14 @@ func editsOf(a sj.Object, oldKey, newKey string) ([]llmfs.Replacement, error) {
 
 func invalid(format string, args ...any) error {
 	return &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf(format, args...)}
+}
+
+// editResult is an edit's result: path, replacements, diff, and matched when the old text
+// was found by a tolerant step rather than exactly (its absence means exact).
+func editResult(res *llmfs.EditResult) map[string]any {
+	out := map[string]any{"path": res.Path, "replacements": res.Replacements, "diff": res.Diff}
+	if res.Matched != "" && res.Matched != llmfs.MatchExact {
+		out["matched"] = res.Matched
+	}
+	return out
 }

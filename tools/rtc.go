@@ -16,7 +16,7 @@ const vpathDesc = "Absolute path in the workspace, where / is the workspace root
 //
 // remove is deliberately absent: deleting is in the Go API ([llmfs.Workspace.Delete]) but
 // never offered to a model in this dialect.
-var rtcTools = []tool{rtcLs, rtcRead, rtcWrite, rtcEdit, rtcFind, rtcGrep}
+var rtcTools = []tool{rtcLs, rtcRead, rtcWrite, rtcEdit, rtcFind, rtcGrep, patchTool(vpathDesc)}
 
 var rtcLs = tool{
 	name: "ls", op: llmfs.OpList, readOnly: true, idempotent: true,
@@ -96,7 +96,7 @@ var rtcEdit = tool{
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"path": res.Path, "replacements": res.Replacements, "diff": res.Diff}, nil
+		return editResult(res), nil
 	},
 }
 

@@ -116,7 +116,7 @@ func (tb *Toolbox) shown(rel string) string {
 	if tb.absolute && !path.IsAbs(rel) {
 		return path.Join(tb.ws.Root(), rel)
 	}
-	if tb.dialect != RTC {
+	if !tb.ws.IsVirtual() {
 		return rel
 	}
 	if rel == "." {

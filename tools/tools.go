@@ -1,11 +1,14 @@
 // Package tools turns a [llmfs.Workspace] into tools a language model can call: JSON Schema
 // definitions with descriptions written for a model, and a strict dispatcher.
 //
-// Two dialects name the same operations differently. "agentool" (the default) has
+// Dialects name the same operations differently. "agentool" (the default) has
 // file_read, file_write, file_edit, directory_create, directory_list, file_delete,
 // file_move and file_copy, with host paths. "rtc" has ls, read, write and edit (find and
 // grep join it with the search engine), with virtual paths where "/" is the workspace root,
 // numbered lines in reads, and read-before-edit on by default; it never offers deleting.
+// "codex", "anthropic" and "gemini" follow the vendors' own file tools (codex.go,
+// anthropic.go, gemini.go). Every dialect has patch (patch.go); [Format] renders
+// definitions in each vendor API's shape.
 //
 // Arguments are decoded strictly: an unknown tool, a missing or unknown parameter, or a
 // value of the wrong JSON type (1.0 or "1" for an integer) is refused with
@@ -29,12 +32,15 @@ type Dialect string
 
 // The dialects.
 const (
-	Agentool Dialect = "agentool"
-	RTC      Dialect = "rtc"
+	Agentool  Dialect = "agentool"
+	RTC       Dialect = "rtc"
+	Codex     Dialect = "codex"     // codex.go
+	Anthropic Dialect = "anthropic" // anthropic.go
+	Gemini    Dialect = "gemini"    // gemini.go
 )
 
 // Dialects lists the known dialects.
-var Dialects = []Dialect{Agentool, RTC}
+var Dialects = []Dialect{Agentool, RTC, Codex, Anthropic, Gemini}
 
 // Definition describes one tool for a model.
 type Definition struct {
@@ -45,6 +51,9 @@ type Definition struct {
 	ReadOnly    bool `json:"read_only"`
 	Destructive bool `json:"destructive"`
 	Idempotent  bool `json:"idempotent"`
+	// Grammar, when set, is a Lark grammar of the tool's one text argument, for hosts that
+	// offer free-form (custom) tools; Call then also takes that text in place of JSON.
+	Grammar string `json:"grammar,omitempty"`
 }
 
 // tool is one entry of a dialect's table.
@@ -56,13 +65,14 @@ type tool struct {
 	readOnly    bool
 	destructive bool
 	idempotent  bool
+	freeform    bool // takes its one string parameter as raw text too (see Definition.Grammar)
 	run         func(ctx context.Context, tb *Toolbox, args strictjson.Object) (any, error)
 	decls       []strictjson.Param // the decoder's form of params, made once by init
 }
 
 // init gives every tool its decoder declarations once, rather than at each call.
 func init() {
-	for _, tt := range [][]tool{agentoolTools, rtcTools} {
+	for _, tt := range [][]tool{agentoolTools, rtcTools, codexTools, anthropicTools, geminiTools} {
 		for i := range tt {
 			t := &tt[i]
 			t.decls = make([]strictjson.Param, len(t.params))
@@ -94,8 +104,14 @@ func table(d Dialect) ([]tool, error) {
 		return agentoolTools, nil
 	case RTC:
 		return rtcTools, nil
+	case Codex:
+		return codexTools, nil
+	case Anthropic:
+		return anthropicTools, nil
+	case Gemini:
+		return geminiTools, nil
 	}
-	return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("unknown dialect %q (known: agentool, rtc)", d)}
+	return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("unknown dialect %q (known: agentool, rtc, codex, anthropic, gemini)", d)}
 }
 
 // Definitions returns the tools of dialect d that work mode m allows, in a stable order.
@@ -110,14 +126,18 @@ func Definitions(d Dialect, m llmfs.Mode) ([]Definition, error) {
 		if !m.Allows(t.op) {
 			continue
 		}
-		out = append(out, Definition{
+		def := Definition{
 			Name:        t.name,
 			Description: t.description,
 			InputSchema: schema(t.params),
 			ReadOnly:    t.readOnly,
 			Destructive: t.destructive,
 			Idempotent:  t.idempotent,
-		})
+		}
+		if t.freeform {
+			def.Grammar = CodexPatchGrammar
+		}
+		out = append(out, def)
 	}
 	return out, nil
 }
@@ -129,7 +149,8 @@ type Toolbox struct {
 	ws       *llmfs.Workspace
 	dialect  Dialect
 	tools    []tool
-	absolute bool // show search results as absolute paths ([Options.AbsolutePaths])
+	absolute bool       // show search results as absolute paths ([Options.AbsolutePaths])
+	undo     *undoStack // the anthropic dialect's undo_edit
 }
 
 // Options configure a [Toolbox]. A nil *Options means the defaults.
@@ -166,8 +187,11 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 		d = Agentool
 	}
 	requireRead := ws.RequiresRead()
-	if d == RTC {
+	switch d {
+	case RTC:
 		requireRead = true
+		ws = ws.Virtual()
+	case Anthropic:
 		ws = ws.Virtual()
 	}
 	if opts != nil && opts.RequireRead != nil {
@@ -176,9 +200,9 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 	if requireRead != ws.RequiresRead() {
 		ws = ws.RequireRead(requireRead)
 	}
-	tb := &Toolbox{ws: ws, dialect: d, tools: tt}
+	tb := &Toolbox{ws: ws, dialect: d, tools: tt, undo: &undoStack{}}
 	if opts != nil {
-		tb.absolute = opts.AbsolutePaths && d != RTC
+		tb.absolute = opts.AbsolutePaths && !IsVirtual(d)
 	}
 	return tb, nil
 }
@@ -230,6 +254,9 @@ func (tb *Toolbox) CallResult(ctx context.Context, name string, args json.RawMes
 	t := tb.tools[i]
 	if !tb.ws.Mode().Allows(t.op) {
 		return nil, tb.modeDenied(name)
+	}
+	if t.freeform {
+		args = freeformArgs(args, t.params[0].Name)
 	}
 	obj, err := strictjson.Decode(args, t.decls)
 	if err != nil {
@@ -341,6 +368,12 @@ func schemaObject(params []param) map[string]any {
 			s["type"] = "array"
 			s["minItems"] = 1
 			s["items"] = schemaObject(p.items)
+		case strictjson.Strings:
+			s["type"] = "array"
+			s["items"] = map[string]any{"type": "string"}
+		case strictjson.Ints:
+			s["type"] = "array"
+			s["items"] = map[string]any{"type": "integer"}
 		}
 		props[p.Name] = s
 		if p.Required {
@@ -354,3 +387,17 @@ func schemaObject(params []param) map[string]any {
 		"additionalProperties": false,
 	}
 }
+
+// freeformArgs wraps the raw text a host sends to a free-form tool as the JSON object of
+// its one parameter; JSON objects pass unchanged.
+func freeformArgs(args json.RawMessage, name string) json.RawMessage {
+	if t := strings.TrimSpace(string(args)); strings.HasPrefix(t, "{") || t == "" || t == "null" {
+		return args
+	}
+	b, _ := json.Marshal(map[string]string{name: string(args)})
+	return b
+}
+
+// IsVirtual reports whether dialect d works on virtual paths, where "/" is the workspace
+// root and ".." is refused: rtc and anthropic.
+func IsVirtual(d Dialect) bool { return d == RTC || d == Anthropic }

@@ -17,7 +17,7 @@ import (
 
 var mcpCmd = &command{
 	name:  "mcp",
-	args:  "[--root DIR]... | --store DSN --workspace ID  [--dialect agentool|rtc] [--require-read] [workspace flags]",
+	args:  "[--root DIR]... | --store DSN --workspace ID  [--dialect agentool|rtc|codex|anthropic|gemini] [--require-read] [workspace flags]",
 	short: "serve the workspace as an MCP server over standard input and output",
 	long: `Each --root adds a directory to serve; the first (default: the current directory) is the one
 relative paths resolve against, and an absolute path goes to the directory that holds it.
@@ -66,7 +66,7 @@ func (f *mcpFlags) register(fs *flag.FlagSet, ws *wsFlags) {
 	root := fs.Lookup("root")
 	root.Value, root.DefValue = &f.roots, ""
 	root.Usage = "a `DIR` to serve; repeat for several, the first is the default (default: the current directory)"
-	fs.StringVar(&f.dialect, "dialect", "agentool", "tool `DIALECT`: agentool or rtc")
+	fs.StringVar(&f.dialect, "dialect", "agentool", "tool `DIALECT`: agentool, rtc, codex, anthropic or gemini")
 	fs.Var(&f.requireRead, "require-read", "require reading a file in the session before editing or overwriting it (default: on in rtc, off in agentool)")
 }
 

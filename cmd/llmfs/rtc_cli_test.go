@@ -68,10 +68,10 @@ func TestCallRTC(t *testing.T) {
 	}
 	code, out, _ = runCLI(t, "tools", "--dialect", "rtc")
 	var defs []struct{ Name string }
-	if err := json.Unmarshal([]byte(out), &defs); code != 0 || err != nil || len(defs) != 6 {
+	if err := json.Unmarshal([]byte(out), &defs); code != 0 || err != nil || len(defs) != 7 {
 		t.Fatalf("tools --dialect rtc = %d, %v, %s", code, err, out)
 	}
-	for i, want := range []string{"ls", "read", "write", "edit", "find", "grep"} {
+	for i, want := range []string{"ls", "read", "write", "edit", "find", "grep", "patch"} {
 		if defs[i].Name != want {
 			t.Errorf("tool %d = %s, want %s", i, defs[i].Name, want)
 		}

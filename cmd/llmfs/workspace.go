@@ -128,7 +128,7 @@ func (f *wsFlags) open() (*llmfs.Workspace, error) {
 		}
 	}
 	if agentMD == nil {
-		agentMD = new(sysfiles.Wanted(ws, f.dialect == tools.RTC))
+		agentMD = new(sysfiles.Wanted(ws, tools.IsVirtual(f.dialect)))
 	}
 	if *agentMD && !f.noSysfiles {
 		if _, err := sysfiles.Ensure(context.Background(), ws, f.sysOptions(ws)); err != nil && f.stderr != nil {
@@ -141,7 +141,7 @@ func (f *wsFlags) open() (*llmfs.Workspace, error) {
 // sysOptions describes the workspace's tools to package sysfiles.
 func (f *wsFlags) sysOptions(ws *llmfs.Workspace) *sysfiles.Options {
 	defs, _ := tools.Definitions(f.dialect, ws.Mode())
-	opts := &sysfiles.Options{Virtual: f.dialect == tools.RTC}
+	opts := &sysfiles.Options{Virtual: tools.IsVirtual(f.dialect)}
 	if s, ok := ws.Store().(*sqlstore.Store); ok {
 		// The store enforces the quota, not the workspace: describe the store's.
 		if q, _, err := s.Quota(context.Background()); err == nil {
