@@ -64,7 +64,7 @@ func Format(defs []Definition, format string) (json.RawMessage, error) {
 	default:
 		return nil, invalid("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
 	}
-	return json.Marshal(out)
+	return Marshal(out)
 }
 
 // geminiKeys are the Schema fields of the Gemini API that llmfs's schemas use.
