@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"io"
+	"io/fs"
 	"strings"
 	"sync"
 	"time"
@@ -235,4 +237,39 @@ func WaitFor(ctx context.Context, after int64, last func(context.Context) (int64
 		case <-t.C:
 		}
 	}
+}
+
+// Snapshot returns what name holds in s now: absent, a directory, or a file's version and,
+// when the file is at most max bytes, its content (nil for a larger file, whose hash is
+// still computed).
+func Snapshot(ctx context.Context, s Store, name string, max int64) (Version, []byte, error) {
+	fi, err := s.Stat(ctx, name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNotDir):
+		return Version{Kind: Absent}, nil, nil
+	case err != nil:
+		return Version{}, nil, err
+	case fi.IsDir():
+		return Version{Kind: Dir}, nil, nil
+	}
+	f, err := s.Open(ctx, name)
+	if err != nil {
+		return Version{}, nil, err
+	}
+	defer f.Close()
+	if fi.Size() > max {
+		h, err := HashReader(f)
+		if err != nil {
+			return Version{}, nil, err
+		}
+		return Version{Kind: File, Hash: h, Size: fi.Size()}, nil, nil
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return Version{}, nil, err
+	}
+	if int64(len(data)) > max {
+		return Version{Kind: File, Hash: Hash(data), Size: int64(len(data))}, nil, nil
+	}
+	return FileVersion(data), data, nil
 }
