@@ -81,6 +81,7 @@ const (
 	Absent Kind = "absent"
 	File   Kind = "file"
 	Dir    Kind = "dir"
+	Link   Kind = "link" // a symbolic link; its target is not kept
 )
 
 // FileVersion is the version of a file holding data.
@@ -239,11 +240,14 @@ func WaitFor(ctx context.Context, after int64, last func(context.Context) (int64
 	}
 }
 
-// Snapshot returns what name holds in s now: absent, a directory, or a file's version and,
-// when the file is at most max bytes, its content (nil for a larger file, whose hash is
-// still computed).
+// Snapshot returns what name holds in s now: absent, a directory, a symbolic link (not
+// followed), or a file's version and, when the file is at most max bytes, its content (nil
+// for a larger file, whose hash is still computed).
 func Snapshot(ctx context.Context, s Store, name string, max int64) (Version, []byte, error) {
-	fi, err := s.Stat(ctx, name)
+	fi, err := Lstat(ctx, s, name)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return Version{Kind: Link}, nil, nil
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNotDir):
 		return Version{Kind: Absent}, nil, nil
