@@ -163,7 +163,9 @@ func TestUndoEveryOp(t *testing.T) {
 			{"delete", func() error { _, err := w.Delete(bg, "keep.txt"); return err },
 				func() string { return fmt.Sprint(mustRaw(t, w, "keep.txt")) }},
 			{"move", func() error { _, err := w.Move(bg, "keep.txt", "sub/moved.txt"); return err },
-				func() string { return fmt.Sprint(mustRaw(t, w, "keep.txt"), exists(w, "sub/moved.txt"), exists(w, "sub")) }},
+				func() string {
+					return fmt.Sprint(mustRaw(t, w, "keep.txt"), exists(w, "sub/moved.txt"), exists(w, "sub"))
+				}},
 			{"copy", func() error { _, err := w.Copy(bg, "keep.txt", "copy.txt"); return err },
 				func() string { return fmt.Sprint(mustRaw(t, w, "keep.txt"), exists(w, "copy.txt")) }},
 			{"mkdir", func() error { _, err := w.Mkdir(bg, "x/y"); return err },
@@ -233,4 +235,3 @@ func TestRestoreCheckpoint(t *testing.T) {
 		}
 	})
 }
-
