@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/store"
+	"github.com/llmfs/llmfs/sysfiles"
 )
 
 // journalBackends runs fn on every backend, with the journals of host directories kept in
@@ -232,6 +233,20 @@ func TestRestoreCheckpoint(t *testing.T) {
 		}
 		if _, err := w.Restore(bg, "nope"); !errors.Is(err, &llmfs.Error{Code: llmfs.CodeInvalidArgument}) {
 			t.Errorf("Restore(nope) = %v, want INVALID_ARGUMENT", err)
+		}
+	})
+}
+
+// TestJournalSystemActor: issue 14.1, what the system itself writes (AGENT.md) is on record
+// as actor system.
+func TestJournalSystemActor(t *testing.T) {
+	journalBackends(t, func(t *testing.T, w *llmfs.Workspace) {
+		if _, err := sysfiles.Ensure(bg, w, nil); err != nil {
+			t.Fatal(err)
+		}
+		cs := history(t, w, llmfs.HistoryFilter{})
+		if len(cs) == 0 || cs[0].Actor != llmfs.ActorSystem || cs[0].Op != llmfs.ChangeSystem || w.Rel(cs[0].Path) != "AGENT.md" {
+			t.Fatalf("history after Ensure = %+v, want AGENT.md by system", cs)
 		}
 	})
 }
