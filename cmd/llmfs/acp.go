@@ -36,6 +36,7 @@ The workspace flags (deny rules, quotas, config file) apply to the agent's reads
 			default:
 				return usagef("--approve must be ask, all or none, got %q", *approve)
 			}
+			e.ws.actor = "acp"
 			opts, _, err := e.ws.options()
 			if err != nil {
 				return err
