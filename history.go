@@ -39,6 +39,8 @@ type HistoryFilter struct {
 	Since time.Time
 	// Set selects one change set.
 	Set int64
+	// After selects the changes newer than this ID (for a feed; see [Workspace.WaitChange]).
+	After int64
 	// Limit returns at most this many changes (0: no limit).
 	Limit int
 }
@@ -50,7 +52,7 @@ func (w *Workspace) History(ctx context.Context, f HistoryFilter) ([]Change, err
 	if err != nil {
 		return nil, err
 	}
-	sf := store.ChangeFilter{Path: w.base, Actor: f.Actor, Since: f.Since, Set: f.Set, Limit: f.Limit}
+	sf := store.ChangeFilter{Path: w.base, Actor: f.Actor, Since: f.Since, Set: f.Set, After: f.After, Limit: f.Limit}
 	if f.Path != "" {
 		r, err := w.resolve(f.Path)
 		if err != nil {
@@ -246,4 +248,18 @@ func (w *Workspace) setOf(ctx context.Context, id int64) ([]Change, error) {
 		return nil, err
 	}
 	return w.History(ctx, HistoryFilter{Set: c.Set})
+}
+
+// WaitChange returns once a change newer than after is on record, made by any process, or
+// with ctx's error. It is the change feed: a follower passes the ID of the newest change
+// it has seen, then reads the history after it.
+func (w *Workspace) WaitChange(ctx context.Context, after int64) error {
+	j, err := w.history()
+	if err != nil {
+		return err
+	}
+	if err := j.Wait(ctx, after); err != nil {
+		return storeError(w.root, err)
+	}
+	return nil
 }

@@ -40,10 +40,14 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 		return st, nil
 	}
 	st := &session{}
+	actor := "mcp" // the journal's name for this session's changes
+	if id := ss.ID(); id != "" {
+		actor += ":" + id
+	}
 	for _, r := range s.roots {
 		// A session of its own, so its reads are its own; NewWithOptions switches
 		// read-before-edit on or off as asked.
-		tb, err := tools.NewWithOptions(r.Session(), s.dialect, &tools.Options{RequireRead: s.requireRead})
+		tb, err := tools.NewWithOptions(r.WithActor(actor), s.dialect, &tools.Options{RequireRead: s.requireRead})
 		if err != nil {
 			return nil, err
 		}
