@@ -35,7 +35,6 @@ type journalState struct {
 	once  sync.Once
 	j     *hostJournal
 	err   error
-	apply sync.Mutex // one change set at a time in this process
 }
 
 // JournalPath returns the host path of the SQLite database that holds the store's journal.
@@ -60,9 +59,10 @@ func (s *Store) Journal() store.Journal {
 }
 
 type hostJournal struct {
-	s   *Store
-	db  *sqlstore.DB
-	log *sqlstore.Log
+	s    *Store
+	path string // of the database
+	db   *sqlstore.DB
+	log  *sqlstore.Log
 }
 
 func (s *Store) openJournal(ctx context.Context) (*hostJournal, error) {
@@ -82,7 +82,7 @@ func (s *Store) openJournal(ctx context.Context) (*hostJournal, error) {
 		db.Close()
 		return nil, fmt.Errorf("journal %s: %w", p, err)
 	}
-	j := &hostJournal{s: s, db: db, log: log}
+	j := &hostJournal{s: s, path: p, db: db, log: log}
 	if err := j.settle(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("journal %s: %w", p, err)
@@ -125,8 +125,11 @@ func (j *hostJournal) settle(ctx context.Context) error {
 }
 
 func (j *hostJournal) Apply(ctx context.Context, actor string, fn func(tx store.JournalTx) error) error {
-	j.s.journal.apply.Lock()
-	defer j.s.journal.apply.Unlock()
+	// One change set at a time per directory in this process, whichever Store it came
+	// through, so the before versions it records stay true. Another process writing the
+	// same directory is not held back: its racing write may be recorded from a stale
+	// before version, which undo's compare-and-swap still never clobbers.
+	defer lockPath(j.path)()
 	return fn(&hostTx{Store: j.s, j: j, actor: actor})
 }
 

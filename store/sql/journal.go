@@ -53,9 +53,16 @@ type sqlJournal struct {
 
 // Apply implements [store.Journal]: fn runs in one writing transaction, retried on a
 // PostgreSQL serialization failure or deadlock; the changes and their entries commit
-// together or not at all.
+// together or not at all. Change sets of one workspace are serialized.
 func (j *sqlJournal) Apply(ctx context.Context, actor string, fn func(tx store.JournalTx) error) error {
 	err := j.x.write(ctx, true, func(t *txn) error {
+		// Take the workspace row's lock first: journaled change sets of one workspace then
+		// run one at a time, so what a change set reads of the files (the before versions
+		// it records) stays true until it commits. (SQLite's writers are serialized anyway;
+		// on PostgreSQL each later statement sees what committed before the lock was got.)
+		if _, err := t.exec(`UPDATE llmfs_workspaces SET journal_seq = journal_seq WHERE id = ?`, j.ws); err != nil {
+			return err
+		}
 		bound := &Store{x: j.s.x, ws: j.s.ws, id: j.s.id, tx: t}
 		return fn(&sqlTx{Store: bound, l: &j.jlog, t: t, actor: actor})
 	})
