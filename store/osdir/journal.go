@@ -32,9 +32,9 @@ var _ store.Journaler = (*Store)(nil)
 
 // journalState is what a Store keeps of its journal; the zero value opens it on first use.
 type journalState struct {
-	once  sync.Once
-	j     *hostJournal
-	err   error
+	once sync.Once
+	j    *hostJournal
+	err  error
 }
 
 // JournalPath returns the host path of the SQLite database that holds the store's journal.
