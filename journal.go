@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"sync/atomic"
+	"time"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -35,6 +37,44 @@ const (
 	ChangeUndo    = "undo"
 	ChangeRestore = "restore"
 )
+
+// DefaultRetention is what a journal keeps unless [Options.Retention] says otherwise: 30
+// days, and 1 GiB of distinct content per workspace, whichever bound is reached first.
+var DefaultRetention = store.Retention{MaxAge: 30 * 24 * time.Hour, MaxBytes: 1 << 30}
+
+// pruneEvery is how many change sets a process journals between two prunings.
+const pruneEvery = 256
+
+var changeSets atomic.Int64
+
+// retention returns the bounds in force.
+func (w *Workspace) retention() store.Retention {
+	if w.keep == (store.Retention{}) {
+		return DefaultRetention
+	}
+	r := w.keep
+	if r.MaxAge < 0 {
+		r.MaxAge = 0
+	}
+	if r.MaxBytes < 0 {
+		r.MaxBytes = 0
+	}
+	return r
+}
+
+// Prune applies the retention bounds to the journal now (it also runs by itself every
+// few hundred change sets) and returns how many changes it forgot.
+func (w *Workspace) Prune(ctx context.Context) (int, error) {
+	j, err := w.history()
+	if err != nil {
+		return 0, err
+	}
+	n, err := j.Prune(ctx, w.retention())
+	if err != nil {
+		return 0, storeError(w.root, err)
+	}
+	return n, nil
+}
 
 // maxJournalBlob is the largest content the journal keeps of a file; a larger file's
 // versions are recorded by hash and size alone, and a change to it cannot be undone.
@@ -89,6 +129,9 @@ func journaled[T any](ctx context.Context, w *Workspace, op string, fn func(w *W
 	if err != nil {
 		var zero T
 		return zero, storeError(w.root, err)
+	}
+	if changeSets.Add(1)%pruneEvery == 0 {
+		j.Prune(context.WithoutCancel(ctx), w.retention()) // best effort: the change landed
 	}
 	return res, nil
 }

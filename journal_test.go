@@ -250,3 +250,29 @@ func TestJournalSystemActor(t *testing.T) {
 		}
 	})
 }
+
+// TestJournalRetention: issue 14.5, pruning forgets the oldest changes, and history never
+// counts against the quota.
+func TestJournalRetention(t *testing.T) {
+	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
+	eachBackend(t, &llmfs.Options{Quota: llmfs.Quota{MaxBytes: 100}, Retention: store.Retention{MaxBytes: 250, MaxAge: -1}},
+		func(t *testing.T, w *llmfs.Workspace) {
+			if !w.Journaled() {
+				t.Skip("no journal")
+			}
+			for i := range 10 {
+				put(t, w, "f.txt", fmt.Sprintf("%02d %s", i, strings.Repeat("x", 77)))
+			}
+			n, err := w.Prune(bg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			left := history(t, w, llmfs.HistoryFilter{})
+			if n == 0 || len(left) == 0 || len(left) > 3 {
+				t.Errorf("Prune forgot %d, left %d changes; want only the newest few kept", n, len(left))
+			}
+			if _, err := w.Undo(bg, left[0].ID); err != nil {
+				t.Errorf("undo of a kept change: %v", err)
+			}
+		})
+}

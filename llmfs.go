@@ -84,6 +84,9 @@ type Options struct {
 	Actor string
 	// NoJournal turns journaling off even when the store keeps a journal.
 	NoJournal bool
+	// Retention bounds the history kept; the zero value means [DefaultRetention], and a
+	// negative field no bound. History never counts against the quota.
+	Retention store.Retention
 }
 
 // Workspace is a file system for an agent: a store, a root, and the rules for paths.
@@ -104,6 +107,7 @@ type Workspace struct {
 	actor     string          // who makes the changes, for the journal (journal.go)
 	jr        store.Journaler // nil: changes are not journaled
 	inJournal bool            // a view inside a change set: do not start another
+	keep      store.Retention // Options.Retention
 }
 
 // New returns a workspace over s. Store names map to absolute paths under opts.Root
@@ -130,6 +134,7 @@ func New(s store.Store, opts *Options) *Workspace {
 		tracker: tracker,
 		quota:   newQuotaState(opts.Quota),
 		actor:   opts.Actor,
+		keep:    opts.Retention,
 	}
 	if j, ok := s.(store.Journaler); ok && !opts.NoJournal {
 		w.jr = j

@@ -49,6 +49,12 @@ type Journal interface {
 	// Checkpoints returns every checkpoint, newest first.
 	Checkpoints(ctx context.Context) ([]Checkpoint, error)
 
+	// Prune forgets the oldest change sets until what is left is younger than keep.MaxAge
+	// and its distinct content takes at most keep.MaxBytes (a zero field: no bound), drops
+	// the checkpoints that pointed before what is left, and deletes the content no change
+	// refers to any more. It returns the number of changes forgotten.
+	Prune(ctx context.Context, keep Retention) (int, error)
+
 	// Last returns the ID of the newest change, 0 for none.
 	Last(ctx context.Context) (int64, error)
 	// Wait returns once a change newer than after is recorded, or with ctx's error when ctx
@@ -182,6 +188,35 @@ type Checkpoint struct {
 	Name string    `json:"name"`
 	ID   int64     `json:"id"`
 	Time time.Time `json:"time"`
+}
+
+// Retention bounds what a journal keeps; see [Journal.Prune].
+type Retention struct {
+	MaxAge   time.Duration // forget changes older than this (0: no bound)
+	MaxBytes int64         // keep at most this much distinct content (0: no bound)
+}
+
+// PruneCut returns the ID of the newest change that keep drops from changes (given newest
+// first), 0 for none: the newest one older than MaxAge, or the one whose content, added to
+// that of all newer changes, first exceeds MaxBytes (each distinct content counted once).
+func PruneCut(changes []Change, keep Retention, now time.Time) int64 {
+	seen := map[string]bool{}
+	var total int64
+	for _, c := range changes {
+		if keep.MaxAge > 0 && now.Sub(c.Time) > keep.MaxAge {
+			return c.ID
+		}
+		for _, v := range []Version{c.Before, c.After} {
+			if v.Kind == File && !seen[v.Hash] {
+				seen[v.Hash] = true
+				total += v.Size
+			}
+		}
+		if keep.MaxBytes > 0 && total > keep.MaxBytes {
+			return c.ID
+		}
+	}
+	return 0
 }
 
 // ErrNoJournal reports a store without a journal.

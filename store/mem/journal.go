@@ -165,3 +165,39 @@ func (j *journal) Last(ctx context.Context) (int64, error) {
 func (j *journal) Wait(ctx context.Context, after int64) error {
 	return store.WaitFor(ctx, after, j.Last, &j.n)
 }
+
+// Prune implements [store.Journal].
+func (j *journal) Prune(ctx context.Context, keep store.Retention) (int, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	newest := slices.Clone(j.list)
+	slices.Reverse(newest)
+	cut := store.PruneCut(newest, keep, time.Now())
+	if cut == 0 {
+		return 0, nil
+	}
+	// Whole change sets go: the cut's set and everything older.
+	i, _ := slices.BinarySearchFunc(j.list, cut, func(c store.Change, id int64) int { return int(c.ID - id) })
+	set := j.list[i].Set
+	n := 0
+	for n < len(j.list) && (j.list[n].ID <= cut || j.list[n].Set == set) {
+		n++
+	}
+	last := j.list[n-1].ID
+	j.list = slices.Delete(j.list, 0, n)
+	for name, cp := range j.cps {
+		if cp.ID < last {
+			delete(j.cps, name)
+		}
+	}
+	used := map[string]bool{}
+	for _, c := range j.list {
+		used[c.Before.Hash], used[c.After.Hash] = true, true
+	}
+	for h := range j.blobs {
+		if !used[h] {
+			delete(j.blobs, h)
+		}
+	}
+	return n, nil
+}

@@ -149,6 +149,9 @@ func (j *hostJournal) Checkpoint(ctx context.Context, name string) (store.Checkp
 func (j *hostJournal) Checkpoints(ctx context.Context) ([]store.Checkpoint, error) {
 	return j.log.Checkpoints(ctx)
 }
+func (j *hostJournal) Prune(ctx context.Context, keep store.Retention) (int, error) {
+	return j.log.Prune(ctx, keep)
+}
 func (j *hostJournal) Last(ctx context.Context) (int64, error)     { return j.log.Last(ctx) }
 func (j *hostJournal) Wait(ctx context.Context, after int64) error { return j.log.Wait(ctx, after) }
 
@@ -194,5 +197,6 @@ func (b brokenJournal) Checkpoint(context.Context, string) (store.Checkpoint, er
 	return store.Checkpoint{}, b.err
 }
 func (b brokenJournal) Checkpoints(context.Context) ([]store.Checkpoint, error) { return nil, b.err }
+func (b brokenJournal) Prune(context.Context, store.Retention) (int, error)     { return 0, b.err }
 func (b brokenJournal) Last(context.Context) (int64, error)                     { return 0, b.err }
 func (b brokenJournal) Wait(context.Context, int64) error                       { return b.err }

@@ -347,3 +347,38 @@ func (l *Log) SetState(ctx context.Context, changes []*store.Change, state store
 func (l *Log) Drop(ctx context.Context, changes []*store.Change) error {
 	return l.x.write(ctx, true, func(t *txn) error { return l.drop(t, changes) })
 }
+
+// Prune implements [store.Journal]. Content is shared by every workspace of the database:
+// a blob goes when no change of any workspace refers to it.
+func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
+	all, err := l.Changes(ctx, store.ChangeFilter{})
+	if err != nil {
+		return 0, err
+	}
+	cut := store.PruneCut(all, keep, time.Now())
+	if cut == 0 {
+		return 0, nil
+	}
+	var n int64
+	err = l.x.write(ctx, true, func(t *txn) error {
+		var set int64
+		if err := t.queryRow(`SELECT cset FROM llmfs_journal WHERE ws = ? AND id = ?`, l.ws, cut).Scan(&set); err != nil {
+			return err
+		}
+		var last int64
+		if err := t.queryRow(`SELECT COALESCE(MAX(id), 0) FROM llmfs_journal WHERE ws = ? AND (id <= ? OR cset = ?)`, l.ws, cut, set).Scan(&last); err != nil {
+			return err
+		}
+		res, err := t.exec(`DELETE FROM llmfs_journal WHERE ws = ? AND (id <= ? OR cset = ?)`, l.ws, cut, set)
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		if _, err := t.exec(`DELETE FROM llmfs_checkpoints WHERE ws = ? AND id < ?`, l.ws, last); err != nil {
+			return err
+		}
+		_, err = t.exec(`DELETE FROM llmfs_jblobs WHERE hash NOT IN (SELECT b_hash FROM llmfs_journal) AND hash NOT IN (SELECT a_hash FROM llmfs_journal)`)
+		return err
+	})
+	return int(n), err
+}

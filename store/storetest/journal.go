@@ -24,6 +24,7 @@ func RunJournal(t *testing.T, new func(t *testing.T) store.Journaler) {
 	t.Run("Checkpoints", func(t *testing.T) { journalCheckpoints(t, new(t)) })
 	t.Run("Wait", func(t *testing.T) { journalWait(t, new(t)) })
 	t.Run("Concurrent", func(t *testing.T) { journalConcurrent(t, new(t)) })
+	t.Run("Prune", func(t *testing.T) { journalPrune(t, new(t)) })
 }
 
 // writeChange writes data to name through tx and records it.
@@ -362,5 +363,69 @@ func journalConcurrent(t *testing.T, s store.Journaler) {
 				t.Errorf("c%d: change %d's before %+v is not change %d's after %+v", g, cs[i].ID, cs[i].Before, cs[i+1].ID, cs[i+1].After)
 			}
 		}
+	}
+}
+
+// journalPrune: retention forgets whole change sets, oldest first, the checkpoints before
+// them and the content nothing refers to; IDs still never repeat.
+func journalPrune(t *testing.T, s store.Journaler) {
+	ctx := context.Background()
+	j := s.Journal()
+	unique := time.Now().Format(time.RFC3339Nano)
+	var ids []int64
+	for i := range 3 {
+		err := j.Apply(ctx, "a", func(tx store.JournalTx) error {
+			c, err := writeChange(ctx, tx, "write", fmt.Sprintf("p%d", i), []byte(fmt.Sprintf("%d %s %s", i, unique, strings.Repeat("x", 100))))
+			if c != nil {
+				ids = append(ids, c.ID)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.SetCheckpoint(ctx, "old", ids[0]-1); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.SetCheckpoint(ctx, "kept", ids[1]); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := j.Prune(ctx, store.Retention{}); err != nil || n != 0 {
+		t.Errorf("Prune(no bounds) = %d, %v; want 0", n, err)
+	}
+	// Room for two contents and a half: the oldest change goes.
+	size := int64(len(fmt.Sprintf("0 %s %s", unique, strings.Repeat("x", 100))))
+	n, err := j.Prune(ctx, store.Retention{MaxBytes: 2*size + size/2})
+	if err != nil || n != 1 {
+		t.Fatalf("Prune(2.5 contents) = %d, %v; want 1", n, err)
+	}
+	cs, _ := j.Changes(ctx, store.ChangeFilter{})
+	if len(cs) != 2 || cs[1].ID != ids[1] {
+		t.Errorf("after pruning: %d changes, want the newest 2", len(cs))
+	}
+	gone := fmt.Sprintf("0 %s %s", unique, strings.Repeat("x", 100))
+	if _, err := j.Blob(ctx, store.Hash([]byte(gone))); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("content of the pruned change: %v, want fs.ErrNotExist", err)
+	}
+	if _, err := j.Checkpoint(ctx, "old"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("checkpoint before the pruned change kept: %v", err)
+	}
+	if _, err := j.Checkpoint(ctx, "kept"); err != nil {
+		t.Errorf("checkpoint after it: %v", err)
+	}
+	if n, err := j.Prune(ctx, store.Retention{MaxAge: time.Nanosecond}); err != nil || n != 2 {
+		t.Errorf("Prune(1ns) = %d, %v; want 2", n, err)
+	}
+	var next *store.Change
+	if err := j.Apply(ctx, "a", func(tx store.JournalTx) error {
+		var err error
+		next, err = writeChange(ctx, tx, "write", "q", []byte("q"))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if next.ID <= ids[2] {
+		t.Errorf("ID %d after pruning reuses one (last was %d)", next.ID, ids[2])
 	}
 }
