@@ -270,6 +270,7 @@ func journalCheckpoints(t *testing.T, s store.Journaler) {
 	if err := j.SetCheckpoint(ctx, "later", 5); err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(5 * time.Millisecond) // a later time, even on a coarse clock (js/wasm)
 	if err := j.SetCheckpoint(ctx, "start", 2); err != nil {
 		t.Fatal(err)
 	}
