@@ -3,6 +3,7 @@ package llmfs
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"sync/atomic"
@@ -180,16 +181,37 @@ func (r *recorder) Open(ctx context.Context, name string) (fs.File, error) {
 	return r.tx.Open(ctx, name)
 }
 
-// do records changes, runs the change, and settles them by its outcome.
-func (r *recorder) do(ctx context.Context, changes []*store.Change, blobs [][]byte, change func() error) error {
-	if err := r.tx.Add(ctx, changes, blobs); err != nil {
+// plan is what a recorder is about to do: the changes and the blobs they refer to.
+type plan struct {
+	changes []*store.Change
+	blobs   [][]byte
+}
+
+// maxLookAgain bounds how often a change is planned again after the journal found the
+// path changed since the plan (another writer got in between).
+const maxLookAgain = 8
+
+// do plans the changes (looking at the paths now), records them, runs the change, and
+// settles them by its outcome.
+func (r *recorder) do(ctx context.Context, prepare func() (plan, error), change func() error) error {
+	for attempt := 1; ; attempt++ {
+		p, err := prepare()
+		if err != nil {
+			return err
+		}
+		err = r.tx.Add(ctx, p.changes, nonNil(p.blobs))
+		if errors.Is(err, store.ErrChanged) && attempt < maxLookAgain {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		err = change()
+		if serr := r.tx.Settle(ctx, p.changes, err == nil); serr != nil && err == nil {
+			err = serr
+		}
 		return err
 	}
-	err := change()
-	if serr := r.tx.Settle(ctx, changes, err == nil); serr != nil && err == nil {
-		err = serr
-	}
-	return err
 }
 
 func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, opts store.WriteOptions) (int64, error) {
@@ -197,26 +219,27 @@ func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, op
 	if err != nil {
 		return 0, err
 	}
-	before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
-	if err != nil {
-		return 0, err
-	}
-	after := store.FileVersion(data)
-	blobs := [][]byte{old}
-	if opts.Mode == store.Append && before.Kind == store.File {
-		if old != nil {
-			whole := append(bytes.Clone(old), data...)
-			after = store.FileVersion(whole)
-			blobs = [][]byte{old, whole}
-		} else if after, err = r.appendedVersion(ctx, name, before, data); err != nil {
-			return 0, err
-		}
-	} else if len(data) <= maxJournalBlob {
-		blobs = append(blobs, data)
-	}
-	c := &store.Change{Op: r.op, Path: name, Before: before, After: after}
 	var n int64
-	err = r.do(ctx, []*store.Change{c}, nonNil(blobs), func() error {
+	err = r.do(ctx, func() (plan, error) {
+		before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
+		if err != nil {
+			return plan{}, err
+		}
+		after := store.FileVersion(data)
+		blobs := [][]byte{old}
+		if opts.Mode == store.Append && before.Kind == store.File {
+			if old != nil {
+				whole := append(bytes.Clone(old), data...)
+				after = store.FileVersion(whole)
+				blobs = [][]byte{old, whole}
+			} else if after, err = r.appendedVersion(ctx, name, before, data); err != nil {
+				return plan{}, err
+			}
+		} else if len(data) <= maxJournalBlob {
+			blobs = append(blobs, data)
+		}
+		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: after}}, blobs}, nil
+	}, func() error {
 		var err error
 		n, err = r.tx.WriteFile(ctx, name, bytes.NewReader(data), opts)
 		return err
@@ -239,7 +262,7 @@ func (r *recorder) appendedVersion(ctx context.Context, name string, before stor
 }
 
 func nonNil(blobs [][]byte) [][]byte {
-	out := blobs[:0]
+	var out [][]byte
 	for _, b := range blobs {
 		if b != nil {
 			out = append(out, b)
@@ -254,36 +277,53 @@ func (r *recorder) Mkdir(ctx context.Context, name string) error {
 	case ChangeUndo, ChangeRestore, ChangeSystem:
 		op = r.op
 	}
-	c := &store.Change{Op: op, Path: name, Before: store.Version{Kind: store.Absent}, After: store.Version{Kind: store.Dir}}
-	return r.do(ctx, []*store.Change{c}, nil, func() error { return r.tx.Mkdir(ctx, name) })
+	return r.do(ctx, func() (plan, error) {
+		before, _, err := store.Snapshot(ctx, r.tx, name, 0)
+		if err != nil {
+			return plan{}, err
+		}
+		return plan{changes: []*store.Change{{Op: op, Path: name, Before: before, After: store.Version{Kind: store.Dir}}}}, nil
+	}, func() error { return r.tx.Mkdir(ctx, name) })
 }
 
 func (r *recorder) Remove(ctx context.Context, name string) error {
-	before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
-	if err != nil {
-		return err
-	}
-	c := &store.Change{Op: r.op, Path: name, Before: before, After: store.Version{Kind: store.Absent}}
-	return r.do(ctx, []*store.Change{c}, nonNil([][]byte{old}), func() error { return r.tx.Remove(ctx, name) })
+	return r.do(ctx, func() (plan, error) {
+		before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
+		if err != nil {
+			return plan{}, err
+		}
+		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: store.Version{Kind: store.Absent}}}, [][]byte{old}}, nil
+	}, func() error { return r.tx.Remove(ctx, name) })
 }
 
 func (r *recorder) Rename(ctx context.Context, oldname, newname string) error {
-	before, old, err := store.Snapshot(ctx, r.tx, oldname, maxJournalBlob)
-	if err != nil {
-		return err
-	}
-	src := &store.Change{Op: r.op, Path: oldname, Other: newname, Before: before, After: store.Version{Kind: store.Absent}}
-	dst := &store.Change{Op: r.op, Path: newname, Other: oldname, Before: store.Version{Kind: store.Absent}, After: before}
-	return r.do(ctx, []*store.Change{src, dst}, nonNil([][]byte{old}), func() error { return r.tx.Rename(ctx, oldname, newname) })
+	return r.do(ctx, func() (plan, error) {
+		before, old, err := store.Snapshot(ctx, r.tx, oldname, maxJournalBlob)
+		if err != nil {
+			return plan{}, err
+		}
+		target, _, err := store.Snapshot(ctx, r.tx, newname, 0)
+		if err != nil {
+			return plan{}, err
+		}
+		src := &store.Change{Op: r.op, Path: oldname, Other: newname, Before: before, After: store.Version{Kind: store.Absent}}
+		dst := &store.Change{Op: r.op, Path: newname, Other: oldname, Before: target, After: before}
+		return plan{[]*store.Change{src, dst}, [][]byte{old}}, nil
+	}, func() error { return r.tx.Rename(ctx, oldname, newname) })
 }
 
 func (r *recorder) Copy(ctx context.Context, src, dst string) error {
-	v, data, err := store.Snapshot(ctx, r.tx, src, maxJournalBlob)
-	if err != nil {
-		return err
-	}
-	c := &store.Change{Op: r.op, Path: dst, Other: src, Before: store.Version{Kind: store.Absent}, After: v}
-	return r.do(ctx, []*store.Change{c}, nonNil([][]byte{data}), func() error { return store.Copy(ctx, r.tx, src, dst) })
+	return r.do(ctx, func() (plan, error) {
+		v, data, err := store.Snapshot(ctx, r.tx, src, maxJournalBlob)
+		if err != nil {
+			return plan{}, err
+		}
+		target, _, err := store.Snapshot(ctx, r.tx, dst, 0)
+		if err != nil {
+			return plan{}, err
+		}
+		return plan{[]*store.Change{{Op: r.op, Path: dst, Other: src, Before: target, After: v}}, [][]byte{data}}, nil
+	}, func() error { return store.Copy(ctx, r.tx, src, dst) })
 }
 
 // writeChange is the journal's name of a write in mode.

@@ -66,7 +66,10 @@ type Journal interface {
 type JournalTx interface {
 	Store
 	// Add records changes about to be made and keeps the blobs (contents) they refer to.
-	// It sets each change's ID, Set, Time, Actor and State.
+	// It sets each change's ID, Set, Time, Actor and State. It may fail with an error
+	// wrapping [ErrChanged] when a change's Before is no longer what the path holds (a
+	// writer elsewhere got in first); the caller looks again and retries, and from then on
+	// nobody else gets in.
 	Add(ctx context.Context, changes []*Change, blobs [][]byte) error
 	// Settle says whether the changes last added landed. Changes that did not are dropped.
 	Settle(ctx context.Context, changes []*Change, landed bool) error

@@ -53,16 +53,10 @@ type sqlJournal struct {
 
 // Apply implements [store.Journal]: fn runs in one writing transaction, retried on a
 // PostgreSQL serialization failure or deadlock; the changes and their entries commit
-// together or not at all. Change sets of one workspace are serialized.
+// together or not at all. Change sets of one workspace commit one at a time, in the
+// order of their IDs (from their first Add to their commit).
 func (j *sqlJournal) Apply(ctx context.Context, actor string, fn func(tx store.JournalTx) error) error {
 	err := j.x.write(ctx, true, func(t *txn) error {
-		// Take the workspace row's lock first: journaled change sets of one workspace then
-		// run one at a time, so what a change set reads of the files (the before versions
-		// it records) stays true until it commits. (SQLite's writers are serialized anyway;
-		// on PostgreSQL each later statement sees what committed before the lock was got.)
-		if _, err := t.exec(`UPDATE llmfs_workspaces SET journal_seq = journal_seq WHERE id = ?`, j.ws); err != nil {
-			return err
-		}
 		bound := &Store{x: j.s.x, ws: j.s.ws, id: j.s.id, tx: t}
 		return fn(&sqlTx{Store: bound, l: &j.jlog, t: t, actor: actor})
 	})
@@ -80,8 +74,13 @@ type sqlTx struct {
 	set   int64
 }
 
+// Add implements [store.JournalTx]. Once it holds the workspace row's lock (taken by the
+// first Add of a change set and kept to its commit), it checks that every change's Before
+// is still what the path holds, and fails with [store.ErrChanged] otherwise: on
+// PostgreSQL another transaction may have committed a change to the path since the caller
+// looked, and the caller must look again (now under the lock) and retry.
 func (tx *sqlTx) Add(ctx context.Context, changes []*store.Change, blobs [][]byte) error {
-	return tx.l.add(tx.t, tx.actor, &tx.set, changes, blobs, store.Committed)
+	return tx.l.add(tx.t, tx.actor, &tx.set, changes, blobs, store.Committed, tx.Store)
 }
 
 func (tx *sqlTx) Settle(ctx context.Context, changes []*store.Change, landed bool) error {
@@ -92,20 +91,41 @@ func (tx *sqlTx) Settle(ctx context.Context, changes []*store.Change, landed boo
 }
 
 // add numbers changes, records them in state, and keeps blobs.
-func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, blobs [][]byte, state store.State) error {
-	for _, b := range blobs {
-		if _, err := t.exec(`INSERT INTO llmfs_jblobs (hash, size, data) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
-			store.Hash(b), int64(len(b)), b); err != nil {
-			return err
-		}
-	}
-	if len(changes) == 0 {
+// When verify is not nil, each change's Before is checked against verify's files once the
+// lock is held.
+func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, blobs [][]byte, state store.State, verify *Store) error {
+	if len(changes) == 0 && len(blobs) == 0 {
 		return nil
 	}
 	var last int64
 	if err := t.queryRow(`UPDATE llmfs_workspaces SET journal_seq = journal_seq + ? WHERE id = ? RETURNING journal_seq`,
 		len(changes), l.ws).Scan(&last); err != nil {
 		return err
+	}
+	if verify != nil {
+		for _, c := range changes {
+			n, err := verify.get(t, c.Path, "")
+			if err != nil {
+				return err
+			}
+			now := store.Version{Kind: store.Absent}
+			switch {
+			case n == nil:
+			case n.dir:
+				now = store.Version{Kind: store.Dir}
+			default:
+				now = store.Version{Kind: store.File, Hash: n.hash, Size: n.size}
+			}
+			if !now.Equal(c.Before) {
+				return &fs.PathError{Op: "journal", Path: c.Path, Err: store.ErrChanged}
+			}
+		}
+	}
+	for _, b := range blobs {
+		if _, err := t.exec(`INSERT INTO llmfs_jblobs (hash, size, data) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
+			store.Hash(b), int64(len(b)), b); err != nil {
+			return err
+		}
 	}
 	now := time.Now()
 	id := last - int64(len(changes))
@@ -317,7 +337,7 @@ func (x *DB) Log(ctx context.Context, id string) (*Log, error) {
 func (l *Log) Add(ctx context.Context, actor string, set int64, changes []*store.Change, blobs [][]byte, state store.State) (int64, error) {
 	err := l.x.write(ctx, true, func(t *txn) error {
 		s := set
-		if err := l.add(t, actor, &s, changes, blobs, state); err != nil {
+		if err := l.add(t, actor, &s, changes, blobs, state, nil); err != nil {
 			return err
 		}
 		set = s
