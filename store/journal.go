@@ -66,7 +66,8 @@ type Journal interface {
 type JournalTx interface {
 	Store
 	// Add records changes about to be made and keeps the blobs (contents) they refer to.
-	// It sets each change's ID, Set, Time, Actor and State. It may fail with an error
+	// Each change's ID, Set, Time, Actor and State are set by the time Apply returns (a
+	// SQL journal numbers a change set's entries just before its commit). It may fail with an error
 	// wrapping [ErrChanged] when a change's Before is no longer what the path holds (a
 	// writer elsewhere got in first); the caller looks again and retries, and from then on
 	// nobody else gets in.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/llmfs/llmfs/store"
@@ -58,7 +59,15 @@ type sqlJournal struct {
 func (j *sqlJournal) Apply(ctx context.Context, actor string, fn func(tx store.JournalTx) error) error {
 	err := j.x.write(ctx, true, func(t *txn) error {
 		bound := &Store{x: j.s.x, ws: j.s.ws, id: j.s.id, tx: t}
-		return fn(&sqlTx{Store: bound, l: &j.jlog, t: t, actor: actor})
+		tx := &sqlTx{Store: bound, l: &j.jlog, t: t, actor: actor}
+		if err := fn(tx); err != nil {
+			return err
+		}
+		// Number and write the entries last, just before the commit: the workspace row's
+		// lock that numbering takes is then held only briefly, and change sets touching
+		// different files run side by side until there.
+		var set int64
+		return tx.l.add(t, actor, &set, tx.landed, nil, store.Committed)
 	})
 	if err == nil {
 		j.notifier().Notify()
@@ -68,64 +77,70 @@ func (j *sqlJournal) Apply(ctx context.Context, actor string, fn func(tx store.J
 
 type sqlTx struct {
 	*Store
-	l     *jlog
-	t     *txn
-	actor string
-	set   int64
+	l      *jlog
+	t      *txn
+	actor  string
+	landed []*store.Change // added and not dropped, in order: written at the end of Apply
 }
 
-// Add implements [store.JournalTx]. Once it holds the workspace row's lock (taken by the
-// first Add of a change set and kept to its commit), it checks that every change's Before
-// is still what the path holds, and fails with [store.ErrChanged] otherwise: on
-// PostgreSQL another transaction may have committed a change to the path since the caller
-// looked, and the caller must look again (now under the lock) and retry.
+// Add implements [store.JournalTx]. It keeps the blobs at once and the changes for the
+// end of the change set. First it locks the row of each change's path (on PostgreSQL;
+// SQLite's writers are serialized anyway) and checks that the change's Before is still
+// what the path holds: another transaction may have committed a change to it since the
+// caller looked. If not, it fails with [store.ErrChanged], and the caller looks again
+// (the row now locked, so nobody else gets in) and retries.
 func (tx *sqlTx) Add(ctx context.Context, changes []*store.Change, blobs [][]byte) error {
-	return tx.l.add(tx.t, tx.actor, &tx.set, changes, blobs, store.Committed, tx.Store)
+	t := tx.t
+	for _, c := range changes {
+		n, err := tx.Store.get(t, c.Path, t.d.forUpdate)
+		if err != nil {
+			return err
+		}
+		now := store.Version{Kind: store.Absent}
+		switch {
+		case n == nil:
+		case n.dir:
+			now = store.Version{Kind: store.Dir}
+		default:
+			now = store.Version{Kind: store.File, Hash: n.hash, Size: n.size}
+		}
+		if !now.Equal(c.Before) {
+			return &fs.PathError{Op: "journal", Path: c.Path, Err: store.ErrChanged}
+		}
+	}
+	if err := tx.l.add(t, tx.actor, nil, nil, blobs, store.Committed); err != nil {
+		return err
+	}
+	for _, c := range changes {
+		c.Actor, c.State = tx.actor, store.Committed
+	}
+	tx.landed = append(tx.landed, changes...)
+	return nil
 }
 
 func (tx *sqlTx) Settle(ctx context.Context, changes []*store.Change, landed bool) error {
 	if landed {
 		return nil
 	}
-	return tx.l.drop(tx.t, changes)
+	tx.landed = slices.DeleteFunc(tx.landed, func(c *store.Change) bool { return slices.Contains(changes, c) })
+	return nil
 }
 
-// add numbers changes, records them in state, and keeps blobs.
-// When verify is not nil, each change's Before is checked against verify's files once the
-// lock is held.
-func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, blobs [][]byte, state store.State, verify *Store) error {
-	if len(changes) == 0 && len(blobs) == 0 {
+// add keeps blobs, then numbers changes and records them in state.
+func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, blobs [][]byte, state store.State) error {
+	for _, b := range blobs {
+		if _, err := t.exec(`INSERT INTO llmfs_jblobs (hash, size, data) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
+			store.Hash(b), int64(len(b)), b); err != nil {
+			return err
+		}
+	}
+	if len(changes) == 0 {
 		return nil
 	}
 	var last int64
 	if err := t.queryRow(`UPDATE llmfs_workspaces SET journal_seq = journal_seq + ? WHERE id = ? RETURNING journal_seq`,
 		len(changes), l.ws).Scan(&last); err != nil {
 		return err
-	}
-	if verify != nil {
-		for _, c := range changes {
-			n, err := verify.get(t, c.Path, "")
-			if err != nil {
-				return err
-			}
-			now := store.Version{Kind: store.Absent}
-			switch {
-			case n == nil:
-			case n.dir:
-				now = store.Version{Kind: store.Dir}
-			default:
-				now = store.Version{Kind: store.File, Hash: n.hash, Size: n.size}
-			}
-			if !now.Equal(c.Before) {
-				return &fs.PathError{Op: "journal", Path: c.Path, Err: store.ErrChanged}
-			}
-		}
-	}
-	for _, b := range blobs {
-		if _, err := t.exec(`INSERT INTO llmfs_jblobs (hash, size, data) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
-			store.Hash(b), int64(len(b)), b); err != nil {
-			return err
-		}
 	}
 	now := time.Now()
 	id := last - int64(len(changes))
@@ -337,7 +352,7 @@ func (x *DB) Log(ctx context.Context, id string) (*Log, error) {
 func (l *Log) Add(ctx context.Context, actor string, set int64, changes []*store.Change, blobs [][]byte, state store.State) (int64, error) {
 	err := l.x.write(ctx, true, func(t *txn) error {
 		s := set
-		if err := l.add(t, actor, &s, changes, blobs, state, nil); err != nil {
+		if err := l.add(t, actor, &s, changes, blobs, state); err != nil {
 			return err
 		}
 		set = s

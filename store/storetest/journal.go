@@ -375,16 +375,16 @@ func journalPrune(t *testing.T, s store.Journaler) {
 	unique := time.Now().Format(time.RFC3339Nano)
 	var ids []int64
 	for i := range 3 {
+		var c *store.Change
 		err := j.Apply(ctx, "a", func(tx store.JournalTx) error {
-			c, err := writeChange(ctx, tx, "write", fmt.Sprintf("p%d", i), []byte(fmt.Sprintf("%d %s %s", i, unique, strings.Repeat("x", 100))))
-			if c != nil {
-				ids = append(ids, c.ID)
-			}
+			var err error
+			c, err = writeChange(ctx, tx, "write", fmt.Sprintf("p%d", i), []byte(fmt.Sprintf("%d %s %s", i, unique, strings.Repeat("x", 100))))
 			return err
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
+		ids = append(ids, c.ID) // set by the time Apply returns
 	}
 	if err := j.SetCheckpoint(ctx, "old", ids[0]-1); err != nil {
 		t.Fatal(err)
