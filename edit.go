@@ -57,6 +57,9 @@ func (w *Workspace) Edit(ctx context.Context, p, old, new string, replaceAll boo
 // and changes nothing; an untracked edit loads the file again and retries a few times.
 // The result holds the number of replacements and a short unified diff.
 func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement) (*EditResult, error) {
+	if w.journal() != nil {
+		return journaled(ctx, w, ChangeEdit, func(w *Workspace) (*EditResult, error) { return w.EditMany(ctx, p, edits) })
+	}
 	if len(edits) == 0 {
 		return nil, errorf(CodeInvalidArgument, p, "no edits given")
 	}

@@ -40,11 +40,15 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 		return st, nil
 	}
 	st := &session{}
+	actor := "mcp" // the journal's name for this session's changes
+	if id := ss.ID(); id != "" {
+		actor += ":" + id
+	}
 	for i, r := range s.roots {
 		// A session of its own, so its reads are its own; NewWithOptions switches
 		// read-before-edit on or off as asked. Relative paths resolve against the first
 		// directory, so results in the others are shown absolute.
-		tb, err := tools.NewWithOptions(r.Session(), s.dialect, &tools.Options{RequireRead: s.requireRead, AbsolutePaths: i > 0})
+		tb, err := tools.NewWithOptions(r.WithActor(actor), s.dialect, &tools.Options{RequireRead: s.requireRead, AbsolutePaths: i > 0})
 		if err != nil {
 			return nil, err
 		}

@@ -203,7 +203,7 @@ func Restore(ctx context.Context, ws *llmfs.Workspace, p string, opts *Options) 
 	if err != nil {
 		return err
 	}
-	if err := put(ctx, ws.Store(), name, f.Content, store.WriteOptions{}); err != nil {
+	if err := putAs(ctx, ws, name, f.Content, store.WriteOptions{}); err != nil {
 		return wrap(p, err)
 	}
 	return remember(ctx, ws.Store(), name, store.Hash(f.Content))
@@ -265,7 +265,7 @@ func ensure(ctx context.Context, ws *llmfs.Workspace, f File) (Status, error) {
 	}
 	want := store.Hash(f.Content)
 	if !exists {
-		if err := put(ctx, s, name, f.Content, store.WriteOptions{Mode: store.Exclusive}); err != nil {
+		if err := putAs(ctx, ws, name, f.Content, store.WriteOptions{Mode: store.Exclusive}); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				return Kept, nil // someone was faster
 			}
@@ -285,7 +285,7 @@ func ensure(ctx context.Context, ws *llmfs.Workspace, f File) (Status, error) {
 		return Unchanged, nil
 	}
 	// IfMatch: should the user save an edit right now, theirs wins and this write fails.
-	if err := put(ctx, s, name, f.Content, store.WriteOptions{IfMatch: have}); err != nil {
+	if err := putAs(ctx, ws, name, f.Content, store.WriteOptions{IfMatch: have}); err != nil {
 		if errors.Is(err, store.ErrChanged) {
 			return Kept, nil
 		}
@@ -306,6 +306,13 @@ func load(ctx context.Context, s store.Store, name string) ([]byte, bool, error)
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxSize))
 	return b, true, err
+}
+
+// putAs is put through the workspace, so the journal records the write as the system's.
+func putAs(ctx context.Context, ws *llmfs.Workspace, name string, content []byte, opts store.WriteOptions) error {
+	return ws.Record(ctx, llmfs.ActorSystem, llmfs.ChangeSystem, func(s store.Store) error {
+		return put(ctx, s, name, content, opts)
+	})
 }
 
 // put writes a store file, creating its parent directories.

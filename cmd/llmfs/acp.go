@@ -40,6 +40,7 @@ Names, titles and messages from the agent are printed with control characters es
 			default:
 				return usagef("--approve must be ask, all or none, got %q", *approve)
 			}
+			e.ws.actor = "acp"
 			opts, _, err := e.ws.options()
 			if err != nil {
 				return err

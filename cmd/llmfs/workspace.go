@@ -58,6 +58,7 @@ type wsFlags struct {
 	// Set by commands, not flags.
 	dialect    tools.Dialect // the dialect the agent will use; decides the AGENT.md default
 	noSysfiles bool          // do not create or refresh system files at open
+	actor      string        // who the journal says made the changes; "" means cli
 	stderr     io.Writer     // for warnings
 	fs         *flag.FlagSet // to tell flags given from defaults
 	cfg        config        // the configuration options() read
@@ -162,7 +163,7 @@ func (f *wsFlags) options() (*llmfs.Options, *bool, error) {
 		return nil, nil, err
 	}
 	f.cfg = cfg
-	opts := &llmfs.Options{Root: f.root, Relaxed: f.relaxed, Limits: f.limits, RequireRead: f.requireRead}
+	opts := &llmfs.Options{Root: f.root, Relaxed: f.relaxed, Limits: f.limits, RequireRead: f.requireRead, Actor: cmp.Or(f.actor, "cli")}
 	mode := cfg.Mode
 	if f.set("mode") || mode == "" {
 		mode = f.mode

@@ -26,8 +26,8 @@ import (
 
 var wsCmd = &command{
 	name:  "ws",
-	args:  "create ID | list | rm ID | import ID DIR | export ID DIR  --store DSN",
-	short: "manage the virtual workspaces of a database: create, list, rm, import, export",
+	args:  "create ID | list | rm ID | import ID DIR | export ID DIR | fork SRC DST  --store DSN",
+	short: "manage the virtual workspaces of a database: create, list, rm, import, export, fork",
 	long: `A database (--store sqlite:PATH or postgres://...) holds any number of workspaces, each a
 file system of its own with its own quota. Serve one with --store DSN --workspace ID on mcp,
 serve, call and the file commands; opening a workspace never creates it, 'ws create' does
@@ -44,6 +44,8 @@ serve, call and the file commands; opening a workspace never creates it, 'ws cre
                    the quota before writing anything.
   export ID DIR    copy the workspace into the directory DIR (created if missing); system
                    files llmfs generated (AGENT.md) and nobody edited stay behind
+  fork SRC DST     make DST a copy of SRC, files and history (log, undo, checkpoints),
+                   independent from then on; the copy stays inside the database
 
 import and export refuse to overwrite an existing file unless --force, and check every
 file before copying any. On a terminal they show a progress bar on standard error,
@@ -60,12 +62,12 @@ otherwise one line per file.`,
 		noDefaultDeny := fs.Bool("no-default-deny", false, "import: drop the default deny rules (.git is still skipped)")
 		return func(ctx context.Context, args []string) error {
 			if len(args) == 0 {
-				return usagef("want a subcommand: create, list, rm, import or export")
+				return usagef("want a subcommand: create, list, rm, import, export or fork")
 			}
-			want := map[string]int{"create": 2, "list": 1, "rm": 2, "import": 3, "export": 3}
+			want := map[string]int{"create": 2, "list": 1, "rm": 2, "import": 3, "export": 3, "fork": 3}
 			n, ok := want[args[0]]
 			if !ok {
-				return usagef("unknown subcommand %q: want create, list, rm, import or export", args[0])
+				return usagef("unknown subcommand %q: want create, list, rm, import, export or fork", args[0])
 			}
 			if len(args) != n {
 				return usagef("ws %s wants %d argument(s)", args[0], n-1)
@@ -80,6 +82,8 @@ otherwise one line per file.`,
 				return wsList(ctx, e, *dsn)
 			case "rm":
 				return wsRemove(ctx, e, *dsn, args[1])
+			case "fork":
+				return wsFork(ctx, e, *dsn, args[1], args[2])
 			case "import":
 				return wsImport(ctx, e, *dsn, args[1], args[2], importOptions{force: *force, deny: deny, noDefaultDeny: *noDefaultDeny})
 			default:

@@ -45,6 +45,7 @@ type Store struct {
 	dir     string   // absolute host path of the store root, symlinks resolved
 	root    *os.Root // nil in relaxed mode
 	relaxed bool
+	journal journalState // see journal.go
 }
 
 var (
@@ -88,6 +89,7 @@ func (s *Store) Dir() string { return s.dir }
 
 // Close releases the root directory's descriptor.
 func (s *Store) Close() error {
+	s.closeJournal()
 	if s.root != nil {
 		return s.root.Close()
 	}
