@@ -184,7 +184,7 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 	newSearcher := func() *searcher {
 		sr := &searcher{m: m, mode: opts.Mode, before: opts.Before, after: opts.After, max: need, buf: make([]byte, bufSize)}
 		if m.dfa != nil {
-			sr.dfa = m.dfa.clone()
+			sr.dfa = m.dfa.clone(max(dfaBudget/threads, minDFABudget))
 		}
 		return sr
 	}

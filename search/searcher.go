@@ -52,6 +52,9 @@ func (s *searcher) search(ctx context.Context, r io.Reader, name string) []Entry
 	if err != nil || bytes.IndexByte(s.buf[:min(end, binaryScan)], 0) >= 0 {
 		return nil
 	}
+	if s.dfa != nil {
+		s.dfa.newFile()
+	}
 	s.find = s.m.find
 	if s.find != nil && !eof {
 		// A large file: fill the buffer and pick the literal's rarest byte in it.
