@@ -41,6 +41,7 @@ type matcher struct {
 	pure      bool           // the pattern is exactly lit: a hit is a match
 	dfa       *dfa           // line mode: the automaton each searcher clones
 	spanLines bool           // multiline mode: matches may span lines
+	behind    bool           // the pattern looks at the character before a position (^, \b)
 }
 
 // compile builds a matcher for pattern.
@@ -73,7 +74,16 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 	if err != nil {
 		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
 	}
-	if !multiline {
+	if multiline {
+		// As in ripgrep, a pattern that cannot match a newline is searched line by line
+		// even in multiline mode: its matches are lines, and so are its counts.
+		prog, err := syntax.Compile(tree.Simplify())
+		if err != nil {
+			return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+		}
+		m.spanLines, m.behind = progInfo(prog)
+	}
+	if !m.spanLines {
 		if m.dfa, err = newDFA(src); err != nil {
 			return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
 		}
@@ -97,6 +107,21 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 		m.find = newFinder(m.lit, m.fold)
 	}
 	return m, nil
+}
+
+// progInfo reports whether prog can match a newline, and whether it has an empty-width
+// test that looks at the character before a position.
+func progInfo(prog *syntax.Prog) (newline, behind bool) {
+	for i := range prog.Inst {
+		in := &prog.Inst[i]
+		if instMatches(in, '\n') {
+			newline = true
+		}
+		if in.Op == syntax.InstEmptyWidth && syntax.EmptyOp(in.Arg)&(syntax.EmptyBeginLine|syntax.EmptyBeginText|syntax.EmptyWordBoundary|syntax.EmptyNoWordBoundary) != 0 {
+			behind = true
+		}
+	}
+	return newline, behind
 }
 
 // required returns a literal that every match of re contains, the longest it can find, and

@@ -82,6 +82,10 @@ func corpus(t testing.TB) string {
 		"sub/deep/w.c":     "int foo(void);\n",
 		"space name.txt":   "foo with a space in the name\n",
 		"dash-name.txt":    "foo-bar\n",
+		"overlap/1.txt":    "ab\nab\nab\n",
+		"overlap/2.txt":    "xxx\nabc\ndefxxxabc\ndefxxx\nxxx",
+		"overlap/3.txt":    "xxx\nabc\ndefabc\ndefxxx\nxxx",
+		"overlap/4.txt":    "aa\nb\naa\nabab\nx\n",
 		"sub/deep/ctx.txt": "1\n2\n3\nfoo\n5\n6\n7\n8\nfoo\n10\nfoo\n12\n13\n14\n15\n16\nfoo\n",
 	})
 	outside := t.TempDir()
@@ -245,6 +249,14 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 			tests = append(tests, test{".", GrepOptions{Pattern: p, Mode: mode, LineNumbers: true, Multiline: true}})
 		}
 		tests = append(tests, test{".", GrepOptions{Pattern: p, Mode: Content, LineNumbers: true, Multiline: true, Before: 1, After: 2}})
+	}
+	// Issue 13.3: matches that begin on the line where the last one ended (ripgrep's
+	// multiline overlap1 and overlap2).
+	for _, p := range []string{`b\na`, `abc\ndef`, `a\n?`, `b|ab\n`, `^a\n?`, `\bab\n`, `b\n`, `a\n*`} {
+		for _, mode := range []OutputMode{FilesWithMatches, Count, Content} {
+			tests = append(tests, test{"overlap", GrepOptions{Pattern: p, Mode: mode, LineNumbers: true, Multiline: true}})
+		}
+		tests = append(tests, test{"overlap", GrepOptions{Pattern: p, Mode: Content, LineNumbers: true, Multiline: true, Before: 1, After: 1}})
 	}
 	for _, g := range []string{"*.go", "!*.txt", "sub/**", "*.{go,rs}", "sub/deep/*", "**/x.*", "[ab].*"} {
 		tests = append(tests, test{".", GrepOptions{Pattern: "foo", Glob: g}})
