@@ -2,7 +2,9 @@ package llmfs
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/llmfs/llmfs/search"
 )
@@ -50,7 +52,14 @@ type GrepOptions struct {
 	Hidden bool
 	// NoIgnore stops honouring .gitignore and .ignore files.
 	NoIgnore bool
+	// MaxBytes caps the bytes of the rendered result ([GrepResult.Text]); the entries
+	// that would pass it are left for the next page (Truncated, NextOffset, Note). 0
+	// means no cap; tool faces pass [DefaultGrepBytes].
+	MaxBytes int
 }
+
+// DefaultGrepBytes is the byte cap tool faces put on a grep result, as on a read.
+const DefaultGrepBytes = DefaultMaxReadBytes
 
 // GrepResult is the result of [Workspace.Grep]. Files come in a stable order: depth first,
 // each directory's entries sorted by name (ripgrep's --sort path); lines in file order.
@@ -62,6 +71,10 @@ type GrepResult struct {
 	// offset of the next page.
 	Truncated  bool `json:"truncated,omitempty"`
 	NextOffset int  `json:"next_offset,omitempty"`
+	// CutLines counts the lines shown cut to [Limits.MaxLineLength], as reads cut them.
+	CutLines int `json:"cut_lines,omitempty"`
+	// Note says why the result stops short when the byte cap cut it, and how to go on.
+	Note string `json:"note,omitempty"`
 }
 
 // Text renders the result as ripgrep prints it: "path" per file, "path:count", and
@@ -90,7 +103,9 @@ func (r *GrepResult) Files() []string {
 
 // Grep searches the file or directory opts.Path for opts.Pattern. Binary files (a NUL
 // byte in the first 8000 bytes), hidden files and ignored files are skipped, and symbolic
-// links are not followed, unless opts say otherwise for hidden and ignored files.
+// links are not followed, unless opts say otherwise for hidden and ignored files. Lines
+// longer than [Limits.MaxLineLength] are cut as reads cut them, and opts.MaxBytes caps the
+// result.
 //
 // An invalid regular expression, glob, type or mode is [CodeInvalidArgument] with the
 // parser's message; a bad path is [CodeInvalidPath] or [CodeFileNotFound].
@@ -111,14 +126,13 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, er
 		Mode: opts.Mode, LineNumbers: opts.LineNumbers, Before: opts.Before, After: opts.After,
 		Glob: opts.Glob, Type: opts.Type, HeadLimit: opts.HeadLimit, Offset: opts.Offset,
 		Hidden: opts.Hidden, NoIgnore: opts.NoIgnore, Base: w.base, Skip: w.skipDenied(),
+		MaxLineBytes: lineKeepBytes(w.limits),
 	})
 	if err != nil {
 		return nil, w.searchError(p, err)
 	}
 	out := &GrepResult{Mode: res.Mode, LineNumbers: res.LineNumbers, Entries: res.Entries, Truncated: res.Truncated}
-	if res.Truncated {
-		out.NextOffset = opts.Offset + len(res.Entries)
-	}
+	w.cutGrepLines(out)
 	// Store names become paths relative to the workspace root; entries of one file share
 	// one string.
 	last, shown := "", ""
@@ -132,5 +146,55 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, er
 		}
 		e.Path = shown
 	}
+	capGrepBytes(out, opts.MaxBytes)
+	if out.Truncated {
+		out.NextOffset = opts.Offset + len(out.Entries)
+	}
+	if out.Note != "" {
+		out.Note = fmt.Sprintf(out.Note, out.NextOffset)
+	}
 	return out, nil
+}
+
+// cutGrepLines cuts the text of lines longer than [Limits.MaxLineLength] characters and
+// marks them as reads do.
+func (w *Workspace) cutGrepLines(r *GrepResult) {
+	max := w.limits.MaxLineLength
+	if max < 0 {
+		return
+	}
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		if e.Kind != search.KindMatch && e.Kind != search.KindContext {
+			continue
+		}
+		if e.Len == 0 && utf8.RuneCountInString(e.Text) <= max {
+			continue
+		}
+		full := e.Len
+		if full == 0 {
+			full = len(e.Text)
+		}
+		e.Text = string(cutRunes([]byte(e.Text), max)) + cutMark(full)
+		e.Len = 0
+		r.CutLines++
+	}
+}
+
+// capGrepBytes drops the entries from the first that would take the rendered result past
+// limit bytes (0: no limit), keeping at least one, and notes it.
+func capGrepBytes(r *GrepResult, limit int) {
+	if limit <= 0 {
+		return
+	}
+	n := 0
+	for i, e := range r.Entries {
+		n += len(search.FormatEntry(e, r.LineNumbers)) + 1
+		if n > limit && i > 0 {
+			r.Entries = r.Entries[:i]
+			r.Truncated = true
+			r.Note = fmt.Sprintf("output cut at %d bytes; ", limit) + "pass offset %d to see more, or narrow the search (path, glob, head_limit)"
+			return
+		}
+	}
 }

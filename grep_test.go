@@ -123,3 +123,51 @@ func TestGrepRelaxedAndVirtual(t *testing.T) {
 		t.Errorf("virtual Grep = %q, %v", res.Text(), err)
 	}
 }
+
+// TestGrepOutputBounded checks that content mode cuts long lines as reads do and that a
+// byte cap ends a result with a note saying how to go on.
+//
+// Issue 12.7: grep content mode on a 30 MB one-line file returned 31 MB.
+func TestGrepOutputBounded(t *testing.T) {
+	long := strings.Repeat("é", 2<<20) + " needle\n" // 4 MiB on one line
+	var many strings.Builder
+	for i := range 600 {
+		many.WriteString(strings.Repeat("x", 990) + " needle " + strings.Repeat("y", i%7) + "\n")
+	}
+	w, _ := hostWorkspace(t, map[string]string{"one.txt": long, "many.txt": many.String()}, nil)
+	ctx := context.Background()
+
+	res, err := w.Grep(ctx, llmfs.GrepOptions{Pattern: "needle", Path: "one.txt", Mode: llmfs.GrepContent, LineNumbers: true})
+	noErr(t, err)
+	text := res.Text()
+	if len(text) > 10<<10 || res.CutLines != 1 || !strings.Contains(text, "[line cut: 4194311 bytes in all]") {
+		t.Fatalf("one long line: %d bytes, %d cut; want a cut line of about 4 KiB with its mark:\n%.200s", len(text), res.CutLines, text)
+	}
+	if !strings.HasPrefix(text, "one.txt:1:"+strings.Repeat("é", llmfs.DefaultMaxLineLength)+" … [line cut") {
+		t.Fatalf("the cut line does not keep %d characters: %.100q", llmfs.DefaultMaxLineLength, text)
+	}
+
+	o := llmfs.GrepOptions{Pattern: "needle", Path: "many.txt", Mode: llmfs.GrepContent, LineNumbers: true, MaxBytes: llmfs.DefaultGrepBytes}
+	var pages strings.Builder
+	for page := 0; ; page++ {
+		res, err := w.Grep(ctx, o)
+		noErr(t, err)
+		if n := len(res.Text()); n > llmfs.DefaultGrepBytes {
+			t.Fatalf("page %d: %d bytes, cap %d", page, n, llmfs.DefaultGrepBytes)
+		}
+		pages.WriteString(res.Text())
+		if !res.Truncated {
+			break
+		}
+		if !strings.Contains(res.Note, "offset") || res.NextOffset != o.Offset+len(res.Entries) {
+			t.Fatalf("page %d: note %q, next offset %d", page, res.Note, res.NextOffset)
+		}
+		o.Offset = res.NextOffset
+	}
+	o.MaxBytes, o.Offset = 0, 0
+	whole, err := w.Grep(ctx, o)
+	noErr(t, err)
+	if whole.Truncated || pages.String() != whole.Text() {
+		t.Fatalf("pages differ from the whole (%d vs %d bytes)", pages.Len(), len(whole.Text()))
+	}
+}

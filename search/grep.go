@@ -55,6 +55,10 @@ type GrepOptions struct {
 	// root); files in it and in the directories down to the searched one are read.
 	// Empty means the store root.
 	Base string
+	// MaxLineBytes, if positive, keeps at most that many bytes of a line's text in
+	// [Content] entries (cut at a character boundary); [Entry.Len] then gives the
+	// line's length. A 30 MB one-line file must not become a 30 MB result.
+	MaxLineBytes int
 	// Threads is the number of goroutines; 0 means GOMAXPROCS.
 	Threads int
 	// Skip, if not nil, leaves out every entry whose store name it reports true for, and
@@ -80,6 +84,7 @@ type Entry struct {
 	Path  string // the file's store name; "" for a separator
 	Line  int    // 1-based line number, for match and context lines
 	Text  string // the line without its newline, for match and context lines
+	Len   int    // when Text was cut to GrepOptions.MaxLineBytes, the line's length in bytes
 	Count int    // for count entries
 }
 
@@ -182,7 +187,7 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 	}
 
 	newSearcher := func() *searcher {
-		sr := &searcher{m: m, mode: opts.Mode, before: opts.Before, after: opts.After, max: need, buf: make([]byte, bufSize)}
+		sr := &searcher{m: m, mode: opts.Mode, before: opts.Before, after: opts.After, max: need, maxLine: opts.MaxLineBytes, buf: make([]byte, bufSize)}
 		if m.dfa != nil {
 			sr.dfa = m.dfa.clone(max(dfaBudget/threads, minDFABudget))
 		}

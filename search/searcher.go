@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"unicode/utf8"
 )
 
 var (
@@ -25,6 +26,7 @@ type searcher struct {
 	mode          OutputMode
 	before, after int
 	max           int // stop a file after this many entries; 0 = no limit
+	maxLine       int // bytes of a line kept in an entry; 0 = all
 	buf           []byte
 	dfa           *dfa    // this searcher's automaton (line mode)
 	find          *finder // the finder for this file: m.find, or one tuned to it
@@ -338,7 +340,21 @@ func (s *searcher) emit(buf []byte, ls, le int, kind EntryKind) {
 	if s.lastLine > 0 && n > s.lastLine+1 && (s.before > 0 || s.after > 0) {
 		s.out = append(s.out, Entry{Kind: KindSeparator})
 	}
-	s.out = append(s.out, Entry{Kind: kind, Path: s.name, Line: n, Text: string(trimNL(buf[ls:le]))})
+	text, full := trimNL(buf[ls:le]), 0
+	if s.maxLine > 0 && len(text) > s.maxLine {
+		full = len(text)
+		text = text[:s.maxLine]
+		// Cut at a character boundary: drop the bytes of a rune the cut split.
+		for i := 0; i < utf8.UTFMax && i < len(text); i++ {
+			if utf8.RuneStart(text[len(text)-1-i]) {
+				if !utf8.FullRune(text[len(text)-1-i:]) {
+					text = text[:len(text)-1-i]
+				}
+				break
+			}
+		}
+	}
+	s.out = append(s.out, Entry{Kind: kind, Path: s.name, Line: n, Text: string(text), Len: full})
 	s.lastLine = n
 	s.emitEnd = le
 }
