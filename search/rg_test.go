@@ -82,6 +82,7 @@ func corpus(t testing.TB) string {
 		"sub/deep/w.c":     "int foo(void);\n",
 		"space name.txt":   "foo with a space in the name\n",
 		"dash-name.txt":    "foo-bar\n",
+		"bom.txt":          "\xef\xbb\xbffoo after a byte order mark\nfoo\n",
 		"overlap/1.txt":    "ab\nab\nab\n",
 		"overlap/2.txt":    "xxx\nabc\ndefxxxabc\ndefxxx\nxxx",
 		"overlap/3.txt":    "xxx\nabc\ndefabc\ndefxxx\nxxx",
@@ -226,6 +227,7 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		`[a-z]+_[a-z]+`, // nothing
 		`(foo)+ (bar)`,  // captures
 		`K`,             // matches the Kelvin sign only when folding
+		`^foo`,          // at the start of a file after a byte order mark (issue 13.7)
 	}
 	var tests []test
 	for _, p := range patterns {
@@ -293,4 +295,64 @@ func clip(s string) string {
 		return s[:3000] + "...(clipped)"
 	}
 	return s
+}
+
+// TestGrepIgnoreFilesMatchRipgrep compares the engine with ripgrep on ignore files as
+// ripgrep reads them.
+//
+// Issue 13.4-7: "vendor/**" then "!vendor/manifest" must take vendor/manifest back; a
+// hidden name taken back with "!" is searched; a nested repository is a boundary for the
+// outer .gitignore; .git/info/exclude and .rgignore are read, with ripgrep's precedence
+// (.rgignore > .ignore > .gitignore > exclude); a UTF-8 BOM does not hide the first
+// pattern.
+func TestGrepIgnoreFilesMatchRipgrep(t *testing.T) {
+	needRG(t)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".git/HEAD":                 "ref: refs/heads/main\n",
+		".git/info/exclude":         "excluded.txt\n!kept-by-exclude.txt\n",
+		".gitignore":                "vendor/**\n!vendor/manifest\n!.foo\n*.gen\nignored-by-git.txt\nkept-by-exclude.txt\nhalf/\n",
+		".ignore":                   "*.tmp\n!half/\n",
+		".rgignore":                 "rgonly.txt\n!ignored-by-git.txt\n",
+		"a.txt":                     "foo\n",
+		"excluded.txt":              "foo\n",
+		"kept-by-exclude.txt":       "foo\n",
+		"ignored-by-git.txt":        "foo\n",
+		"rgonly.txt":                "foo\n",
+		"top.gen":                   "foo\n",
+		"top.tmp":                   "foo\n",
+		".foo":                      "foo\n",
+		".bar":                      "foo\n",
+		"half/x.txt":                "foo\n",
+		"vendor/manifest":           "foo\n",
+		"vendor/lib.go":             "foo\n",
+		"vendor/sub/x.txt":          "foo\n",
+		"nested/.git/HEAD":          "ref: refs/heads/main\n",
+		"nested/.git/info/exclude":  "inner-excluded.txt\n",
+		"nested/a.gen":              "foo\n",
+		"nested/b.tmp":              "foo\n",
+		"nested/inner-excluded.txt": "foo\n",
+		"nested/local.txt":          "foo\n",
+		"nested/.gitignore":         "local.txt\n",
+		"nested/deep/c.gen":         "foo\n",
+		"worktree/.git":             "gitdir: /nowhere\n",
+		"worktree/w.gen":            "foo\n",
+		"dotdir/.hidden/h.txt":      "foo\n",
+		"dotdir/.gitignore":         "!.hidden/\n",
+	})
+	host, err := osdir.New(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	for _, path := range []string{".", "nested", "nested/deep", "worktree", "dotdir"} {
+		for _, o := range []GrepOptions{{Pattern: "foo"}, {Pattern: "foo", Hidden: true}, {Pattern: "foo", NoIgnore: true}, {Pattern: "foo", Mode: Count}, {Pattern: "foo", Glob: "*.gen"}} {
+			want := rgText(t, dir, o, path)
+			for sname, s := range map[string]store.Store{"host": host, "generic": plainStore{host}} {
+				if got := engineText(t, s, path, o); got != want {
+					t.Errorf("%s: Grep(%q) with %+v differs from rg %q\n got:\n%s\nwant:\n%s", sname, path, o, rgArgs(o, path), got, want)
+				}
+			}
+		}
+	}
 }

@@ -54,6 +54,11 @@ func (s *searcher) search(ctx context.Context, r io.Reader, name string) []Entry
 	if err != nil || bytes.IndexByte(s.buf[:min(end, binaryScan)], 0) >= 0 {
 		return nil
 	}
+	if bytes.HasPrefix(s.buf[:end], []byte(utf8BOM)) {
+		// A byte order mark is no part of the first line, as in ripgrep: "^" matches
+		// after it, and it is not shown.
+		end = copy(s.buf, s.buf[len(utf8BOM):end])
+	}
 	if s.dfa != nil {
 		s.dfa.newFile()
 	}
