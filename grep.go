@@ -73,7 +73,11 @@ type GrepResult struct {
 	NextOffset int  `json:"next_offset,omitempty"`
 	// CutLines counts the lines shown cut to [Limits.MaxLineLength], as reads cut them.
 	CutLines int `json:"cut_lines,omitempty"`
-	// Note says why the result stops short when the byte cap cut it, and how to go on.
+	// Binary says that the file named by Path is binary and was not searched (as ripgrep
+	// says "binary file matches"); Note says so too.
+	Binary bool `json:"binary,omitempty"`
+	// Note says why the result stops short (the byte cap cut it, or the file named is
+	// binary), and how to go on.
 	Note string `json:"note,omitempty"`
 }
 
@@ -102,7 +106,8 @@ func (r *GrepResult) Files() []string {
 }
 
 // Grep searches the file or directory opts.Path for opts.Pattern. Binary files (a NUL
-// byte in the first 8000 bytes), hidden files and ignored files are skipped, and symbolic
+// byte in the first 8000 bytes, or a binary format's signature such as PNG's or PDF's:
+// skipped, and a binary file named by opts.Path sets Binary and Note), hidden files and ignored files are skipped, and symbolic
 // links are not followed, unless opts say otherwise for hidden and ignored files. Lines
 // longer than [Limits.MaxLineLength] are cut as reads cut them, and opts.MaxBytes caps the
 // result.
@@ -131,7 +136,7 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, er
 	if err != nil {
 		return nil, w.searchError(p, err)
 	}
-	out := &GrepResult{Mode: res.Mode, LineNumbers: res.LineNumbers, Entries: res.Entries, Truncated: res.Truncated}
+	out := &GrepResult{Mode: res.Mode, LineNumbers: res.LineNumbers, Entries: res.Entries, Truncated: res.Truncated, Binary: res.Binary}
 	w.cutGrepLines(out)
 	// Store names become paths relative to the workspace root; entries of one file share
 	// one string.
@@ -152,6 +157,9 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, er
 	}
 	if out.Note != "" {
 		out.Note = fmt.Sprintf(out.Note, out.NextOffset)
+	}
+	if out.Binary {
+		out.Note = "not searched: binary file (NUL bytes or a binary format's signature): " + p
 	}
 	return out, nil
 }

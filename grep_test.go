@@ -171,3 +171,30 @@ func TestGrepOutputBounded(t *testing.T) {
 		t.Fatalf("pages differ from the whole (%d vs %d bytes)", pages.Len(), len(whole.Text()))
 	}
 }
+
+// TestGrepNamedBinaryFile checks that grep on a binary file says it was not searched, and
+// that a file with a binary format's signature but no NUL byte is binary for reads and
+// searches alike.
+//
+// Issue 13.8: grep on a binary file gave an empty result, as if nothing matched, and a
+// PNG or PDF without a NUL byte in its first block read as text.
+func TestGrepNamedBinaryFile(t *testing.T) {
+	png := "\x89PNG\r\n\x1a\n needle \xff\xfe"
+	pdf := "%PDF-1.7\n needle\n"
+	w, _ := hostWorkspace(t, map[string]string{"bin.dat": "\x00needle\n", "a.png": png, "doc.pdf": pdf, "t.txt": "needle\n"}, nil)
+	ctx := context.Background()
+	for _, p := range []string{"bin.dat", "a.png", "doc.pdf"} {
+		res, err := w.Grep(ctx, llmfs.GrepOptions{Pattern: "needle", Path: p, Mode: llmfs.GrepContent})
+		noErr(t, err)
+		if !res.Binary || !strings.Contains(res.Note, "binary file") || len(res.Entries) != 0 {
+			t.Errorf("grep %s: binary %v, note %q, %d entries; want it reported binary", p, res.Binary, res.Note, len(res.Entries))
+		}
+		_, err = w.Read(ctx, p, llmfs.ReadOptions{})
+		wantCode(t, err, llmfs.CodeBinaryFile)
+	}
+	res, err := w.Grep(ctx, llmfs.GrepOptions{Pattern: "needle"})
+	noErr(t, err)
+	if got := res.Files(); len(got) != 1 || got[0] != "t.txt" || res.Binary || res.Note != "" {
+		t.Errorf("grep of the tree: %q (binary %v, note %q), want only t.txt", got, res.Binary, res.Note)
+	}
+}

@@ -97,6 +97,8 @@ type GrepResult struct {
 	Entries     []Entry
 	// Truncated says that entries beyond Offset+HeadLimit exist.
 	Truncated bool
+	// Binary says that the file named, not a directory, was binary and not searched.
+	Binary bool
 }
 
 // Text renders the result as ripgrep prints it: "path" per file, "path:count", and
@@ -133,7 +135,8 @@ func FormatEntry(e Entry, lineNumbers bool) string {
 
 // Grep searches the file or directory name (a store name) of s for opts.Pattern. When s is
 // a [store.Locator], files are read directly on the host. Files that hold a NUL byte in
-// their first 8000 bytes are binary and skipped. A bad pattern, glob or type is a
+// their first 8000 bytes, or start with a binary format's signature, are binary and
+// skipped; when name is such a file, [GrepResult.Binary] says so. A bad pattern, glob or type is a
 // [*PatternError]; a name that cannot be read is the store's error.
 func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*GrepResult, error) {
 	if opts.Mode == "" {
@@ -201,8 +204,10 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 		if err != nil {
 			return nil, err
 		}
-		out := newSearcher().search(ctx, r, name)
+		sr := newSearcher()
+		out := sr.search(ctx, r, name)
 		r.Close()
+		res.Binary = sr.binary
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

@@ -356,3 +356,27 @@ func TestGrepIgnoreFilesMatchRipgrep(t *testing.T) {
 		}
 	}
 }
+
+// TestGrepNamedBinaryMatchesRipgrep checks that where ripgrep says "binary file matches"
+// for a file named on its command line, the engine reports the file binary rather than
+// giving an empty result (issue 13.8); and that a text file is not.
+func TestGrepNamedBinaryMatchesRipgrep(t *testing.T) {
+	needRG(t)
+	dir := corpus(t)
+	host, err := osdir.New(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	for _, name := range []string{"bin.dat", "a.go"} {
+		o := GrepOptions{Pattern: "foo", Mode: Content, LineNumbers: true}
+		rgBinary := strings.Contains(rgText(t, dir, o, name), "binary file matches")
+		res, err := Grep(context.Background(), host, name, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Binary != rgBinary || res.Binary && len(res.Entries) != 0 {
+			t.Errorf("%s: Binary %v with %d entries; rg says binary: %v", name, res.Binary, len(res.Entries), rgBinary)
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"unicode/utf8"
+
+	"github.com/llmfs/llmfs/internal/binfile"
 )
 
 var (
@@ -14,9 +16,9 @@ var (
 )
 
 const (
-	bufSize    = 128 << 10 // the buffer each worker reuses
-	maxBufSize = 16 << 20  // a longer line is searched in pieces of this size
-	binaryScan = 8000      // a NUL byte in this many leading bytes makes a file binary
+	bufSize    = 128 << 10   // the buffer each worker reuses
+	maxBufSize = 16 << 20    // a longer line is searched in pieces of this size
+	binaryScan = binfile.Len // a NUL byte in this many leading bytes makes a file binary
 )
 
 // searcher searches one file at a time with a buffer it keeps between files. It is used
@@ -33,6 +35,7 @@ type searcher struct {
 
 	// Per file.
 	name      string
+	binary    bool // the file was skipped as binary
 	out       []Entry
 	count     int
 	lnPos     int // buffer offset of a line start whose number is lineNo
@@ -45,13 +48,17 @@ type searcher struct {
 // search reads r and returns the file's entries: one [KindFile] or [KindCount] entry, or
 // its lines. A binary file, or one that fails to read, gives none.
 func (s *searcher) search(ctx context.Context, r io.Reader, name string) []Entry {
-	s.name, s.out, s.count = name, nil, 0
+	s.name, s.out, s.count, s.binary = name, nil, 0, false
 	s.lnPos, s.lineNo, s.lastLine, s.emitEnd, s.afterLeft = 0, 1, 0, 0, 0
 	if len(s.buf) > bufSize {
 		s.buf = make([]byte, bufSize) // do not keep a huge buffer after a huge file
 	}
 	end, eof, err := s.fill(r, 0, binaryScan)
-	if err != nil || bytes.IndexByte(s.buf[:min(end, binaryScan)], 0) >= 0 {
+	if err != nil {
+		return nil
+	}
+	if binfile.Sniff(s.buf[:min(end, binaryScan)], true) {
+		s.binary = true
 		return nil
 	}
 	if bytes.HasPrefix(s.buf[:end], []byte(utf8BOM)) {
