@@ -105,6 +105,9 @@ func grepTool(name, pathDesc string) tool {
 				out["truncated"] = true
 				out["next_offset"] = res.NextOffset
 			}
+			if res.Binary {
+				out["binary"] = true
+			}
 			if res.Note != "" {
 				out["note"] = res.Note
 			}
