@@ -131,13 +131,12 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, er
 		Mode: opts.Mode, LineNumbers: opts.LineNumbers, Before: opts.Before, After: opts.After,
 		Glob: opts.Glob, Type: opts.Type, HeadLimit: opts.HeadLimit, Offset: opts.Offset,
 		Hidden: opts.Hidden, NoIgnore: opts.NoIgnore, Base: w.base, Skip: w.skipDenied(),
-		MaxLineBytes: lineKeepBytes(w.limits),
+		MaxLineBytes: grepLineBytes(w.limits),
 	})
 	if err != nil {
 		return nil, w.searchError(p, err)
 	}
 	out := &GrepResult{Mode: res.Mode, LineNumbers: res.LineNumbers, Entries: res.Entries, Truncated: res.Truncated, Binary: res.Binary}
-	w.cutGrepLines(out)
 	// Store names become paths relative to the workspace root; entries of one file share
 	// one string.
 	last, shown := "", ""
@@ -151,7 +150,7 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, er
 		}
 		e.Path = shown
 	}
-	capGrepBytes(out, opts.MaxBytes)
+	w.boundGrep(out, opts.MaxBytes)
 	if out.Truncated {
 		out.NextOffset = opts.Offset + len(out.Entries)
 	}
@@ -164,45 +163,43 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, er
 	return out, nil
 }
 
-// cutGrepLines cuts the text of lines longer than [Limits.MaxLineLength] characters and
-// marks them as reads do.
-func (w *Workspace) cutGrepLines(r *GrepResult) {
-	max := w.limits.MaxLineLength
-	if max < 0 {
-		return
+// grepLineBytes is how much of a line the engine keeps for boundGrep to cut: as reads
+// keep, and all of it when lines are never cut.
+func grepLineBytes(lim Limits) int {
+	if lim.MaxLineLength < 0 {
+		return 0
 	}
-	for i := range r.Entries {
-		e := &r.Entries[i]
-		if e.Kind != search.KindMatch && e.Kind != search.KindContext {
-			continue
-		}
-		if e.Len == 0 && utf8.RuneCountInString(e.Text) <= max {
-			continue
-		}
-		full := e.Len
-		if full == 0 {
-			full = len(e.Text)
-		}
-		e.Text = string(cutRunes([]byte(e.Text), max)) + cutMark(full)
-		e.Len = 0
-		r.CutLines++
-	}
+	return lineKeepBytes(lim)
 }
 
-// capGrepBytes drops the entries from the first that would take the rendered result past
-// limit bytes (0: no limit), keeping at least one, and notes it.
-func capGrepBytes(r *GrepResult, limit int) {
-	if limit <= 0 {
-		return
-	}
-	n := 0
-	for i, e := range r.Entries {
-		n += len(search.FormatEntry(e, r.LineNumbers)) + 1
-		if n > limit && i > 0 {
+// boundGrep cuts the text of lines longer than [Limits.MaxLineLength] characters and marks
+// them as reads do, then drops the entries from the first that would take the rendered
+// result past limit bytes (0: no limit), keeping at least one, and notes it.
+func (w *Workspace) boundGrep(r *GrepResult, limit int) {
+	maxLine := w.limits.MaxLineLength
+	size := 0
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		cut := false
+		if maxLine >= 0 && (e.Kind == search.KindMatch || e.Kind == search.KindContext) &&
+			(e.Len > 0 || utf8.RuneCountInString(e.Text) > maxLine) {
+			full := e.Len
+			if full == 0 {
+				full = len(e.Text)
+			}
+			e.Text = string(cutRunes([]byte(e.Text), maxLine)) + cutMark(full)
+			e.Len = 0
+			cut = true
+		}
+		size += len(search.FormatEntry(*e, r.LineNumbers)) + 1
+		if limit > 0 && size > limit && i > 0 {
 			r.Entries = r.Entries[:i]
 			r.Truncated = true
 			r.Note = fmt.Sprintf("output cut at %d bytes; ", limit) + "pass offset %d to see more, or narrow the search (path, glob, head_limit)"
 			return
+		}
+		if cut {
+			r.CutLines++
 		}
 	}
 }
