@@ -90,6 +90,7 @@ func grepTool(name, pathDesc string) tool {
 				HeadLimit:   int(a.Int("head_limit", DefaultHeadLimit)),
 				Offset:      int(a.Int("offset", 0)),
 				Multiline:   a.Bool("multiline", false),
+				MaxBytes:    llmfs.DefaultGrepBytes,
 			}
 			res, err := tb.ws.Grep(ctx, opts)
 			if err != nil {
@@ -104,6 +105,12 @@ func grepTool(name, pathDesc string) tool {
 			if res.Truncated {
 				out["truncated"] = true
 				out["next_offset"] = res.NextOffset
+			}
+			if res.Binary {
+				out["binary"] = true
+			}
+			if res.Note != "" {
+				out["note"] = res.Note
 			}
 			return out, nil
 		},
