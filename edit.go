@@ -1,7 +1,6 @@
 package llmfs
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/llmfs/llmfs/internal/binfile"
 	"github.com/llmfs/llmfs/internal/editmatch"
 	"github.com/llmfs/llmfs/internal/textdiff"
 	"github.com/llmfs/llmfs/store"
@@ -258,8 +258,8 @@ func (w *Workspace) load(ctx context.Context, r resolved) ([]byte, error) {
 	if int64(len(data)) > w.limits.MaxEditBytes {
 		return nil, errorf(CodeFileTooLarge, r.arg, "file is over the %d-byte edit limit: %s", w.limits.MaxEditBytes, r.arg)
 	}
-	if bytes.IndexByte(data[:min(len(data), binarySniffLen)], 0) >= 0 {
-		return nil, errorf(CodeBinaryFile, r.arg, "binary file (it contains NUL bytes); it cannot be edited as text: %s", r.arg)
+	if why := binfile.Why(data[:min(len(data), binarySniffLen)], true); why != "" {
+		return nil, errorf(CodeBinaryFile, r.arg, "binary file (%s); it cannot be edited as text: %s", why, r.arg)
 	}
 	return data, nil
 }

@@ -235,3 +235,17 @@ func TestEditResultBounded(t *testing.T) {
 		noErr(t, err)
 	})
 }
+
+// Issue 13.8: a file whose magic number says binary (here a PDF with no NUL in its first
+// block) is BINARY_FILE for edits as for reads, and is left as it was.
+func TestEditRefusesBinaryByMagic(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
+		const pdf = "%PDF-1.7\nsome text obj\n"
+		put(t, w, "doc.pdf", pdf)
+		_, err := w.Edit(bg, "doc.pdf", "some", "other", false)
+		wantCode(t, err, llmfs.CodeBinaryFile)
+		if got := mustRaw(t, w, "doc.pdf"); got != pdf {
+			t.Errorf("content changed: %q", got)
+		}
+	})
+}
