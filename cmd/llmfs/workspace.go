@@ -69,7 +69,7 @@ func (f *wsFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.root, "root", "", "workspace root `DIR` (default: the current directory)")
 	fs.BoolVar(&f.relaxed, "relaxed", false, "let paths leave the root (absolute paths and '..' are followed)")
 	fs.StringVar(&f.mode, "mode", "full", "work `MODE`: read-only, read-write or full")
-	fs.Var(&f.deny, "deny", "hide and protect paths matching `GLOB` (repeatable; added to the defaults .git/**, **/.env, **/*.pem, **/id_rsa*)")
+	fs.Var(&f.deny, "deny", "hide and protect paths matching `GLOB` (repeatable; added to the defaults **/.git/**, **/.env, **/.env.*, **/*.pem, **/*.key, **/id_rsa*, **/id_dsa*, **/id_ecdsa*, **/id_ed25519*, **/.netrc)")
 	fs.BoolVar(&f.noDefaultDeny, "no-default-deny", false, "drop the default deny rules")
 	fs.Var(&f.quota.bytes, "quota-bytes", "bound the total size of the files to `SIZE` (bytes, or with K, M, G; 0: none)")
 	fs.Var(&f.quota.fileBytes, "max-file-bytes", "bound the size of one file to `SIZE` (bytes, or with K, M, G; 0: none)")
