@@ -56,11 +56,13 @@ type wsFlags struct {
 	workspace     string // --workspace: the workspace's id in it
 
 	// Set by commands, not flags.
-	dialect    tools.Dialect // the dialect the agent will use; decides the AGENT.md default
-	noSysfiles bool          // do not create or refresh system files at open
-	stderr     io.Writer     // for warnings
-	fs         *flag.FlagSet // to tell flags given from defaults
-	cfg        config        // the configuration options() read
+	dialect    tools.Dialect   // the dialect the agent will use; decides the AGENT.md default
+	noSysfiles bool            // do not create or refresh system files at open
+	background bool            // create and refresh them in the background (servers)
+	ctx        context.Context // the command's, cancelled by SIGINT and SIGTERM; nil: none
+	stderr     io.Writer       // for warnings
+	fs         *flag.FlagSet   // to tell flags given from defaults
+	cfg        config          // the configuration options() read
 	closers    *[]func() error
 }
 
@@ -75,7 +77,7 @@ func (f *wsFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.quota.fileBytes, "max-file-bytes", "bound the size of one file to `SIZE` (bytes, or with K, M, G; 0: none)")
 	fs.Var(&f.quota.files, "max-files", "bound the number of files and directories to `N` (0: none)")
 	fs.StringVar(&f.config, "config", "", "read settings from `FILE` (default: "+configName+" at the workspace root, if any); flags override it")
-	fs.Var(&f.agentMD, "agent-md", "create /AGENT.md when missing and keep it current while unedited (default: with the rtc dialect, unless read-only)")
+	fs.Var(&f.agentMD, "agent-md", "create /AGENT.md when missing and keep it current while unedited (default: on for --store workspaces, off on a host directory)")
 	fs.StringVar(&f.storeDSN, "store", "", "serve a virtual workspace kept in the database `DSN` (sqlite:PATH or postgres://...) instead of a directory; needs --workspace")
 	fs.StringVar(&f.workspace, "workspace", "", "the workspace `ID` in --store (make it with 'llmfs ws create')")
 	f.closers = new([]func() error)
@@ -131,11 +133,36 @@ func (f *wsFlags) open() (*llmfs.Workspace, error) {
 		agentMD = new(sysfiles.Wanted(ws, f.dialect == tools.RTC))
 	}
 	if *agentMD && !f.noSysfiles {
-		if _, err := sysfiles.Ensure(context.Background(), ws, f.sysOptions(ws)); err != nil && f.stderr != nil {
+		f.ensureSysfiles(ws)
+	}
+	return ws, nil
+}
+
+// ensureSysfiles generates the system files of ws within the command's context, so that
+// SIGINT or SIGTERM stops it. A server does it in the background, so that a large tree
+// never delays its first answer (MCP initialize); close stops it and waits for it.
+func (f *wsFlags) ensureSysfiles(ws *llmfs.Workspace) {
+	ctx := f.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	run := func(ctx context.Context) {
+		if _, err := sysfiles.Ensure(ctx, ws, f.sysOptions(ws)); err != nil && ctx.Err() == nil && f.stderr != nil {
 			fmt.Fprintf(f.stderr, "llmfs: warning: system files: %v\n", err)
 		}
 	}
-	return ws, nil
+	if !f.background {
+		run(ctx)
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		run(ctx)
+	}()
+	// First among the closers: it must end before the store closes.
+	*f.closers = append([]func() error{func() error { cancel(); <-done; return nil }}, *f.closers...)
 }
 
 // sysOptions describes the workspace's tools to package sysfiles.
