@@ -15,7 +15,8 @@ import (
 // relaxed workspace writes outside its root is not counted.
 //
 // The workspace learns its usage by walking the tree under its root the first time a
-// write needs it, then keeps it up to date with its own writes (and those of its
+// write needs it (one linear walk, on a host directory relative to each parent's
+// descriptor; directories more than 4096 levels deep are not counted), then keeps it up to date with its own writes (and those of its
 // sessions). Changes made by others (another process, the user's editor) are not seen
 // until the workspace is opened again, so on a shared host directory the bounds are
 // approximate; a store that enforces quotas itself (store/sql) is exact, and its refusals

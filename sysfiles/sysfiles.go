@@ -2,8 +2,10 @@
 // the agent, such as /AGENT.md, which tells a model what the workspace holds and which
 // tools it offers.
 //
-// A system file is regenerated each time [Ensure] runs (when a workspace opens) as long as
-// nobody has changed it, so it stays current. The store remembers the hash of what was
+// A system file is regenerated each time [Ensure] runs (when a workspace opens; servers
+// run it in the background, the browser also after each change) as long as nobody has
+// changed it, so it stays current. By default ([Wanted]) that is on virtual stores only:
+// on a host directory, someone's repository, only when the user asks. The store remembers the hash of what was
 // generated last, in its metadata ([store.Metadata]) rather than in a file the agent could
 // see. Once the file's content differs from that hash, someone (the user, an agent, an
 // editor while llmfs was not running) edited it, and Ensure never touches it again until
