@@ -70,6 +70,7 @@ func run(t *testing.T, opt Opt, wrap bool) {
 		{"WriteReplace", testWriteReplace},
 		{"WriteReplaceAtomic", testWriteReplaceAtomic},
 		{"WriteAppend", testWriteAppend},
+		{"WriteAppendAtomic", testWriteAppendAtomic},
 		{"WriteExclusive", testWriteExclusive},
 		{"WriteIfMatch", testWriteIfMatch},
 		{"WriteIfAbsent", testWriteIfAbsent},
