@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/llmfs/llmfs/store"
+	"github.com/llmfs/llmfs/store/osdir"
 )
 
 // maxTreeDepth bounds how deep [walkTree] descends: no real tree is that deep, and a
@@ -180,6 +181,9 @@ func readRootDir(r *os.Root) ([]fs.DirEntry, error) {
 	}
 	des, err := f.ReadDir(-1)
 	f.Close()
+	// As the store's own listings: the temporary files of writes under way (or left by a
+	// crash) are not the tree's, and must not count against a quota.
+	des = slices.DeleteFunc(des, func(de fs.DirEntry) bool { return osdir.IsTemp(de.Name()) })
 	slices.SortFunc(des, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return des, err
 }

@@ -136,3 +136,27 @@ func TestQuotaUsageWalkReopensLevels(t *testing.T) {
 		t.Errorf("Usage = %d bytes, %d files; want %d, %d", bytes, files, 5+6*2, 100+1+6)
 	}
 }
+
+// TestQuotaUsageWalkSkipsTemporaryFiles: the host walk reads directories itself, so it must
+// leave out what the store's listings hide: a temporary file a crashed write left behind
+// (Issue 12.4) is not counted.
+func TestQuotaUsageWalkSkipsTemporaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/a.txt", []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/.a.txt.llmfs-1x2y3z", []byte("partial write"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := llmfs.Open(&llmfs.Options{Root: dir, Quota: llmfs.Quota{MaxBytes: 1 << 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bytes, files, err := w.Usage(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes != 3 || files != 1 {
+		t.Errorf("Usage = %d bytes, %d files; want 3, 1 (the temporary file left out)", bytes, files)
+	}
+}
