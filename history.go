@@ -263,3 +263,13 @@ func (w *Workspace) WaitChange(ctx context.Context, after int64) error {
 	}
 	return nil
 }
+
+// deniedName reports whether the store name falls under a deny rule, by its name alone: the
+// journal shows what happened to a path, which may no longer exist to be resolved.
+func (w *Workspace) deniedName(name string) bool {
+	if w.deny == nil {
+		return false
+	}
+	_, ok := w.deny.match(w.denyRel(name))
+	return ok
+}

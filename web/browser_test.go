@@ -347,6 +347,11 @@ func TestBrowser(t *testing.T) {
 		if got := b.readContent("/AGENT.md"); !strings.Contains(got, "read") {
 			t.Errorf("the generated /AGENT.md does not mention the read tool: %.200q", got)
 		}
+		// Issue 13.12: the browser's copy follows the agent's writes, not only page loads.
+		b.mustCall("write", map[string]any{"path": "/fresh/new.txt", "content": "new\n"})
+		if got := b.readContent("/AGENT.md"); !strings.Contains(got, "`/fresh/`: 1 file") {
+			t.Errorf("/AGENT.md after a write does not show /fresh/: %.600q", got)
+		}
 		b.mustCall("write", map[string]any{"path": "/AGENT.md", "content": "my own notes\n"})
 		b.run("reloading", chromedp.Reload())
 		b.waitReady()

@@ -99,7 +99,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
-	e.ws.stderr = stderr
+	e.ws.stderr, e.ws.ctx = stderr, ctx
 	fs := flag.NewFlagSet("llmfs "+cmd.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	runFn := cmd.setup(fs, e)

@@ -81,7 +81,8 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 		roots = []string{""}
 	}
 	f.ws.root, f.ws.dialect, f.ws.stderr = roots[0], dialect, e.stderr
-	f.ws.actor = "mcp" // the journal's actor for the server's changes
+	f.ws.actor = "mcp"     // the journal's actor for the server's changes
+	f.ws.background = true // AGENT.md must not hold up initialize
 	// The flag, else the first root's configuration, else the dialect's default (nil).
 	var requireRead *bool
 	if f.requireRead.set {

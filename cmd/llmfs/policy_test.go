@@ -205,8 +205,15 @@ func TestAgentMDFromCLI(t *testing.T) {
 	if exists(agent) {
 		t.Fatal("AGENT.md created by a read-only rtc call")
 	}
-	// rtc: by default.
-	if status, _, stderr := llmfsRun(t, "call", "--root", dir, "--dialect", "rtc", "ls", `{}`); status != 0 {
+	// rtc: not by default either (Issue 13.12: a one-shot rtc read of a repository left an
+	// AGENT.md in it); only on request.
+	if status, _, stderr := llmfsRun(t, "call", "--root", dir, "--dialect", "rtc", "read", `{"path": "/README.md"}`); status != 0 {
+		t.Fatal(stderr)
+	}
+	if exists(agent) {
+		t.Fatal("AGENT.md created by a one-shot rtc read of a host directory")
+	}
+	if status, _, stderr := llmfsRun(t, "call", "--root", dir, "--dialect", "rtc", "--agent-md", "ls", `{}`); status != 0 {
 		t.Fatal(stderr)
 	}
 	b, err := os.ReadFile(agent)
