@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/termtext"
 )
 
 // The friendly one-shots: the core operations for people, with plain output.
@@ -35,9 +36,17 @@ var readCmd = &command{
 			}
 			// A person asked for the file: it streams to stdout as it is, with no caps,
 			// and memory stays bounded whatever its size.
-			_, err = ws.ReadTo(ctx, args[0], llmfs.ReadOptions{Offset: *offset, Limit: *limit}, e.stdout)
+			n, err := ws.ReadTo(ctx, args[0], llmfs.ReadOptions{Offset: *offset, Limit: *limit}, e.stdout)
 			if err != nil {
 				return err
+			}
+			if n == 0 && *offset > 1 {
+				// Nothing printed: say whether the file ended before the offset, as the
+				// tools do, rather than leave an empty output that reads as an empty file.
+				res, err := ws.Read(ctx, args[0], llmfs.ReadOptions{Offset: *offset, Limit: 1})
+				if err == nil && res.PastEnd() {
+					fmt.Fprintf(e.stderr, "llmfs read: %s: %s\n", termtext.Name(args[0]), res.PastEndNote())
+				}
 			}
 			return nil
 		}

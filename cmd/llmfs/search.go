@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/termtext"
 )
 
 var grepCmd = &command{
@@ -78,13 +79,26 @@ matched and 2 on an error (a bad pattern, a missing path), as with grep and ripg
 				if res.Truncated {
 					out["truncated"], out["next_offset"] = true, res.NextOffset
 				}
+				if res.Binary {
+					out["binary"] = true
+				}
+				if res.Note != "" {
+					out["note"] = res.Note
+				}
 				enc := json.NewEncoder(e.stdout)
 				enc.SetEscapeHTML(false) // people and programs read it: a < b stays a < b
 				if err := enc.Encode(out); err != nil {
 					return err
 				}
-			} else if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
-				return err
+			} else {
+				if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
+					return err
+				}
+				if res.Binary {
+					// A file named on the command line was not searched: say so, as ripgrep
+					// does, rather than print nothing as if it held no match.
+					fmt.Fprintf(e.stderr, "llmfs grep: %s\n", termtext.Text(res.Note))
+				}
 			}
 			if len(res.Entries) == 0 {
 				return errNoMatch
