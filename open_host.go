@@ -5,6 +5,7 @@ package llmfs
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/llmfs/llmfs/store/osdir"
@@ -48,6 +49,7 @@ func Open(opts *Options) (*Workspace, error) {
 	o := *opts
 	o.Root = filepath.ToSlash(abs)
 	w := New(s, &o)
+	w.windows = runtime.GOOS == "windows"
 	if w.bad != nil {
 		s.Close()
 		return nil, w.bad
