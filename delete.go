@@ -19,6 +19,15 @@ func (w *Workspace) Delete(ctx context.Context, p string) (string, error) {
 	if r.name == "." {
 		return "", errorf(CodeInvalidPath, p, "is a directory (the workspace root): %s", p)
 	}
+	if err := w.slashDir(ctx, r, false); err != nil {
+		return "", err
+	}
+	if r.slash {
+		// A directory, or a link to one, named as such: unlink(2) says EISDIR.
+		if fi, err := w.store.Stat(ctx, r.name); err == nil && fi.IsDir() {
+			return "", errorf(CodeInvalidPath, p, "is a directory; only files can be deleted: %s", p)
+		}
+	}
 	fi, err := store.Lstat(ctx, w.store, r.name)
 	if err != nil {
 		return "", storeError(p, err)

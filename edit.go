@@ -69,6 +69,9 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 	if err := w.check(ctx, OpEdit, r); err != nil {
 		return nil, err
 	}
+	if err := w.slashDir(ctx, r, false); err != nil {
+		return nil, err
+	}
 	for attempt := 1; ; attempt++ {
 		data, err := w.load(ctx, r)
 		if err != nil {
@@ -84,7 +87,7 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 				return nil, changedError(p, nil)
 			}
 		}
-		text, total, err := applyEdits(p, string(data), edits)
+		text, total, err := applyEdits(p, string(data), edits, w.limits.MaxEditBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -129,8 +132,10 @@ const bom = "\uFEFF"
 // replacements. A byte-order mark at the start of text stays there (and is ignored at the
 // start of an old or new text, where a model may have copied it). In a file whose lines end
 // in CRLF, an old and new text written with "\n" match and are written with CRLF; the
-// reverse holds for LF files; text that matches as given is taken as given.
-func applyEdits(p, text string, edits []Replacement) (string, int, error) {
+// reverse holds for LF files; text that matches as given is taken as given. A result over
+// maxBytes is [CodeFileTooLarge], found from the counts before the result is built, so
+// a replace_all that would blow a small file up costs no memory.
+func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, int, error) {
 	mark := ""
 	if strings.HasPrefix(text, bom) {
 		mark, text = bom, text[len(bom):]
@@ -167,6 +172,13 @@ func applyEdits(p, text string, edits []Replacement) (string, int, error) {
 			return "", 0, notFound(p, text, e.Old, label)
 		case n > 1 && !e.ReplaceAll:
 			return "", 0, notUnique(p, text, old, n, label)
+		}
+		replaced := 1
+		if e.ReplaceAll {
+			replaced = n
+		}
+		if size := int64(len(mark)+len(text)) + int64(replaced)*(int64(len(new))-int64(len(old))); size > maxBytes {
+			return "", 0, errorf(CodeFileTooLarge, p, "%sthe edit would make the file %d bytes, over the %d-byte edit limit; nothing was written: %s", label, size, maxBytes, p)
 		}
 		if e.ReplaceAll {
 			text = strings.ReplaceAll(text, old, new)

@@ -2,6 +2,7 @@ package llmfs_test
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -198,5 +199,38 @@ func TestFileEdit_ConcurrentEditsLoseNothing(t *testing.T) {
 				t.Errorf("edit %d landed=%v but the file says otherwise: %q", i, landed[i], got)
 			}
 		}
+	})
+}
+
+// Issue 12.7: one replace_all turned a 100 KB file into 100 MB at 500 MB RSS, since
+// MaxEditBytes bounded only the file loaded. The result is bounded too, before it is built.
+func TestEditResultBounded(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
+		orig := strings.Repeat("x", 100_000)
+		put(t, w, "f.txt", orig)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := w.Edit(bg, "f.txt", "x", strings.Repeat("y", 1000), true)
+		runtime.ReadMemStats(&after)
+		wantCode(t, err, llmfs.CodeFileTooLarge)
+		if got := mustRaw(t, w, "f.txt"); got != orig {
+			t.Errorf("a refused edit changed the file (now %d bytes)", len(got))
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+			t.Errorf("the refused edit allocated %d MB", alloc>>20)
+		}
+		// Several edits together count too: each is within the limit, not their sum.
+		_, err = w.EditMany(bg, "f.txt", []llmfs.Replacement{
+			{Old: "x", New: strings.Repeat("y", 400), ReplaceAll: true},
+			{Old: "y", New: "zz", ReplaceAll: true},
+		})
+		wantCode(t, err, llmfs.CodeFileTooLarge)
+	})
+	eachBackend(t, &llmfs.Options{Limits: llmfs.Limits{MaxEditBytes: 10}}, func(t *testing.T, w *llmfs.Workspace) {
+		put(t, w, "f", "abcd")
+		_, err := w.Edit(bg, "f", "a", "12345678", false) // 11 bytes
+		wantCode(t, err, llmfs.CodeFileTooLarge)
+		_, err = w.Edit(bg, "f", "a", "1234567", false) // 10 bytes: fine
+		noErr(t, err)
 	})
 }

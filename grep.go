@@ -106,6 +106,9 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, er
 	if err := w.check(ctx, OpGrep, r); err != nil {
 		return nil, err
 	}
+	if err := w.slashDir(ctx, r, false); err != nil {
+		return nil, err
+	}
 	res, err := search.Grep(ctx, w.store, r.name, search.GrepOptions{
 		Pattern: opts.Pattern, IgnoreCase: opts.IgnoreCase, Multiline: opts.Multiline,
 		Mode: opts.Mode, LineNumbers: opts.LineNumbers, Before: opts.Before, After: opts.After,

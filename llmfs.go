@@ -57,7 +57,8 @@ func (l Limits) withDefaults() Limits {
 // current directory.
 type Options struct {
 	// Root is the workspace root. For a host workspace ([Open]) it is a directory, made
-	// absolute and canonicalized at open; empty means the current directory. For a store
+	// absolute and canonicalized at open; empty means the current directory. Absolute
+	// paths may spell it either way: canonical, or as given (through a symbolic link). For a store
 	// given to [New] it is only the name shown in absolute paths; empty means "/".
 	Root string
 	// Relaxed turns off the containment check: absolute paths and paths with ".." may leave
@@ -86,6 +87,7 @@ type Options struct {
 type Workspace struct {
 	store   store.Store
 	root    string // absolute, slash-separated; what paths are shown relative to
+	alias   string // the root as opened, when a symbolic link leads to it; "" otherwise
 	base    string // the store name of root: "." unless the store is rooted above it
 	relaxed bool
 	limits  Limits

@@ -128,6 +128,12 @@ func (w *Workspace) twoFiles(ctx context.Context, op Op, src, dst string) (rs, r
 	if err = w.check(ctx, op, rd); err != nil {
 		return
 	}
+	if err = w.slashDir(ctx, rs, false); err != nil {
+		return
+	}
+	if err = w.slashDir(ctx, rd, true); err != nil {
+		return
+	}
 	fi, serr := w.store.Stat(ctx, rs.name)
 	switch {
 	case serr != nil:

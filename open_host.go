@@ -4,6 +4,7 @@ package llmfs
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -25,9 +26,10 @@ func Open(opts *Options) (*Workspace, error) {
 			return nil, &Error{Code: CodeInvalidPath, Path: dir, Msg: "cannot determine the current directory", Err: err}
 		}
 	}
-	abs, err := filepath.Abs(dir)
+	given, err := filepath.Abs(dir)
+	var abs string
 	if err == nil {
-		abs, err = filepath.EvalSymlinks(abs)
+		abs, err = filepath.EvalSymlinks(given)
 	}
 	if err != nil {
 		return nil, storeError(dir, err)
@@ -53,6 +55,12 @@ func Open(opts *Options) (*Workspace, error) {
 	if w.bad != nil {
 		s.Close()
 		return nil, w.bad
+	}
+	if alias := path.Clean(filepath.ToSlash(given)); alias != w.root {
+		// The root was reached through a symbolic link (for the current directory,
+		// os.Getwd gives $PWD, the path the shell went by): paths spelled through it are
+		// inside too.
+		w.alias = alias
 	}
 	if opts.Relaxed {
 		w.base = strings.TrimPrefix(w.root, "/")

@@ -1,6 +1,9 @@
 package llmfs
 
 import (
+	"context"
+	"errors"
+	"io/fs"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -12,6 +15,9 @@ type resolved struct {
 	arg  string // as the caller wrote it
 	name string // store name
 	abs  string // absolute, cleaned
+	// slash: the path ends in "/" (or "/."), so it names a directory, as in POSIX; see
+	// [Workspace.slashDir].
+	slash bool
 }
 
 // resolve applies the path rules of the workspace to p: an empty path or one holding a NUL
@@ -37,6 +43,12 @@ func (w *Workspace) resolveSlash(p string) (resolved, error) {
 		// Store names are UTF-8 (fs.ValidPath); say so here rather than fail in the store.
 		return resolved{}, errorf(CodeInvalidPath, p, "path is not valid UTF-8: %q", p)
 	}
+	r, err := w.resolveClean(p)
+	r.slash = strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.")
+	return r, err
+}
+
+func (w *Workspace) resolveClean(p string) (resolved, error) {
 	if w.virtual {
 		return w.resolveVirtual(p)
 	}
@@ -46,7 +58,7 @@ func (w *Workspace) resolveSlash(p string) (resolved, error) {
 	}
 	abs = path.Clean(abs)
 	r := resolved{arg: p, abs: abs}
-	if rel, ok := within(w.root, abs); ok {
+	if rel, ok := w.within(abs); ok {
 		r.name = rel
 		if w.base != "." {
 			r.name = joinName(w.base, rel)
@@ -67,6 +79,26 @@ func (w *Workspace) resolveSlash(p string) (resolved, error) {
 	return r, nil
 }
 
+// slashDir holds a path that ends in a slash to what POSIX makes of it: it names a
+// directory, so "h.txt/" is not the file h.txt (ENOTDIR) and a write to "newf/" does not
+// create a file "newf". A directory, or a missing path when the operation would not create
+// it (create false: its own FILE_NOT_FOUND follows), is left to the operation.
+func (w *Workspace) slashDir(ctx context.Context, r resolved, create bool) error {
+	if !r.slash {
+		return nil
+	}
+	fi, err := w.store.Stat(ctx, r.name)
+	switch {
+	case err == nil && fi.IsDir():
+		return nil
+	case err == nil:
+		return errorf(CodeInvalidPath, r.arg, "not a directory, though the path ends in a slash, which names one: %s", r.arg)
+	case create && errors.Is(err, fs.ErrNotExist):
+		return errorf(CodeInvalidPath, r.arg, "the path ends in a slash, which names a directory; a file's path has none: %s", r.arg)
+	}
+	return nil
+}
+
 // resolveVirtual resolves a virtual path: "/" is the root, ".." is refused outright.
 func (w *Workspace) resolveVirtual(p string) (resolved, error) {
 	for elem := range strings.SplitSeq(p, "/") {
@@ -80,6 +112,32 @@ func (w *Workspace) resolveVirtual(p string) (resolved, error) {
 		rel = abs[1:]
 	}
 	return resolved{arg: p, abs: abs, name: joinName(w.base, rel)}, nil
+}
+
+// within reports whether the clean absolute path p is the workspace root or below it, and
+// its name relative to the root. The root has two spellings: its canonical path, and the
+// path it was opened by when a symbolic link leads to it (a root under /tmp on macOS, or
+// "--root s/link"), which is how the caller knows it. Either is the same directory, so
+// either is inside (seed 002: the resolved real path must lie under the root).
+func (w *Workspace) within(p string) (string, bool) {
+	if rel, ok := within(w.root, p); ok {
+		return rel, true
+	}
+	if w.alias != "" {
+		return within(w.alias, p)
+	}
+	return "", false
+}
+
+// Within reports whether the absolute path p, once cleaned, is the workspace root or below
+// it, spelled through the root's canonical path or the path it was opened by. It does not
+// look at the store, so symbolic links below the root are not followed.
+func (w *Workspace) Within(p string) bool {
+	if w.virtual {
+		return path.IsAbs(p)
+	}
+	_, ok := w.within(path.Clean(p))
+	return ok && path.IsAbs(p)
 }
 
 // within reports whether the clean absolute path p is root or below it, and its name
@@ -144,7 +202,7 @@ func (w *Workspace) Rel(abs string) string {
 			return rel
 		}
 	}
-	if rel, ok := within(w.root, path.Clean(abs)); ok {
+	if rel, ok := w.within(path.Clean(abs)); ok {
 		return rel
 	}
 	return abs

@@ -4,6 +4,7 @@ package llmfs_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,7 +143,7 @@ func TestFsContext_LexicalNormalization(t *testing.T) {
 			{"x/y/../../z.txt", "z.txt"},
 			{"../" + base + "/back.txt", "back.txt"},
 			{w.Root() + "/./abs/../abs.txt", "abs.txt"},
-			{"t/", "t"},
+			// "t/" names a directory, not the file t: TestTrailingSlashNamesADirectory.
 		}
 		for _, tt := range tests {
 			res, err := w.Write(bg, tt.in, tt.in, llmfs.WriteOptions{})
@@ -278,4 +279,72 @@ func TestFsContext_SymlinksResolvedBeforeContainment(t *testing.T) {
 		_, err := w.Read(bg, p, llmfs.ReadOptions{Limit: llmfs.NoLimit})
 		wantCode(t, err, llmfs.CodeInvalidPath)
 	}
+}
+
+// Issue 13.14: a trailing slash names a directory, as in POSIX: a write to "newf/" made a
+// file newf, and "h.txt/" read the file h.txt. Every operation now holds to it.
+func TestTrailingSlashNamesADirectory(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
+		for _, v := range []*llmfs.Workspace{w, w.Virtual()} {
+			for _, mode := range []llmfs.WriteMode{llmfs.Overwrite, llmfs.AppendTo, llmfs.Create} {
+				_, err := v.Write(bg, "newf/", "x", llmfs.WriteOptions{Mode: mode})
+				wantCode(t, err, llmfs.CodeInvalidPath)
+			}
+			if exists(w, "newf") {
+				t.Fatal("a write to newf/ created newf")
+			}
+		}
+		put(t, w, "h.txt", "hello\n")
+		put(t, w, "d/in.txt", "in\n")
+		for _, p := range []string{"h.txt/", "h.txt/.", "/h.txt/"} {
+			if p[0] == '/' {
+				p = abs(w, "h.txt") + "/"
+			}
+			_, err := w.Read(bg, p, llmfs.ReadOptions{})
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.ReadTo(bg, p, llmfs.ReadOptions{}, io.Discard)
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.Edit(bg, p, "hello", "bye", false)
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.Delete(bg, p)
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.Move(bg, p, "moved.txt")
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.Copy(bg, p, "copied.txt")
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.Grep(bg, llmfs.GrepOptions{Pattern: "hello", Path: p})
+			wantCode(t, err, llmfs.CodeInvalidPath)
+			_, err = w.List(bg, p)
+			wantCode(t, err, llmfs.CodeInvalidPath)
+		}
+		for _, dst := range []string{"n/", "d/"} {
+			_, err := w.Move(bg, "h.txt", dst)
+			if err == nil {
+				t.Errorf("Move(h.txt, %s) succeeded", dst)
+			}
+			_, err = w.Copy(bg, "h.txt", dst)
+			if err == nil {
+				t.Errorf("Copy(h.txt, %s) succeeded", dst)
+			}
+		}
+		if got := mustRaw(t, w, "h.txt"); got != "hello\n" || exists(w, "n") || exists(w, "moved.txt") || exists(w, "copied.txt") {
+			t.Errorf("a refused operation changed something: h.txt = %q", got)
+		}
+		// A directory named with a slash is as without it.
+		if _, err := w.List(bg, "d/"); err != nil {
+			t.Errorf("List(d/): %v", err)
+		}
+		if _, err := w.Mkdir(bg, "e/"); err != nil || !isDir(w, "e") {
+			t.Errorf("Mkdir(e/): %v", err)
+		}
+		_, err := w.Read(bg, "d/", llmfs.ReadOptions{})
+		wantCode(t, err, llmfs.CodeInvalidPath)
+		_, err = w.Delete(bg, "d/")
+		wantCode(t, err, llmfs.CodeInvalidPath)
+		_, err = w.Read(bg, "nope/", llmfs.ReadOptions{})
+		wantCode(t, err, llmfs.CodeFileNotFound)
+		if _, err := w.Grep(bg, llmfs.GrepOptions{Pattern: "in", Path: "d/"}); err != nil {
+			t.Errorf("Grep in d/: %v", err)
+		}
+	})
 }

@@ -52,6 +52,27 @@ type ReadResult struct {
 	Hash string
 }
 
+// PastEnd reports that the read began past the last line of the file, so it returned no
+// lines though the caller asked for some: offset 500 of a 21-line file. The faces say so
+// ([ReadResult.PastEndNote]) rather than hand back an empty content that reads as an
+// empty file. An empty file read from the start is not past its end.
+func (r *ReadResult) PastEnd() bool {
+	return r.Lines == 0 && r.Offset > r.TotalLines && !(r.Offset == 1 && r.TotalLines == 0)
+}
+
+// PastEndNote is the sentence that says a read was past the end, for every face alike:
+// "offset 500 is past the end; the file has 21 lines". It is "" unless [ReadResult.PastEnd].
+func (r *ReadResult) PastEndNote() string {
+	if !r.PastEnd() {
+		return ""
+	}
+	unit := "lines"
+	if r.TotalLines == 1 {
+		unit = "line"
+	}
+	return fmt.Sprintf("offset %d is past the end; the file has %d %s", r.Offset, r.TotalLines, unit)
+}
+
 // binarySniffLen is how much of a file is searched for a NUL byte to call it binary.
 const binarySniffLen = 8000
 
@@ -89,6 +110,9 @@ func (w *Workspace) Read(ctx context.Context, p string, opts ReadOptions) (*Read
 		return nil, err
 	}
 	if err := w.check(ctx, OpRead, r); err != nil {
+		return nil, err
+	}
+	if err := w.slashDir(ctx, r, false); err != nil {
 		return nil, err
 	}
 	f, err := w.store.Open(ctx, r.name)
@@ -284,6 +308,9 @@ func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out 
 		return 0, err
 	}
 	if err := w.check(ctx, OpRead, r); err != nil {
+		return 0, err
+	}
+	if err := w.slashDir(ctx, r, false); err != nil {
 		return 0, err
 	}
 	f, err := w.store.Open(ctx, r.name)

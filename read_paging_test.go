@@ -235,3 +235,31 @@ func TestReadMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// Issue 13.13: a read past the end returned an empty content that reads as an empty
+// file. The result says so, in one sentence every face uses.
+func TestReadPastTheEndSaysSo(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
+		put(t, w, "f.txt", strings.Repeat("line\n", 21))
+		put(t, w, "one.txt", "x")
+		put(t, w, "empty.txt", "")
+		for _, tt := range []struct {
+			p      string
+			offset int
+			note   string
+		}{
+			{"f.txt", 500, "offset 500 is past the end; the file has 21 lines"},
+			{"f.txt", 22, "offset 22 is past the end; the file has 21 lines"},
+			{"f.txt", 21, ""},
+			{"one.txt", 2, "offset 2 is past the end; the file has 1 line"},
+			{"empty.txt", 1, ""},
+			{"empty.txt", 2, "offset 2 is past the end; the file has 0 lines"},
+		} {
+			res, err := w.Read(bg, tt.p, llmfs.ReadOptions{Offset: tt.offset})
+			noErr(t, err)
+			if got := res.PastEndNote(); got != tt.note || res.PastEnd() != (tt.note != "") {
+				t.Errorf("%s offset %d: note %q, want %q", tt.p, tt.offset, got, tt.note)
+			}
+		}
+	})
+}

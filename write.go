@@ -55,6 +55,9 @@ func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOpti
 	if err := w.check(ctx, OpWrite, r); err != nil {
 		return nil, err
 	}
+	if err := w.slashDir(ctx, r, true); err != nil {
+		return nil, err
+	}
 	if r.name == "." {
 		return nil, errorf(CodeInvalidPath, p, "is a directory: %s", p)
 	}

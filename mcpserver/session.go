@@ -40,10 +40,11 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 		return st, nil
 	}
 	st := &session{}
-	for _, r := range s.roots {
+	for i, r := range s.roots {
 		// A session of its own, so its reads are its own; NewWithOptions switches
-		// read-before-edit on or off as asked.
-		tb, err := tools.NewWithOptions(r.Session(), s.dialect, &tools.Options{RequireRead: s.requireRead})
+		// read-before-edit on or off as asked. Relative paths resolve against the first
+		// directory, so results in the others are shown absolute.
+		tb, err := tools.NewWithOptions(r.Session(), s.dialect, &tools.Options{RequireRead: s.requireRead, AbsolutePaths: i > 0})
 		if err != nil {
 			return nil, err
 		}
@@ -73,7 +74,7 @@ func (s *server) rootsChanged(ctx context.Context, req *mcp.RootsListChangedRequ
 
 // call routes one tool call to the toolbox of the directory that holds its paths, after
 // checking them against the client's roots.
-func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string, keys []string) (json.RawMessage, error) {
+func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string, keys []string) (*tools.Result, error) {
 	st, err := s.session(req.Session)
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 	if err != nil {
 		return nil, err
 	}
-	return st.toolboxes[i].Call(ctx, name, args)
+	return st.toolboxes[i].CallResult(ctx, name, args)
 }
 
 // allowed returns the directories the session may use after its client's roots, or nil
@@ -213,7 +214,7 @@ func (s *server) locate(p string) (string, int, error) {
 		return abs, 0, nil
 	}
 	for i, r := range s.roots {
-		if within(r.Root(), abs) {
+		if r.Within(abs) {
 			return abs, i, nil
 		}
 	}

@@ -5,8 +5,9 @@ package search
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/llmfs/llmfs/store/osdir"
@@ -15,7 +16,8 @@ import (
 // BenchmarkGrepGoroot searches Go's own source tree; bench/search.sh compares the same
 // cases with ripgrep and GNU grep.
 func BenchmarkGrepGoroot(b *testing.B) {
-	dir := filepath.Join(runtime.GOROOT(), "src")
+	goroot, _ := exec.Command("go", "env", "GOROOT").Output()
+	dir := filepath.Join(strings.TrimSpace(string(goroot)), "src")
 	if _, err := os.Stat(dir); err != nil {
 		b.Skip("no Go source tree:", err)
 	}

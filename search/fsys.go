@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/llmfs/llmfs/store"
+	"github.com/llmfs/llmfs/store/osdir"
 )
 
 // fileSystem is what the walk and the searchers need from a store. storeFS serves any
@@ -117,7 +119,7 @@ func (f hostFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 			des, err = f.dir.readDir(rel)
 		}
 	}
-	return des, err
+	return slices.DeleteFunc(des, func(de fs.DirEntry) bool { return osdir.IsTemp(de.Name()) }), err
 }
 
 func (f hostFS) open(ctx context.Context, name string) (io.ReadCloser, error) {

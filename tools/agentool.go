@@ -30,9 +30,10 @@ const pathDesc = "Path of the file, absolute or relative to the workspace root."
 var agentoolTools = []tool{
 	{
 		name: "file_read", op: llmfs.OpRead, readOnly: true, idempotent: true,
-		description: "Read a text file. Returns its content exactly (line endings kept) and total_lines, the number of lines in the whole file. " +
-			"Page through large files with offset (first line, from 1) and limit (number of lines). Without limit at most 2000 lines " +
-			"or 256 KiB are returned; then truncated is true and next_offset says where to continue. Binary files are refused.",
+		description: "Read a text file. Returns its content (line endings kept) and total_lines, the number of lines in the whole file. " +
+			"Lines over 2000 characters are cut and marked; cut_lines counts them. Page through large files with offset (first line, from 1) " +
+			"and limit (number of lines). Without limit at most 2000 lines or 256 KiB are returned; then truncated is true and next_offset " +
+			"says where to continue. Binary files are refused.",
 		params: []param{
 			str("path", pathDesc, true),
 			integer("offset", "First line to read, counting from 1.", 1),
@@ -45,6 +46,9 @@ var agentoolTools = []tool{
 			}
 			out := map[string]any{"content": res.Content, "total_lines": res.TotalLines}
 			addReadNotes(out, res)
+			if note := res.PastEndNote(); note != "" {
+				out["note"] = note // rtc has it among the numbered lines
+			}
 			return out, nil
 		},
 	},
@@ -108,10 +112,10 @@ var agentoolTools = []tool{
 	},
 	{
 		name: "directory_list", op: llmfs.OpList, readOnly: true, idempotent: true,
-		description: "List a directory: entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories).",
-		params:      []param{str("path", "Path of the directory.", true)},
+		description: "List a directory (default the workspace root): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories).",
+		params:      []param{str("path", "Path of the directory, absolute or relative to the workspace root; default the root.", false)},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-			entries, err := tb.ws.List(ctx, a.String("path", ""))
+			entries, err := tb.ws.List(ctx, a.String("path", "."))
 			if err != nil {
 				return nil, err
 			}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"path"
 
 	"github.com/llmfs/llmfs"
 	sj "github.com/llmfs/llmfs/internal/strictjson"
@@ -110,8 +111,11 @@ func grepTool(name, pathDesc string) tool {
 }
 
 // shown turns a path relative to the root, as the core reports search results, into the
-// form the dialect shows: virtual in rtc.
+// form the dialect shows: virtual in rtc, absolute with [Options.AbsolutePaths].
 func (tb *Toolbox) shown(rel string) string {
+	if tb.absolute && !path.IsAbs(rel) {
+		return path.Join(tb.ws.Root(), rel)
+	}
 	if tb.dialect != RTC {
 		return rel
 	}
@@ -121,11 +125,9 @@ func (tb *Toolbox) shown(rel string) string {
 	return "/" + rel
 }
 
-const searchPathDesc = "Directory (or, for grep, file) to search, absolute or relative to the workspace root; default the root."
-
 var (
-	fileFind = findTool("file_find", searchPathDesc)
-	fileGrep = grepTool("file_grep", searchPathDesc)
+	fileFind = findTool("file_find", "Directory to search, absolute or relative to the workspace root; default the root.")
+	fileGrep = grepTool("file_grep", "File or directory to search, absolute or relative to the workspace root; default the root.")
 	rtcFind  = findTool("find", "Directory to search, a virtual path (default /).")
 	rtcGrep  = grepTool("grep", "File or directory to search, a virtual path (default /).")
 )

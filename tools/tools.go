@@ -126,9 +126,10 @@ func Definitions(d Dialect, m llmfs.Mode) ([]Definition, error) {
 // For read-before-edit, give each agent session its own workspace session
 // ([llmfs.Workspace.Session]) and its own Toolbox.
 type Toolbox struct {
-	ws      *llmfs.Workspace
-	dialect Dialect
-	tools   []tool
+	ws       *llmfs.Workspace
+	dialect  Dialect
+	tools    []tool
+	absolute bool // show search results as absolute paths ([Options.AbsolutePaths])
 }
 
 // Options configure a [Toolbox]. A nil *Options means the defaults.
@@ -137,6 +138,12 @@ type Options struct {
 	// Nil means the dialect's default: on in rtc; in agentool, as the workspace says,
 	// which is off unless the workspace was opened with RequireRead.
 	RequireRead *bool
+	// AbsolutePaths makes find and grep show absolute paths instead of paths relative to
+	// the root. A server that serves several directories sets it for every directory but
+	// the first, against which relative paths resolve: so each path a tool returns leads
+	// back to the same file when given to another tool. The rtc dialect ignores it (its
+	// paths are virtual).
+	AbsolutePaths bool
 }
 
 // New returns a toolbox for ws in dialect d with the default [Options].
@@ -169,7 +176,11 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 	if requireRead != ws.RequiresRead() {
 		ws = ws.RequireRead(requireRead)
 	}
-	return &Toolbox{ws: ws, dialect: d, tools: tt}, nil
+	tb := &Toolbox{ws: ws, dialect: d, tools: tt}
+	if opts != nil {
+		tb.absolute = opts.AbsolutePaths && d != RTC
+	}
+	return tb, nil
 }
 
 // Workspace returns the workspace the toolbox works on: in the rtc dialect a virtual view,
@@ -188,6 +199,25 @@ func (tb *Toolbox) Definitions() []Definition {
 // Call runs the tool name with JSON arguments args and returns its JSON result. A failure is
 // an *[llmfs.Error]; [ErrorJSON] renders it for a model.
 func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	res, err := tb.CallResult(ctx, name, args)
+	if err != nil {
+		return nil, err
+	}
+	return res.JSON, nil
+}
+
+// A Result is a successful call's outcome in the two forms a client may show a model.
+type Result struct {
+	// JSON is the result object, as [Toolbox.Call] returns it.
+	JSON json.RawMessage
+	// Text is what a model reads: JSON itself, except where the dialect's model expects
+	// plain text. In the rtc dialect the text of a read is its numbered lines and a short
+	// trailing note, as Claude Code's Read tool returns them.
+	Text string
+}
+
+// CallResult is [Toolbox.Call] returning both forms of the result.
+func (tb *Toolbox) CallResult(ctx context.Context, name string, args json.RawMessage) (*Result, error) {
 	i := slices.IndexFunc(tb.tools, func(t tool) bool { return t.name == name })
 	if i < 0 {
 		var names []string
@@ -209,8 +239,25 @@ func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) 
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(out)
+	b, err := Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{JSON: b, Text: string(b)}
+	if tr, ok := out.(textResult); ok {
+		res.Text = tr.text
+	}
+	return res, nil
 }
+
+// textResult is the result of a tool whose model reads text rather than JSON: obj is
+// the result object, text what the model reads.
+type textResult struct {
+	obj  any
+	text string
+}
+
+func (r textResult) MarshalJSON() ([]byte, error) { return Marshal(r.obj) }
 
 // modeDenied explains to a model why the tool name is not available and which tools are.
 func (tb *Toolbox) modeDenied(name string) error {
@@ -264,13 +311,13 @@ func ErrorOf(err error) ErrorObject {
 
 // ErrorJSON renders err as {"code": ..., "message": ...}.
 func ErrorJSON(err error) json.RawMessage {
-	b, _ := json.Marshal(ErrorOf(err))
+	b, _ := Marshal(ErrorOf(err))
 	return b
 }
 
 // schema renders params as a JSON Schema object.
 func schema(params []param) json.RawMessage {
-	b, _ := json.Marshal(schemaObject(params))
+	b, _ := Marshal(schemaObject(params))
 	return b
 }
 

@@ -40,6 +40,28 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
+var (
+	buildOnce   sync.Once
+	builtAssets *web.Assets
+	buildErr    error
+)
+
+// sourceBuild builds llmfs.wasm from the source tree once per test binary: the browser
+// tests run the code under test, not the copy embedded in web/dist (which CI checks is
+// current separately).
+func sourceBuild(t *testing.T) *web.Assets {
+	t.Helper()
+	buildOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		builtAssets, buildErr = web.Build(ctx)
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtAssets
+}
+
 // browser is one headless Chromium process on a profile directory.
 type browser struct {
 	t      *testing.T
@@ -202,7 +224,7 @@ func (b *browser) readContent(path string) string {
 // the console stays clean.
 func TestBrowser(t *testing.T) {
 	exe := chromium(t)
-	srv := httptest.NewServer(web.Handler())
+	srv := httptest.NewServer(web.NewHandler(sourceBuild(t)))
 	defer srv.Close()
 	profile := t.TempDir()
 	url := srv.URL + "/?db=e2e"
@@ -211,7 +233,7 @@ func TestBrowser(t *testing.T) {
 	b := startBrowser(t, exe, profile)
 	b.run("loading the page", chromedp.Navigate(url))
 	b.waitReady()
-	t.Logf("page ready after %v (includes building llmfs.wasm if needed)", time.Since(start))
+	t.Logf("page ready after %v", time.Since(start))
 
 	// The console watcher sees errors (so that its silence below means something).
 	b.eval(`(console.error("probe"), 0)`, nil)

@@ -85,7 +85,7 @@ var writeCmd = &command{
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintln(e.stdout, res.Path)
+			_, err = fmt.Fprintln(e.stdout, e.name(res.Path))
 			return err
 		}
 	},
@@ -144,9 +144,9 @@ var lsCmd = &command{
 			var sb strings.Builder
 			for _, en := range entries {
 				if en.Type == llmfs.TypeDirectory {
-					fmt.Fprintf(&sb, "%12s  %s/\n", "-", en.Name)
+					fmt.Fprintf(&sb, "%12s  %s/\n", "-", e.name(en.Name))
 				} else {
-					fmt.Fprintf(&sb, "%12d  %s\n", en.Size, en.Name)
+					fmt.Fprintf(&sb, "%12d  %s\n", en.Size, e.name(en.Name))
 				}
 			}
 			_, err = io.WriteString(e.stdout, sb.String())
@@ -176,7 +176,7 @@ func pathCommand(name, short string, op func(ws *llmfs.Workspace, ctx context.Co
 				if err != nil {
 					return err
 				}
-				_, err = fmt.Fprintln(e.stdout, p)
+				_, err = fmt.Fprintln(e.stdout, e.name(p))
 				return err
 			}
 		},
@@ -208,7 +208,7 @@ func twoPathCommand(name, short string, op func(ws *llmfs.Workspace, ctx context
 				if err != nil {
 					return err
 				}
-				_, err = fmt.Fprintln(e.stdout, res.Destination)
+				_, err = fmt.Fprintln(e.stdout, e.name(res.Destination))
 				return err
 			}
 		},

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/buildinfo"
 	"github.com/llmfs/llmfs/mcpserver"
 	"github.com/llmfs/llmfs/tools"
 )
@@ -24,10 +25,12 @@ The directories must not nest. Clients that support MCP roots may narrow them, n
 --store and --workspace serve a virtual workspace kept in a database instead (see 'llmfs ws').
 Each MCP session tracks its own reads: with --require-read (the default in the rtc dialect),
 editing or overwriting a file needs a read of it in the same session first.
-The log goes to standard error.`,
+A line that is not a JSON-RPC message gets an error reply and the server reads on; at the end
+of the input the calls already read still answer. The log goes to standard error.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
 		f.register(fs, &e.ws)
+		maxFrame := fs.Int("max-frame", mcpserver.DefaultMaxFrameBytes, "largest message (one line) in `BYTES`; a longer one gets an error reply")
 		return func(ctx context.Context, args []string) error {
 			if len(args) > 0 {
 				return usagef("unexpected argument %q", args[0])
@@ -37,7 +40,8 @@ The log goes to standard error.`,
 			if err != nil {
 				return err
 			}
-			err = srv.Run(ctx, &mcp.StdioTransport{})
+			// Not mcp.StdioTransport: it ends the session at the first bad line.
+			err = srv.Run(ctx, &mcpserver.StdioTransport{In: e.stdin, Out: e.stdout, MaxFrameBytes: *maxFrame})
 			if ctx.Err() != nil {
 				return nil // interrupted: a normal end
 			}
@@ -94,12 +98,9 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 		}
 		wss = append(wss, ws)
 	}
-	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, Version: version, Logger: logger})
+	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, Version: buildinfo.Version(), Logger: logger})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
 	return srv, nil
 }
-
-// version is the llmfs version reported to MCP clients.
-var version = "dev"

@@ -30,6 +30,7 @@ var toolsCmd = &command{
 				return usagef("%v", err)
 			}
 			enc := json.NewEncoder(e.stdout)
+			enc.SetEscapeHTML(false)
 			enc.SetIndent("", "  ")
 			return enc.Encode(defs)
 		}

@@ -12,6 +12,11 @@
 //
 // Special files (FIFOs, sockets, devices) are never opened: [Store.Open] refuses them with
 // [store.ErrNotRegular] before anything can block.
+//
+// Every write, an append included, writes the whole new content aside and renames it into
+// place, so a crash leaves the old file or the new one. On Linux the content has no name
+// until then (O_TMPFILE and linkat); elsewhere it is a hidden sibling ".NAME.llmfs-XXXX",
+// which [Store.ReadDir] never lists and removes once stale (see [IsTemp]).
 package osdir
 
 import (
@@ -29,6 +34,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"github.com/llmfs/llmfs/store"
@@ -70,6 +76,9 @@ func New(dir string, relaxed bool) (*Store, error) {
 		if s.root, err = os.OpenRoot(real); err != nil {
 			return nil, err
 		}
+		// What a crash left at the top; below, each directory is swept as it is
+		// listed. (A relaxed store is the whole host: nothing is swept at open.)
+		s.ReadDir(context.Background(), ".") // see dropTemps
 	}
 	return s, nil
 }
@@ -263,6 +272,7 @@ func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 		}
 		defer f.Close()
 		entries, err = f.ReadDir(-1)
+		entries = s.dropTemps(n, entries)
 		return err
 	})
 	if err != nil {
@@ -302,6 +312,25 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// staleTemp is how long a temporary file goes unmodified before it is taken for one a
+// crash left behind: a write in progress modifies its file as it goes.
+const staleTemp = 10 * time.Minute
+
+// dropTemps removes the temporary files of writes (see [IsTemp]) from the entries of the
+// directory dir, so that no listing, search or quota count sees them, and deletes those
+// a crash left behind.
+func (s *Store) dropTemps(dir string, entries []fs.DirEntry) []fs.DirEntry {
+	return slices.DeleteFunc(entries, func(de fs.DirEntry) bool {
+		if !IsTemp(de.Name()) || !de.Type().IsRegular() {
+			return false
+		}
+		if fi, err := de.Info(); err == nil && time.Since(fi.ModTime()) > staleTemp {
+			s.fs().Remove(path.Join(dir, de.Name()))
+		}
+		return true
+	})
 }
 
 func checkRegular(fi fs.FileInfo) error {
@@ -359,7 +388,7 @@ func lockPath(p string) (unlock func()) {
 
 // WriteFile implements [store.Store]. Replace and Exclusive write a temporary file in the
 // same directory, sync it and move it into place, so a crash leaves the old content or the
-// new one. Append writes in place and cuts the file back to its old size if the write fails.
+// new one; Append does the same with the old content followed by the new.
 func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions) (int64, error) {
 	if name == "." {
 		return 0, &fs.PathError{Op: "write", Path: name, Err: store.ErrIsDir}
@@ -437,49 +466,95 @@ func (s *Store) hash(name string) (string, error) {
 	return store.HashReader(f)
 }
 
-// replace writes r to a temporary sibling of name and moves it into place: by rename, or,
-// when exclusive, by a hard link that fails if name exists. A new file gets mode 0644 less
-// the umask; keep, when not 0, is the mode of the file being replaced, given exactly.
+// replace writes r to a new file and puts it in place of name (see [tempFile.commit]). A
+// new file gets mode 0644 less the umask; keep, when not 0, is the mode of the file being
+// replaced, given exactly.
 func (s *Store) replace(name string, r io.Reader, keep fs.FileMode, exclusive bool) (int64, error) {
-	dir, base := path.Split(name)
-	var tmp string
-	var f *os.File
-	var err error
-	for i := 0; ; i++ {
-		tmp = dir + "." + tmpPrefix(base) + ".llmfs-" + randomSuffix()
-		f, err = s.fs().OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil || !errors.Is(err, fs.ErrExist) || i == 10 {
-			break
-		}
-	}
+	t, err := s.newTemp(name)
 	if err != nil {
 		return 0, err
 	}
-	n, err := io.Copy(f, r)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	defer t.discard()
+	n, err := io.Copy(t.File, r)
 	if err == nil && keep != 0 {
 		// The umask shaped the temporary file's mode; give it the old file's exactly.
-		err = s.fs().Chmod(tmp, keep)
+		err = t.File.Chmod(keep)
 	}
 	if err == nil {
-		if exclusive {
-			err = s.fs().Link(tmp, name)
-		} else {
-			err = s.fs().Rename(tmp, name)
-		}
+		err = t.File.Sync()
 	}
-	if err != nil || exclusive {
-		s.fs().Remove(tmp)
+	if err == nil {
+		err = t.commit(exclusive)
 	}
 	if err != nil {
 		return 0, err
 	}
 	return n, nil
+}
+
+// A tempFile is the new content of a file, written aside and put in place by one rename
+// or link once it is whole and synced, so that a crash leaves the old content or the new.
+// On Linux it is unnamed (O_TMPFILE) until then; elsewhere, or on a file system without
+// unnamed files, it has a name [IsTemp] knows.
+type tempFile struct {
+	*os.File
+	s      *Store
+	target string   // store name of the file it becomes
+	name   string   // store name of a named temporary file; "" once committed or if unnamed
+	dir    *os.File // the directory an unnamed one is linked into; nil for a named one
+	base   string   // target's last element
+}
+
+// newNamedTemp creates a named temporary file next to target.
+func (s *Store) newNamedTemp(target string) (*tempFile, error) {
+	dir, base := path.Split(target)
+	for i := 0; ; i++ {
+		tmp := dir + tempName(base)
+		f, err := s.fs().OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			return &tempFile{File: f, s: s, target: target, name: tmp, base: base}, nil
+		}
+		if !errors.Is(err, fs.ErrExist) || i == 10 {
+			return nil, err
+		}
+	}
+}
+
+// tempName is a fresh name for a temporary file for base: ".BASE.llmfs-SUFFIX".
+func tempName(base string) string {
+	return "." + tmpPrefix(base) + tempMark + randomSuffix()
+}
+
+// commit puts t in place of its target: by rename, or, when exclusive, by a hard link
+// that fails if the target exists.
+func (t *tempFile) commit(exclusive bool) error {
+	if t.dir != nil {
+		return t.commitUnnamed(exclusive)
+	}
+	// Closed first: some systems cannot rename an open file.
+	if err := t.File.Close(); err != nil {
+		return err
+	}
+	fsys := t.s.fs()
+	if exclusive {
+		return fsys.Link(t.name, t.target) // discard removes the temporary name
+	}
+	if err := fsys.Rename(t.name, t.target); err != nil {
+		return err
+	}
+	t.name = ""
+	return nil
+}
+
+// discard releases t and removes its name, if it still has one of its own.
+func (t *tempFile) discard() {
+	t.File.Close()
+	if t.dir != nil {
+		t.dir.Close()
+	}
+	if t.name != "" {
+		t.s.fs().Remove(t.name)
+	}
 }
 
 // tmpPrefix is the part of base a temporary file's name keeps: enough to tell what it is
@@ -496,41 +571,82 @@ func tmpPrefix(base string) string {
 	return base[:i]
 }
 
+// appendTo writes name's current content followed by r to a new file and puts it in
+// place, as replace does: a crash leaves the old content or the whole new one, and an
+// append to a hard link replaces the link rather than change the file it shares with
+// names elsewhere, perhaps outside the root. The old content is streamed, so the memory
+// used does not grow with the file; the time does.
+//
+// Appends from other llmfs processes to the same file take turns by an advisory lock on
+// the old file (see [lockFile]); within the process [lockPath] already serializes them.
 func (s *Store) appendTo(name string, r io.Reader) (int64, error) {
-	const flags = os.O_WRONLY | os.O_APPEND | syscall.O_NONBLOCK
-	// Create the file exclusively if it is missing, so that a failed append knows it
-	// must remove the file it created rather than leave an empty one behind.
-	created := true
-	f, err := s.fs().OpenFile(name, flags|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		created = false
-		f, err = s.fs().OpenFile(name, flags, 0)
-	}
-	if err != nil {
-		return 0, err
-	}
-	fi, err := f.Stat()
-	if err == nil {
-		err = checkRegular(fi)
-	}
-	if err != nil {
-		f.Close()
-		return 0, err
-	}
-	n, err := io.Copy(f, r)
-	if err == nil {
-		err = f.Sync()
-	}
-	if err != nil {
-		// Leave the file as it was.
-		f.Truncate(fi.Size())
-		f.Close()
-		if created {
-			s.fs().Remove(name)
+	var keep fs.FileMode // the mode to keep; 0 for a new file
+	old, err := s.lockedOld(name)
+	switch {
+	case err == nil:
+		defer old.Close()
+		fi, err := old.Stat()
+		if err == nil {
+			err = checkRegular(fi)
 		}
+		if err != nil {
+			return 0, err
+		}
+		keep = fi.Mode().Perm()
+	case errors.Is(err, fs.ErrNotExist):
+		old = nil
+	default:
 		return 0, err
 	}
-	return n, f.Close()
+	t, err := s.newTemp(name)
+	if err != nil {
+		return 0, err
+	}
+	defer t.discard()
+	if old != nil {
+		_, err = io.Copy(t.File, old)
+	}
+	var n int64
+	if err == nil {
+		n, err = io.Copy(t.File, r)
+	}
+	if err == nil && keep != 0 {
+		err = t.File.Chmod(keep)
+	}
+	if err == nil {
+		err = t.File.Sync()
+	}
+	if err == nil {
+		err = t.commit(false)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// appendLockWait bounds how long an append waits for its turn (see [lockFile]).
+const appendLockWait = 10 * time.Second
+
+// lockedOld opens name for an append and locks it. Should another process have put a new
+// file in its place while this one waited for the lock, it opens and locks that instead.
+func (s *Store) lockedOld(name string) (*os.File, error) {
+	deadline := time.Now().Add(appendLockWait)
+	for {
+		f, err := s.fs().OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return nil, err
+		}
+		lockFile(f, deadline)
+		locked, err := f.Stat()
+		if err != nil || !locked.Mode().IsRegular() || time.Now().After(deadline) {
+			return f, nil // the caller's Stat and checks say what is wrong, if anything
+		}
+		if now, err := s.fs().Stat(name); err == nil && os.SameFile(locked, now) {
+			return f, nil
+		}
+		f.Close()
+	}
 }
 
 // Mkdir implements [store.Store].

@@ -196,6 +196,48 @@ func testWriteReplaceAtomic(e *env) {
 	}
 }
 
+// testWriteAppendAtomic checks that an append is atomic too (issue 12.3: store/osdir
+// appended in place): a reader sees the file before an append or after it, never a part of
+// it, and an append whose reader fails leaves the file and its directory as they were.
+func testWriteAppendAtomic(e *env) {
+	const chunk = 64 << 10
+	opts := store.WriteOptions{Mode: store.Append}
+	e.write("f", "")
+	done := make(chan struct{})
+	errc := make(chan error, 1)
+	go func() {
+		defer close(errc)
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			got, err := readFile(e.s, "f")
+			if err != nil {
+				errc <- err
+				return
+			}
+			if len(got)%chunk != 0 {
+				errc <- errors.New("a reader saw a partial append: length " + strconv.Itoa(len(got)))
+				return
+			}
+		}
+	}()
+	for i := range 20 {
+		_, err := e.s.WriteFile(ctx, "f", strings.NewReader(strings.Repeat(string(rune('a'+i)), chunk)), opts)
+		e.noErr("append", err)
+	}
+	close(done)
+	if err := <-errc; err != nil {
+		e.t.Error(err)
+	}
+	before := e.snapshot()
+	_, err := e.s.WriteFile(ctx, "f", &errReader{n: chunk / 2}, opts)
+	e.wantErr("append from a failing reader", err, errBroken)
+	e.sameTree("a failed append", before)
+}
+
 func testWriteAppend(e *env) {
 	opts := store.WriteOptions{Mode: store.Append}
 	n, err := e.s.WriteFile(ctx, "log", strings.NewReader("one\n"), opts)

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
 	"sort"
 	"strings"
 	"testing"
@@ -70,6 +69,7 @@ func run(t *testing.T, opt Opt, wrap bool) {
 		{"WriteReplace", testWriteReplace},
 		{"WriteReplaceAtomic", testWriteReplaceAtomic},
 		{"WriteAppend", testWriteAppend},
+		{"WriteAppendAtomic", testWriteAppendAtomic},
 		{"WriteExclusive", testWriteExclusive},
 		{"WriteIfMatch", testWriteIfMatch},
 		{"WriteIfAbsent", testWriteIfAbsent},
@@ -231,8 +231,6 @@ func join(dir, name string) string {
 	}
 	return dir + "/" + name
 }
-
-func base(name string) string { return path.Base(name) }
 
 // errReader fails after yielding some bytes.
 type errReader struct{ n int }
