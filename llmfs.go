@@ -102,6 +102,7 @@ type Workspace struct {
 	mode    Mode
 	tracker *readTracker // nil unless reads are tracked
 	virtual bool         // paths are virtual: "/" is the root, ".." refused (see Virtual)
+	windows bool         // paths follow the Windows rules too (path_windows_rules.go)
 	deny    *denyRules   // nil: nothing denied
 	quota   *quotaState  // nil: no quota; shared by sessions
 	bad     error        // invalid options: every operation fails with it

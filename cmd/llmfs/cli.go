@@ -71,7 +71,7 @@ var commands []*command
 
 func init() {
 	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd, grepCmd, findCmd, restoreCmd, wsCmd, acpCmd, versionCmd,
-		logCmd, diffCmd, undoCmd, checkpointCmd, restoreCheckpointCmd}
+		logCmd, diffCmd, undoCmd, checkpointCmd, restoreCheckpointCmd, doctorCmd}
 }
 
 func lookup(name string) *command {
@@ -216,6 +216,7 @@ func printUsage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.short)
 	}
+	fmt.Fprintf(w, "\nStart here:\n  llmfs mcp --root DIR      serve DIR to an MCP client over stdio\n  llmfs doctor --root DIR   check a setup and say what to fix\n")
 	fmt.Fprintf(w, "\nRun 'llmfs COMMAND --help' for a command's arguments and flags.\n")
 }
 

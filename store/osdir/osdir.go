@@ -268,7 +268,7 @@ func (s *Store) Lstat(ctx context.Context, name string) (fs.FileInfo, error) {
 func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
 	var entries []fs.DirEntry
 	err := s.do("readdir", name, func(n string) error {
-		f, err := s.fs().OpenFile(n, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+		f, err := s.fs().OpenFile(n, os.O_RDONLY|oDirectory|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			return err
 		}
