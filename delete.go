@@ -9,6 +9,9 @@ import (
 // Delete removes the file at p and returns its absolute path. A directory is refused with
 // [CodeInvalidPath]; a symbolic link is removed itself, never its target.
 func (w *Workspace) Delete(ctx context.Context, p string) (string, error) {
+	if w.journal() != nil {
+		return journaled(ctx, w, ChangeDelete, func(w *Workspace) (string, error) { return w.Delete(ctx, p) })
+	}
 	r, err := w.resolve(p)
 	if err != nil {
 		return "", err

@@ -1,7 +1,6 @@
 package llmfs
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/llmfs/llmfs/internal/binfile"
+	"github.com/llmfs/llmfs/internal/editmatch"
 	"github.com/llmfs/llmfs/internal/textdiff"
 	"github.com/llmfs/llmfs/store"
 )
@@ -27,6 +28,11 @@ type EditResult struct {
 	Path         string // absolute path of the file
 	Replacements int    // occurrences replaced, over all replacements
 	Diff         string // a short unified diff of the change
+	// Matched says how the old texts were found: MatchExact, or the loosest tolerant
+	// step any of them needed (see editmatch.go).
+	Matched Matched
+
+	before, after string // for Undo
 }
 
 // Edit replaces old with new in the file at p. Without replaceAll, old must occur exactly
@@ -51,6 +57,9 @@ func (w *Workspace) Edit(ctx context.Context, p, old, new string, replaceAll boo
 // and changes nothing; an untracked edit loads the file again and retries a few times.
 // The result holds the number of replacements and a short unified diff.
 func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement) (*EditResult, error) {
+	if w.journal() != nil {
+		return journaled(ctx, w, ChangeEdit, func(w *Workspace) (*EditResult, error) { return w.EditMany(ctx, p, edits) })
+	}
 	if len(edits) == 0 {
 		return nil, errorf(CodeInvalidArgument, p, "no edits given")
 	}
@@ -87,7 +96,7 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 				return nil, changedError(p, nil)
 			}
 		}
-		text, total, err := applyEdits(p, string(data), edits, w.limits.MaxEditBytes)
+		text, total, matched, err := applyEdits(p, string(data), edits, w.limits.MaxEditBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -118,6 +127,9 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 			Path:         abs,
 			Replacements: total,
 			Diff:         textdiff.Unified(w.Rel(abs), string(data), text, 3, 60),
+			Matched:      matched,
+			before:       string(data),
+			after:        text,
 		}, nil
 	}
 }
@@ -135,14 +147,14 @@ const bom = "\uFEFF"
 // reverse holds for LF files; text that matches as given is taken as given. A result over
 // maxBytes is [CodeFileTooLarge], found from the counts before the result is built, so
 // a replace_all that would blow a small file up costs no memory.
-func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, int, error) {
+func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, int, Matched, error) {
 	mark := ""
 	if strings.HasPrefix(text, bom) {
 		mark, text = bom, text[len(bom):]
 	}
 	i := strings.IndexByte(text, '\n')
 	crlf := i > 0 && text[i-1] == '\r'
-	total := 0
+	total, matched := 0, MatchExact
 	for k, e := range edits {
 		old, new := e.Old, e.New
 		if mark != "" && strings.HasPrefix(old, bom) && len(old) > len(bom) {
@@ -167,18 +179,35 @@ func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, in
 			new = toCRLF(new)
 		}
 		label := editLabel(k, len(edits))
+		if n == 0 {
+			// Not there as given: try the tolerant steps (editmatch.go), one place only.
+			t, step, ok, err := tolerantEdit(p, text, old, new, label)
+			if err != nil {
+				return "", 0, "", err
+			}
+			if ok {
+				if size := int64(len(mark) + len(t)); size > maxBytes {
+					return "", 0, "", editTooLarge(p, label, size, maxBytes)
+				}
+				text, total, matched = t, total+1, looser(matched, step)
+				continue
+			}
+		}
 		switch {
 		case n == 0:
-			return "", 0, notFound(p, text, e.Old, label)
+			return "", 0, "", notFound(p, text, e.Old, label)
 		case n > 1 && !e.ReplaceAll:
-			return "", 0, notUnique(p, text, old, n, label)
+			return "", 0, "", notUnique(p, text, old, n, label)
 		}
+		// Indentation or quotes in new that break the file's own conventions (editmatch.Adopt).
+		new, step := editmatch.Adopt(text, old, new)
+		matched = looser(matched, step)
 		replaced := 1
 		if e.ReplaceAll {
 			replaced = n
 		}
 		if size := int64(len(mark)+len(text)) + int64(replaced)*(int64(len(new))-int64(len(old))); size > maxBytes {
-			return "", 0, errorf(CodeFileTooLarge, p, "%sthe edit would make the file %d bytes, over the %d-byte edit limit; nothing was written: %s", label, size, maxBytes, p)
+			return "", 0, "", editTooLarge(p, label, size, maxBytes)
 		}
 		if e.ReplaceAll {
 			text = strings.ReplaceAll(text, old, new)
@@ -187,7 +216,7 @@ func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, in
 		}
 		total += n
 	}
-	return mark + text, total, nil
+	return mark + text, total, matched, nil
 }
 
 // toCRLF gives every line break of s the form CRLF.
@@ -229,8 +258,8 @@ func (w *Workspace) load(ctx context.Context, r resolved) ([]byte, error) {
 	if int64(len(data)) > w.limits.MaxEditBytes {
 		return nil, errorf(CodeFileTooLarge, r.arg, "file is over the %d-byte edit limit: %s", w.limits.MaxEditBytes, r.arg)
 	}
-	if bytes.IndexByte(data[:min(len(data), binarySniffLen)], 0) >= 0 {
-		return nil, errorf(CodeBinaryFile, r.arg, "binary file (it contains NUL bytes); it cannot be edited as text: %s", r.arg)
+	if why := binfile.Why(data[:min(len(data), binarySniffLen)], true); why != "" {
+		return nil, errorf(CodeBinaryFile, r.arg, "binary file (%s); it cannot be edited as text: %s", why, r.arg)
 	}
 	return data, nil
 }
@@ -405,4 +434,9 @@ func clip(s string) string {
 		return s
 	}
 	return string([]rune(s)[:maxRunes]) + "…"
+}
+
+// editTooLarge refuses an edit whose result would be over the edit limit.
+func editTooLarge(p, label string, size, maxBytes int64) error {
+	return errorf(CodeFileTooLarge, p, "%sthe edit would make the file %d bytes, over the %d-byte edit limit; nothing was written: %s", label, size, maxBytes, p)
 }

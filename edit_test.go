@@ -65,8 +65,9 @@ func TestFileEdit_PatternNotFound(t *testing.T) {
 		put(t, w, "f.go", content)
 		_, err := w.Edit(bg, "f.go", "return 2", "return 3", false)
 		wantCode(t, err, llmfs.CodePatternNotFound)
-		// Whitespace differences are pointed out, not forgiven.
-		_, err = w.Edit(bg, "f.go", "    return 1", "return 3", false)
+		// A near miss is pointed out, never guessed (whitespace differences are
+		// forgiven by the tolerant steps; see editmatch_test.go).
+		_, err = w.Edit(bg, "f.go", "    return 1;", "return 3", false)
 		wantCode(t, err, llmfs.CodePatternNotFound)
 		if !strings.Contains(err.Error(), "line is 2") {
 			t.Errorf("no hint at the similar line: %v", err)
@@ -232,5 +233,19 @@ func TestEditResultBounded(t *testing.T) {
 		wantCode(t, err, llmfs.CodeFileTooLarge)
 		_, err = w.Edit(bg, "f", "a", "1234567", false) // 10 bytes: fine
 		noErr(t, err)
+	})
+}
+
+// Issue 13.8: a file whose magic number says binary (here a PDF with no NUL in its first
+// block) is BINARY_FILE for edits as for reads, and is left as it was.
+func TestEditRefusesBinaryByMagic(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
+		const pdf = "%PDF-1.7\nsome text obj\n"
+		put(t, w, "doc.pdf", pdf)
+		_, err := w.Edit(bg, "doc.pdf", "some", "other", false)
+		wantCode(t, err, llmfs.CodeBinaryFile)
+		if got := mustRaw(t, w, "doc.pdf"); got != pdf {
+			t.Errorf("content changed: %q", got)
+		}
 	})
 }

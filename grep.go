@@ -2,7 +2,9 @@ package llmfs
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/llmfs/llmfs/search"
 )
@@ -50,7 +52,14 @@ type GrepOptions struct {
 	Hidden bool
 	// NoIgnore stops honouring .gitignore and .ignore files.
 	NoIgnore bool
+	// MaxBytes caps the bytes of the rendered result ([GrepResult.Text]); the entries
+	// that would pass it are left for the next page (Truncated, NextOffset, Note). 0
+	// means no cap; tool faces pass [DefaultGrepBytes].
+	MaxBytes int
 }
+
+// DefaultGrepBytes is the byte cap tool faces put on a grep result, as on a read.
+const DefaultGrepBytes = DefaultMaxReadBytes
 
 // GrepResult is the result of [Workspace.Grep]. Files come in a stable order: depth first,
 // each directory's entries sorted by name (ripgrep's --sort path); lines in file order.
@@ -62,6 +71,14 @@ type GrepResult struct {
 	// offset of the next page.
 	Truncated  bool `json:"truncated,omitempty"`
 	NextOffset int  `json:"next_offset,omitempty"`
+	// CutLines counts the lines shown cut to [Limits.MaxLineLength], as reads cut them.
+	CutLines int `json:"cut_lines,omitempty"`
+	// Binary says that the file named by Path is binary and was not searched (as ripgrep
+	// says "binary file matches"); Note says so too.
+	Binary bool `json:"binary,omitempty"`
+	// Note says why the result stops short (the byte cap cut it, or the file named is
+	// binary), and how to go on.
+	Note string `json:"note,omitempty"`
 }
 
 // Text renders the result as ripgrep prints it: "path" per file, "path:count", and
@@ -89,8 +106,11 @@ func (r *GrepResult) Files() []string {
 }
 
 // Grep searches the file or directory opts.Path for opts.Pattern. Binary files (a NUL
-// byte in the first 8000 bytes), hidden files and ignored files are skipped, and symbolic
-// links are not followed, unless opts say otherwise for hidden and ignored files.
+// byte in the first 8000 bytes, or a binary format's signature such as PNG's or PDF's:
+// skipped, and a binary file named by opts.Path sets Binary and Note), hidden files and ignored files are skipped, and symbolic
+// links are not followed, unless opts say otherwise for hidden and ignored files. Lines
+// longer than [Limits.MaxLineLength] are cut as reads cut them, and opts.MaxBytes caps the
+// result.
 //
 // An invalid regular expression, glob, type or mode is [CodeInvalidArgument] with the
 // parser's message; a bad path is [CodeInvalidPath] or [CodeFileNotFound].
@@ -114,14 +134,12 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, er
 		Mode: opts.Mode, LineNumbers: opts.LineNumbers, Before: opts.Before, After: opts.After,
 		Glob: opts.Glob, Type: opts.Type, HeadLimit: opts.HeadLimit, Offset: opts.Offset,
 		Hidden: opts.Hidden, NoIgnore: opts.NoIgnore, Base: w.base, Skip: w.skipDenied(),
+		MaxLineBytes: grepLineBytes(w.limits),
 	})
 	if err != nil {
 		return nil, w.searchError(p, err)
 	}
-	out := &GrepResult{Mode: res.Mode, LineNumbers: res.LineNumbers, Entries: res.Entries, Truncated: res.Truncated}
-	if res.Truncated {
-		out.NextOffset = opts.Offset + len(res.Entries)
-	}
+	out := &GrepResult{Mode: res.Mode, LineNumbers: res.LineNumbers, Entries: res.Entries, Truncated: res.Truncated, Binary: res.Binary}
 	// Store names become paths relative to the workspace root; entries of one file share
 	// one string.
 	last, shown := "", ""
@@ -135,5 +153,56 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, er
 		}
 		e.Path = shown
 	}
+	w.boundGrep(out, opts.MaxBytes)
+	if out.Truncated {
+		out.NextOffset = opts.Offset + len(out.Entries)
+	}
+	if out.Note != "" {
+		out.Note = fmt.Sprintf(out.Note, out.NextOffset)
+	}
+	if out.Binary {
+		out.Note = "not searched: binary file (NUL bytes or a binary format's signature): " + p
+	}
 	return out, nil
+}
+
+// grepLineBytes is how much of a line the engine keeps for boundGrep to cut: as reads
+// keep, and all of it when lines are never cut.
+func grepLineBytes(lim Limits) int {
+	if lim.MaxLineLength < 0 {
+		return 0
+	}
+	return lineKeepBytes(lim)
+}
+
+// boundGrep cuts the text of lines longer than [Limits.MaxLineLength] characters and marks
+// them as reads do, then drops the entries from the first that would take the rendered
+// result past limit bytes (0: no limit), keeping at least one, and notes it.
+func (w *Workspace) boundGrep(r *GrepResult, limit int) {
+	maxLine := w.limits.MaxLineLength
+	size := 0
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		cut := false
+		if maxLine >= 0 && (e.Kind == search.KindMatch || e.Kind == search.KindContext) &&
+			(e.Len > 0 || utf8.RuneCountInString(e.Text) > maxLine) {
+			full := e.Len
+			if full == 0 {
+				full = len(e.Text)
+			}
+			e.Text = string(cutRunes([]byte(e.Text), maxLine)) + cutMark(full)
+			e.Len = 0
+			cut = true
+		}
+		size += len(search.FormatEntry(*e, r.LineNumbers)) + 1
+		if limit > 0 && size > limit && i > 0 {
+			r.Entries = r.Entries[:i]
+			r.Truncated = true
+			r.Note = fmt.Sprintf("output cut at %d bytes; ", limit) + "pass offset %d to see more, or narrow the search (path, glob, head_limit)"
+			return
+		}
+		if cut {
+			r.CutLines++
+		}
+	}
 }

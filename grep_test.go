@@ -123,3 +123,78 @@ func TestGrepRelaxedAndVirtual(t *testing.T) {
 		t.Errorf("virtual Grep = %q, %v", res.Text(), err)
 	}
 }
+
+// TestGrepOutputBounded checks that content mode cuts long lines as reads do and that a
+// byte cap ends a result with a note saying how to go on.
+//
+// Issue 12.7: grep content mode on a 30 MB one-line file returned 31 MB.
+func TestGrepOutputBounded(t *testing.T) {
+	long := strings.Repeat("é", 2<<20) + " needle\n" // 4 MiB on one line
+	var many strings.Builder
+	for i := range 600 {
+		many.WriteString(strings.Repeat("x", 990) + " needle " + strings.Repeat("y", i%7) + "\n")
+	}
+	w, _ := hostWorkspace(t, map[string]string{"one.txt": long, "many.txt": many.String()}, nil)
+	ctx := context.Background()
+
+	res, err := w.Grep(ctx, llmfs.GrepOptions{Pattern: "needle", Path: "one.txt", Mode: llmfs.GrepContent, LineNumbers: true})
+	noErr(t, err)
+	text := res.Text()
+	if len(text) > 10<<10 || res.CutLines != 1 || !strings.Contains(text, "[line cut: 4194311 bytes in all]") {
+		t.Fatalf("one long line: %d bytes, %d cut; want a cut line of about 4 KiB with its mark:\n%.200s", len(text), res.CutLines, text)
+	}
+	if !strings.HasPrefix(text, "one.txt:1:"+strings.Repeat("é", llmfs.DefaultMaxLineLength)+" … [line cut") {
+		t.Fatalf("the cut line does not keep %d characters: %.100q", llmfs.DefaultMaxLineLength, text)
+	}
+
+	o := llmfs.GrepOptions{Pattern: "needle", Path: "many.txt", Mode: llmfs.GrepContent, LineNumbers: true, MaxBytes: llmfs.DefaultGrepBytes}
+	var pages strings.Builder
+	for page := 0; ; page++ {
+		res, err := w.Grep(ctx, o)
+		noErr(t, err)
+		if n := len(res.Text()); n > llmfs.DefaultGrepBytes {
+			t.Fatalf("page %d: %d bytes, cap %d", page, n, llmfs.DefaultGrepBytes)
+		}
+		pages.WriteString(res.Text())
+		if !res.Truncated {
+			break
+		}
+		if !strings.Contains(res.Note, "offset") || res.NextOffset != o.Offset+len(res.Entries) {
+			t.Fatalf("page %d: note %q, next offset %d", page, res.Note, res.NextOffset)
+		}
+		o.Offset = res.NextOffset
+	}
+	o.MaxBytes, o.Offset = 0, 0
+	whole, err := w.Grep(ctx, o)
+	noErr(t, err)
+	if whole.Truncated || pages.String() != whole.Text() {
+		t.Fatalf("pages differ from the whole (%d vs %d bytes)", pages.Len(), len(whole.Text()))
+	}
+}
+
+// TestGrepNamedBinaryFile checks that grep on a binary file says it was not searched, and
+// that a file with a binary format's signature but no NUL byte is binary for reads and
+// searches alike.
+//
+// Issue 13.8: grep on a binary file gave an empty result, as if nothing matched, and a
+// PNG or PDF without a NUL byte in its first block read as text.
+func TestGrepNamedBinaryFile(t *testing.T) {
+	png := "\x89PNG\r\n\x1a\n needle \xff\xfe"
+	pdf := "%PDF-1.7\n needle\n"
+	w, _ := hostWorkspace(t, map[string]string{"bin.dat": "\x00needle\n", "a.png": png, "doc.pdf": pdf, "t.txt": "needle\n"}, nil)
+	ctx := context.Background()
+	for _, p := range []string{"bin.dat", "a.png", "doc.pdf"} {
+		res, err := w.Grep(ctx, llmfs.GrepOptions{Pattern: "needle", Path: p, Mode: llmfs.GrepContent})
+		noErr(t, err)
+		if !res.Binary || !strings.Contains(res.Note, "binary file") || len(res.Entries) != 0 {
+			t.Errorf("grep %s: binary %v, note %q, %d entries; want it reported binary", p, res.Binary, res.Note, len(res.Entries))
+		}
+		_, err = w.Read(ctx, p, llmfs.ReadOptions{})
+		wantCode(t, err, llmfs.CodeBinaryFile)
+	}
+	res, err := w.Grep(ctx, llmfs.GrepOptions{Pattern: "needle"})
+	noErr(t, err)
+	if got := res.Files(); len(got) != 1 || got[0] != "t.txt" || res.Binary || res.Note != "" {
+		t.Errorf("grep of the tree: %q (binary %v, note %q), want only t.txt", got, res.Binary, res.Note)
+	}
+}

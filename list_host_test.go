@@ -5,7 +5,6 @@ package llmfs_test
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/llmfs/llmfs"
@@ -19,7 +18,7 @@ func TestDirectoryList_Symlinks(t *testing.T) {
 	noErr(t, err)
 	noErr(t, os.Symlink("a.txt", filepath.Join(site.root, "ln-a")))
 	noErr(t, os.Symlink("dir", filepath.Join(site.root, "ln-dir")))
-	noErr(t, syscall.Mkfifo(filepath.Join(site.root, "dir", "fifo"), 0o644))
+	noErr(t, mkfifo(filepath.Join(site.root, "dir", "fifo")))
 	entries, err := w.List(bg, ".")
 	noErr(t, err)
 	got := map[string]llmfs.Entry{}

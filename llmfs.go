@@ -80,6 +80,14 @@ type Options struct {
 	// [CodeFileNotRead] unless this workspace read the file first, and with
 	// [CodeFileChanged] if the file changed since. See [Workspace.Session].
 	RequireRead bool
+	// Actor names who makes this workspace's changes in the journal (see
+	// [Workspace.WithActor]); empty means [ActorAPI].
+	Actor string
+	// NoJournal turns journaling off even when the store keeps a journal.
+	NoJournal bool
+	// Retention bounds the history kept; the zero value means [DefaultRetention], and a
+	// negative field no bound. History never counts against the quota.
+	Retention store.Retention
 }
 
 // Workspace is a file system for an agent: a store, a root, and the rules for paths.
@@ -94,9 +102,15 @@ type Workspace struct {
 	mode    Mode
 	tracker *readTracker // nil unless reads are tracked
 	virtual bool         // paths are virtual: "/" is the root, ".." refused (see Virtual)
+	windows bool         // paths follow the Windows rules too (path_windows_rules.go)
 	deny    *denyRules   // nil: nothing denied
 	quota   *quotaState  // nil: no quota; shared by sessions
 	bad     error        // invalid options: every operation fails with it
+
+	actor     string          // who makes the changes, for the journal (journal.go)
+	jr        store.Journaler // nil: changes are not journaled
+	inJournal bool            // a view inside a change set: do not start another
+	keep      store.Retention // Options.Retention
 }
 
 // New returns a workspace over s. Store names map to absolute paths under opts.Root
@@ -122,6 +136,11 @@ func New(s store.Store, opts *Options) *Workspace {
 		mode:    opts.Mode,
 		tracker: tracker,
 		quota:   newQuotaState(opts.Quota),
+		actor:   opts.Actor,
+		keep:    opts.Retention,
+	}
+	if j, ok := s.(store.Journaler); ok && !opts.NoJournal {
+		w.jr = j
 	}
 	w.bad = w.setPolicy(opts)
 	return w

@@ -11,6 +11,9 @@ import (
 // exists is not an error; a file in the way is [CodeFileAlreadyExists]. It returns the
 // directory's absolute path.
 func (w *Workspace) Mkdir(ctx context.Context, p string) (string, error) {
+	if w.journal() != nil {
+		return journaled(ctx, w, ChangeMkdir, func(w *Workspace) (string, error) { return w.Mkdir(ctx, p) })
+	}
 	r, err := w.resolve(p)
 	if err != nil {
 		return "", err

@@ -19,6 +19,9 @@ type MoveResult struct {
 // cannot rename across devices, Move copies then deletes the source; if that delete fails
 // it removes the copy again, so no stray file is left behind.
 func (w *Workspace) Move(ctx context.Context, src, dst string) (*MoveResult, error) {
+	if w.journal() != nil {
+		return journaled(ctx, w, ChangeMove, func(w *Workspace) (*MoveResult, error) { return w.Move(ctx, src, dst) })
+	}
 	rs, rd, err := w.twoFiles(ctx, OpMove, src, dst)
 	if err != nil {
 		return nil, err
@@ -87,6 +90,9 @@ func (w *Workspace) copyThenDelete(ctx context.Context, rs, rd resolved) error {
 // Copy copies the regular file src to dst, creating dst's missing parents. It fails with
 // [CodeFileAlreadyExists] if dst exists. The copy appears whole or not at all.
 func (w *Workspace) Copy(ctx context.Context, src, dst string) (*MoveResult, error) {
+	if w.journal() != nil {
+		return journaled(ctx, w, ChangeCopy, func(w *Workspace) (*MoveResult, error) { return w.Copy(ctx, src, dst) })
+	}
 	rs, rd, err := w.twoFiles(ctx, OpCopy, src, dst)
 	if err != nil {
 		return nil, err

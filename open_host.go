@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/llmfs/llmfs/store/osdir"
@@ -50,6 +51,7 @@ func Open(opts *Options) (*Workspace, error) {
 	o := *opts
 	o.Root = filepath.ToSlash(abs)
 	w := New(s, &o)
+	w.windows = runtime.GOOS == "windows"
 	if w.bad != nil {
 		s.Close()
 		return nil, w.bad

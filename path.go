@@ -25,6 +25,14 @@ type resolved struct {
 // sandbox mode the result must be the root or below it, compared element by element.
 // Symbolic links are the store's to follow: store/osdir refuses any that lead out.
 func (w *Workspace) resolve(p string) (resolved, error) {
+	if w.windows {
+		return w.resolveWindows(p) // path_windows_rules.go
+	}
+	return w.resolveSlash(p)
+}
+
+// resolveSlash is resolve for slash-separated paths, the rules on every host.
+func (w *Workspace) resolveSlash(p string) (resolved, error) {
 	if p == "" {
 		return resolved{}, errorf(CodeInvalidPath, p, "path is empty")
 	}

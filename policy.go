@@ -7,8 +7,12 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -60,8 +64,12 @@ func (m Mode) Valid() bool {
 }
 
 // DefaultDeny are the deny rules every workspace has unless [Options.NoDefaultDeny] is set:
-// the repository's git internals, environment files, private keys.
-var DefaultDeny = []string{".git/**", "**/.env", "**/*.pem", "**/id_rsa*"}
+// git internals (of nested repositories too: a vendored repository's .git/config may hold
+// a token), environment files, private keys and netrc credentials, at any depth.
+var DefaultDeny = []string{
+	"**/.git/**", "**/.env", "**/.env.*", "**/*.pem", "**/*.key",
+	"**/id_rsa*", "**/id_dsa*", "**/id_ecdsa*", "**/id_ed25519*", "**/.netrc",
+}
 
 // Policy describes what a workspace allows: its work mode, its deny rules in force
 // (defaults included) and its quotas. See [Workspace.Policy].
@@ -94,14 +102,16 @@ func ValidateDeny(patterns []string) error {
 	return nil
 }
 
-// denyRules are compiled deny globs. Matching folds case: the patterns and the path are
-// both lowercased, so ".ENV", ".Git/config" or "KEY.PEM" are denied on every host. On a
-// case-sensitive file system this denies a little more than the rules say (a file named
-// ".ENV" is hidden too); that errs on the side of the secret, and keeps one answer for a
-// workspace wherever it lives (macOS and Windows file systems ignore case).
+// denyRules are compiled deny globs. Matching ignores Unicode normalization and case: the
+// patterns (once, here) and each path are put in NFC and case-folded (see [foldName]), so
+// ".ENV", ".Git/config", "KEY.PEM", or "café" spelled in NFD as macOS writes it, are denied
+// on every host. On a case-sensitive file system this denies a little more than the rules
+// say (a file named ".ENV" is hidden too); that errs on the side of the secret, and keeps
+// one answer for a workspace wherever it lives (macOS and Windows file systems ignore case,
+// and macOS ignores normalization).
 type denyRules struct {
 	patterns []string // as given
-	folded   []string // lowercased
+	folded   []string // foldName of each
 }
 
 func newDenyRules(opts *Options) (*denyRules, error) {
@@ -122,9 +132,34 @@ func newDenyRules(opts *Options) (*denyRules, error) {
 	}
 	d := &denyRules{patterns: pats}
 	for _, p := range pats {
-		d.folded = append(d.folded, strings.ToLower(p))
+		f := foldName(p)
+		if !doublestar.ValidatePattern(f) {
+			// Folding cannot break a glob's syntax (it changes letters, not the
+			// metacharacters), but should it ever, match the rule as given.
+			f = p
+		}
+		d.folded = append(d.folded, f)
 	}
 	return d, nil
+}
+
+// foldName is the form in which deny rules and paths are compared: Unicode case folding
+// (which maps "ſ" to "s" and "K", the Kelvin sign, to "k", where strings.ToLower does not),
+// then NFC, so that a name's composed and decomposed spellings agree. ASCII, the common
+// case, needs neither table.
+func foldName(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
+	// A Caser keeps state: one per call, never shared between goroutines.
+	return norm.NFC.String(cases.Fold().String(norm.NFC.String(s)))
 }
 
 // match returns the rule that denies rel (slash-separated, relative to the root), if any.
@@ -134,7 +169,7 @@ func (d *denyRules) match(rel string) (string, bool) {
 	if d == nil || rel == "." || rel == "" {
 		return "", false
 	}
-	folded := strings.ToLower(rel)
+	folded := foldName(rel)
 	for i := 0; i <= len(folded); i++ {
 		if i < len(folded) && folded[i] != '/' {
 			continue
@@ -153,7 +188,7 @@ func (d *denyRules) match(rel string) (string, bool) {
 // known to pass, so only rel itself is tried, once per rule rather than once per rule and
 // parent.
 func (d *denyRules) matchSelf(rel string) bool {
-	folded := strings.ToLower(rel)
+	folded := foldName(rel)
 	for _, p := range d.folded {
 		if doublestar.MatchUnvalidated(p, folded) {
 			return true
@@ -201,18 +236,6 @@ func (w *Workspace) denyRel(name string) string {
 		return name
 	}
 	return relForDeny(w.Rel(w.display(name)))
-}
-
-// deniedName reports whether the store name is denied by its path alone. It is the
-// filter for the search engine (find, grep), which walks store names: the walk skips a
-// denied directory whole. For a symbolic link it follows, the engine uses denied, which
-// also checks the target.
-func (w *Workspace) deniedName(name string) bool {
-	if w.deny == nil {
-		return false
-	}
-	_, ok := w.deny.match(w.denyRel(name))
-	return ok
 }
 
 // skipDenied returns the filter that keeps denied paths out of searches, or nil when

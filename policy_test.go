@@ -160,7 +160,7 @@ func TestDenyRulesOnMem(t *testing.T) {
 		".git/objects/ab/cd": "blob",
 		".env":               "TOKEN=1\n",
 		"app/.ENV":           "TOKEN=2\n",
-		"app/.Env.local":     "ok, not a .env\n",
+		"app/.Envrc":         "ok, not a .env\n",
 		"app/main.go":        "package main\n",
 		"certs/server.PEM":   "key\n",
 		"home/.ssh/id_rsa":   "key\n",
@@ -185,7 +185,7 @@ func TestDenyRulesOnMem(t *testing.T) {
 	if got, want := strings.Join(names("."), " "), "README.md app certs home secret"; got != want {
 		t.Errorf("List(.) = %s, want %s", got, want)
 	}
-	if got, want := strings.Join(names("app"), " "), ".Env.local main.go"; got != want {
+	if got, want := strings.Join(names("app"), " "), ".Envrc main.go"; got != want {
 		t.Errorf("List(app) = %s, want %s", got, want)
 	}
 	if got := names("secret"); len(got) != 0 {
@@ -242,8 +242,8 @@ func TestDenyRulesOnMem(t *testing.T) {
 		}
 	}
 	// Allowed neighbours still work.
-	if _, err := w.Read(ctx, "app/.Env.local", llmfs.ReadOptions{}); err != nil {
-		t.Errorf("Read app/.Env.local: %v", err)
+	if _, err := w.Read(ctx, "app/.Envrc", llmfs.ReadOptions{}); err != nil {
+		t.Errorf("Read app/.Envrc: %v", err)
 	}
 }
 
@@ -275,7 +275,7 @@ func TestDenyConfigurable(t *testing.T) {
 }
 
 func TestDeniedAPI(t *testing.T) {
-	w := llmfs.New(mem.New(), &llmfs.Options{Deny: []string{"build/*.key"}})
+	w := llmfs.New(mem.New(), &llmfs.Options{Deny: []string{"build/*.log"}})
 	type test struct {
 		path string
 		want bool
@@ -286,17 +286,19 @@ func TestDeniedAPI(t *testing.T) {
 		{".git", true},
 		{".git/HEAD", true},
 		{"/.git/HEAD", true},
-		{"sub/.git/HEAD", false}, // the default rule covers the root repository only
+		{"sub/.git/HEAD", true}, // nested repositories too (Issue 12.6)
 		{".gitignore", false},
 		{".env", true},
 		{"a/b/.env", true},
 		{"a/b/.env/inner", true}, // below a denied directory
-		{".env.example", false},
+		{".env.example", true},
+		{".envrc", false},
 		{"x.pem", true},
 		{"X.PEM", true},
 		{"id_rsa.pub", true},
 		{"build/a.key", true},
-		{"build/sub/a.key", false},
+		{"build/a.log", true},
+		{"build/sub/a.log", false},
 		{"src/main.go", false},
 	} {
 		if got := w.Denied(tt.path); got != tt.want {

@@ -15,7 +15,8 @@ import (
 // relaxed workspace writes outside its root is not counted.
 //
 // The workspace learns its usage by walking the tree under its root the first time a
-// write needs it, then keeps it up to date with its own writes (and those of its
+// write needs it (one linear walk, on a host directory relative to each parent's
+// descriptor; directories more than 4096 levels deep are not counted), then keeps it up to date with its own writes (and those of its
 // sessions). Changes made by others (another process, the user's editor) are not seen
 // until the workspace is opened again, so on a shared host directory the bounds are
 // approximate; a store that enforces quotas itself (store/sql) is exact, and its refusals
@@ -70,43 +71,31 @@ func (w *Workspace) Usage(ctx context.Context) (bytes, files int64, err error) {
 	return qs.bytes, qs.files, nil
 }
 
-// countUsage walks the tree under the root once. The caller holds w.quota.mu.
+// countUsage walks the tree under the root once, until ctx is done; directories more than
+// [maxTreeDepth] levels deep are not counted. The caller holds w.quota.mu.
 func (w *Workspace) countUsage(ctx context.Context) error {
 	qs := w.quota
 	if qs.known {
 		return nil
 	}
+	// One linear walk (see walkTree): through the store, each level's listing resolved the
+	// whole path again, which made the first count of a tree 2,600 levels deep take seconds.
 	var bytes, files int64
-	var walk func(name string) error
-	walk = func(name string) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		des, err := w.store.ReadDir(ctx, name)
-		if err != nil {
-			return err
-		}
-		for _, de := range des {
-			files++
-			child := joinName(name, de.Name())
-			switch {
-			case de.IsDir():
-				if err := walk(child); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return err
+	err := walkTree(ctx, w.store, w.base, func(name string, de fs.DirEntry) bool {
+		files++
+		if de.Type().IsRegular() {
+			fi, ok := de.(fs.FileInfo)
+			if !ok {
+				var err error
+				if fi, err = de.Info(); err != nil {
+					return false // gone since the listing
 				}
-			case de.Type().IsRegular():
-				fi, ok := de.(fs.FileInfo)
-				if !ok {
-					if fi, err = de.Info(); err != nil {
-						continue // gone since the listing
-					}
-				}
-				bytes += fi.Size()
 			}
+			bytes += fi.Size()
 		}
-		return nil
-	}
-	if err := walk(w.base); err != nil {
+		return true
+	})
+	if err != nil {
 		// The root as the caller sees it: "/" in a virtual view, never the host path.
 		return storeError(w.display(w.base), err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/llmfs/llmfs/internal/binfile"
 )
 
 // NoLimit as [ReadOptions.Limit] reads to the end of the file, within the workspace's caps.
@@ -181,8 +183,8 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 		chunk := buf[:n]
 		if sniff := binarySniffLen - res.Size; sniff > 0 && n > 0 {
 			// The first binarySniffLen bytes of the file, however the chunks cut them.
-			if bytes.IndexByte(chunk[:min(int64(n), sniff)], 0) >= 0 {
-				return nil, errorf(CodeBinaryFile, "", "binary file (it contains NUL bytes); it cannot be read as text: %%PATH%%")
+			if why := binfile.Why(chunk[:min(int64(n), sniff)], res.Size == 0); why != "" {
+				return nil, errorf(CodeBinaryFile, "", "binary file (%s); it cannot be read as text: %%PATH%%", why)
 			}
 		}
 		prev := last // the byte before chunk[0]
@@ -336,8 +338,8 @@ func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out 
 		if sniff := binarySniffLen - size; sniff > 0 && n > 0 {
 			// The first binarySniffLen bytes of the file, however the chunks cut them.
 			// Nothing is written before they are all seen, so a binary file prints nothing.
-			if bytes.IndexByte(chunk[:min(int64(n), sniff)], 0) >= 0 {
-				return 0, errorf(CodeBinaryFile, p, "binary file (it contains NUL bytes); it cannot be read as text: %s", p)
+			if why := binfile.Why(chunk[:min(int64(n), sniff)], size == 0); why != "" {
+				return 0, errorf(CodeBinaryFile, p, "binary file (%s); it cannot be read as text: %s", why, p)
 			}
 		}
 		size += int64(n)

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -76,7 +75,7 @@ func newAttackSite(t *testing.T) *attackSite {
 			t.Fatal(err)
 		}
 	}
-	if err := syscall.Mkfifo(filepath.Join(s.root, "fifo"), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(s.root, "fifo")); err != nil {
 		t.Fatalf("mkfifo: %v", err)
 	}
 	return s

@@ -37,6 +37,9 @@ type WriteResult struct {
 // or a create is atomic: readers see the old content or the new, never a mix. When the
 // workspace requires reads, overwriting an existing file needs a read of it first.
 func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOptions) (*WriteResult, error) {
+	if w.journal() != nil {
+		return journaled(ctx, w, writeChange(opts.Mode), func(w *Workspace) (*WriteResult, error) { return w.Write(ctx, p, content, opts) })
+	}
 	var mode store.WriteMode
 	switch opts.Mode {
 	case "", Overwrite:

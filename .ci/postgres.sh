@@ -43,6 +43,11 @@ if ! as_pg "$BIN/pg_ctl" -D "$PGDATA" status >/dev/null 2>&1; then
 	as_pg "$BIN/pg_ctl" -D "$PGDATA" -w -l "$PGDATA/server.log" \
 		-o "-h 127.0.0.1 -p $PORT -k /tmp -c fsync=off -c max_connections=200" start >&2
 fi
+# CI starts from an empty database: a cluster left on the machine by an earlier run may hold
+# a database that another version of the schema migrated.
+if [ -n "${CI:-}" ]; then
+	as_pg "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >&2
+fi
 if ! as_pg "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1; then
 	as_pg "$BIN/createdb" -h 127.0.0.1 -p "$PORT" -U postgres "$DB" >&2
 fi

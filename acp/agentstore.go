@@ -4,6 +4,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/store"
 	"github.com/llmfs/llmfs/store/osdir"
 )
@@ -235,6 +237,12 @@ func remoteError(op, name string, err error) error {
 		case CodeResourceNotFound:
 			return &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
 		case CodeInvalidParams:
+			// A refusal carries the client's llmfs code (see FileServer).
+			var data struct{ Code string }
+			json.Unmarshal(e.Data, &data)
+			if data.Code == string(llmfs.CodePermissionDenied) {
+				return &fs.PathError{Op: op, Path: name, Err: fmt.Errorf("%w: %s", fs.ErrPermission, e.Message)}
+			}
 			return &fs.PathError{Op: op, Path: name, Err: fmt.Errorf("%w: %s", fs.ErrInvalid, e.Message)}
 		}
 	}

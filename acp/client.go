@@ -19,6 +19,7 @@ import (
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/acp/internal/jsonrpc"
+	"github.com/llmfs/llmfs/internal/termtext"
 )
 
 // Approval policies for the agent's permission requests.
@@ -253,12 +254,16 @@ func agentErr(err error, conn *Conn) error {
 }
 
 // printer renders session updates as text. Message chunks stream as they come; other
-// updates go on lines of their own.
+// updates go on lines of their own. Everything the agent chose (names, titles, ids,
+// messages) passes through package termtext, so it cannot forge or erase a line: names
+// are quoted when they hold anything but printable text, messages keep only newlines and
+// tabs of their control characters.
 type printer struct {
 	mu      sync.Mutex
 	w       io.Writer
-	kind    string // kind of the last chunk written
-	midLine bool   // the output does not end with a newline
+	kind    string            // kind of the last chunk written
+	titles  map[string]string // tool call titles by id, for the updates that omit them
+	midLine bool              // the output does not end with a newline
 }
 
 func (p *printer) write(s string) {
@@ -299,11 +304,11 @@ type contentBlock struct {
 func (b contentBlock) String() string {
 	switch b.Type {
 	case "text":
-		return b.Text
+		return termtext.Text(b.Text)
 	case "resource_link", "resource":
-		return "[" + b.Type + " " + b.URI + "]"
+		return "[" + termtext.Name(b.Type) + " " + termtext.Name(b.URI) + "]"
 	}
-	return "[" + b.Type + "]"
+	return "[" + termtext.Name(b.Type) + "]"
 }
 
 func (p *printer) update(params json.RawMessage) {
@@ -340,21 +345,38 @@ func (p *printer) update(params json.RawMessage) {
 		p.write(b.String())
 		p.mu.Unlock()
 	case "tool_call":
-		title := u.Title
-		if u.ToolKind != "" {
-			title += " (" + u.ToolKind + ")"
+		p.mu.Lock()
+		if p.titles == nil {
+			p.titles = map[string]string{}
 		}
-		p.line("[tool %s] %s %s", u.ToolCallID, title, u.Status)
+		p.titles[u.ToolCallID] = u.Title
+		p.mu.Unlock()
+		title := termtext.Name(u.Title)
+		if u.ToolKind != "" {
+			title += " (" + termtext.Name(u.ToolKind) + ")"
+		}
+		p.line("[tool %s] %s %s", termtext.Name(u.ToolCallID), title, termtext.Name(u.Status))
 	case "tool_call_update":
+		// An update names its call by id alone unless the title changed: print the title
+		// the call was announced with, so that each line says which tool it is about.
+		p.mu.Lock()
+		if u.Title != "" {
+			if p.titles == nil {
+				p.titles = map[string]string{}
+			}
+			p.titles[u.ToolCallID] = u.Title
+		}
+		title := p.titles[u.ToolCallID]
+		p.mu.Unlock()
 		if u.Status != "" || u.Title != "" {
-			p.line("[tool %s] %s %s", u.ToolCallID, u.Title, u.Status)
+			p.line("[tool %s] %s %s", termtext.Name(u.ToolCallID), termtext.Name(title), termtext.Name(u.Status))
 		}
 	case "plan":
 		p.mu.Lock()
 		p.lineLocked()
 		p.write("[plan]\n")
 		for _, e := range u.Entries {
-			p.write(fmt.Sprintf("  [%s] %s\n", e.Status, e.Content))
+			p.write(fmt.Sprintf("  [%s] %s\n", termtext.Name(e.Status), termtext.Name(e.Content)))
 		}
 		p.mu.Unlock()
 	}
@@ -366,14 +388,14 @@ func (p *printer) change(root string, c Change) {
 	if c.Created {
 		verb = "created"
 	}
-	p.line("[fs] %s %s (%d bytes)", verb, relTo(root, c.Path), c.Bytes)
+	p.line("[fs] %s %s (%d bytes)", verb, termtext.Name(relTo(root, c.Path)), c.Bytes)
 }
 
 func (p *printer) summary(root string, s *Summary) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.lineLocked()
-	p.write(fmt.Sprintf("--- stop reason: %s\n", s.StopReason))
+	p.write(fmt.Sprintf("--- stop reason: %s\n", termtext.Name(s.StopReason)))
 	// One line per file, in the order first written, with the number of writes.
 	type file struct {
 		path    string
@@ -401,7 +423,7 @@ func (p *printer) summary(root string, s *Summary) {
 		if f.writes > 1 {
 			extra = fmt.Sprintf(" (%d writes)", f.writes)
 		}
-		p.write(fmt.Sprintf("  %s %s%s\n", verb, relTo(root, f.path), extra))
+		p.write(fmt.Sprintf("  %s %s%s\n", verb, termtext.Name(relTo(root, f.path)), extra))
 	}
 }
 
@@ -480,6 +502,7 @@ func (pm *permitter) answer(ctx context.Context, params json.RawMessage) (any, e
 	if what == "" {
 		what = req.ToolCall.ToolCallID
 	}
+	what = termtext.Name(what)
 	var chosen *permOption
 	switch pm.policy {
 	case ApproveAll:
@@ -493,7 +516,7 @@ func (pm *permitter) answer(ctx context.Context, params json.RawMessage) (any, e
 		pm.out.line("[permission] %s -> cancelled", what)
 		return map[string]any{"outcome": map[string]string{"outcome": "cancelled"}}, nil
 	}
-	pm.out.line("[permission] %s -> %s", what, chosen.Name)
+	pm.out.line("[permission] %s -> %s", what, termtext.Name(chosen.Name))
 	return map[string]any{"outcome": map[string]string{"outcome": "selected", "optionId": chosen.OptionID}}, nil
 }
 
@@ -502,7 +525,7 @@ func (pm *permitter) ask(ctx context.Context, what string, opts []permOption) *p
 	var b strings.Builder
 	fmt.Fprintf(&b, "[permission] the agent asks: %s\n", what)
 	for i, o := range opts {
-		fmt.Fprintf(&b, "  %d) %s [%s]\n", i+1, o.Name, o.Kind)
+		fmt.Fprintf(&b, "  %d) %s [%s]\n", i+1, termtext.Name(o.Name), termtext.Name(o.Kind))
 	}
 	b.WriteString("choose a number: ")
 	pm.out.mu.Lock()
@@ -522,7 +545,7 @@ func (pm *permitter) ask(ctx context.Context, what string, opts []permOption) *p
 		return nil
 	default:
 	}
-	pm.out.line("%s", line)
+	pm.out.line("%s", termtext.Name(line))
 	if !ok {
 		return reject
 	}

@@ -15,10 +15,12 @@
 //     subprocess on a root; [Prompt] works out the prompt and where answers to permission
 //     questions come from, for a command line.
 //
-// Errors follow the conventions of ACP clients: a missing path, or one outside the
-// session's roots, is -32002 "Resource not found: PATH" with data.uri; a bad line or
-// limit, a relative path, and an unknown session are -32602; a method the client did not
-// advertise is -32601.
+// Errors follow the conventions of ACP clients: a missing path is -32002 "Resource not
+// found: PATH" with data.uri; a path the client refuses (outside the session's roots, also
+// through a symbolic link; protected by a deny rule; a directory) is -32602 with a message
+// that says why and data {"path", "code"} (the llmfs code, such as PERMISSION_DENIED); a bad
+// line or limit, a relative path, and an unknown session are -32602 too; a method the
+// client did not advertise is -32601. Nothing the agent can cause is -32603.
 //
 // # The JSON-RPC layer
 //

@@ -5,6 +5,7 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -62,11 +63,14 @@ func ExampleFileServer() {
 	}
 
 	err = agent.Call(ctx, acp.MethodReadTextFile, &acp.ReadTextFileRequest{SessionID: "sess-1", Path: "/etc/passwd"}, &res)
-	fmt.Println(err)
+	var e *acp.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Code, string(e.Data))
+	}
 	// Output:
 	// line 3 of the buffer: "func main() {}\n"
 	// change 1: cmd/tool/tool.go created=true
-	// jsonrpc error -32002: Resource not found: /etc/passwd ({"uri":"/etc/passwd"})
+	// -32602 {"code":"INVALID_PATH","path":"/etc/passwd"}
 }
 
 // An agent written in Go reads and writes through the client when the client advertised

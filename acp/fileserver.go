@@ -42,9 +42,12 @@ type FileServerOptions struct {
 // see them, and writes update both the buffer and the disk. Every write of the agent is
 // recorded as a [Change] that the editor can list and undo.
 //
-// A path that is missing or outside the session's roots (also through a symbolic link)
-// fails with -32002 "Resource not found: PATH" and data.uri; a bad line or limit, a
-// relative path, and an unknown session fail with -32602.
+// A missing path fails with -32002 "Resource not found: PATH" and data.uri. A refused one
+// fails with -32602 and a message that says why, and data {"path", "code"} with the llmfs
+// code: a path outside the session's roots, also through a symbolic link, whether or not
+// it exists ("... is outside the session's roots ...", INVALID_PATH); a path the deny rules
+// protect (PERMISSION_DENIED, the rule named); a directory or a device (INVALID_PATH). A
+// bad line or limit, a relative path, and an unknown session fail with -32602 as well.
 //
 // A FileServer is safe for concurrent use. Plug it into a connection with
 // [FileServer.Handle], or call [FileServer.ReadTextFile] and [FileServer.WriteTextFile]
@@ -454,7 +457,23 @@ func (s *FileServer) locate(session, path string) (r fsRoot, rel, key string, er
 			return r, rel, key, nil
 		}
 	}
-	return fsRoot{}, "", "", notFound(path)
+	dirs := make([]string, len(roots))
+	for i, r := range roots {
+		dirs[i] = r.dir
+	}
+	return fsRoot{}, "", "", outside(path, dirs)
+}
+
+// outside refuses a path that lies outside the session's roots, existing or not: the
+// agent learns that it may not go there, not whether something is there.
+func outside(path string, roots []string) *Error {
+	return refusal(path, llmfs.CodeInvalidPath, fmt.Sprintf("%s is outside the session's roots (%s); this client serves only files below them",
+		path, strings.Join(roots, ", ")))
+}
+
+// refusal is the error for a request the client understood and will not serve.
+func refusal(path string, code llmfs.Code, msg string) *Error {
+	return jsonrpc.NewError(CodeInvalidParams, "Invalid params: "+msg, map[string]string{"path": path, "code": string(code)})
 }
 
 // canonical cleans p and resolves the symbolic links of its longest existing prefix, so
@@ -497,10 +516,25 @@ func rpcError(path string, err error) error {
 	}
 	code := llmfs.CodeOf(err)
 	switch code {
-	case llmfs.CodeFileNotFound, llmfs.CodeInvalidPath:
-		// Missing, outside the root (a symbolic link out), or not a regular file: to the
-		// agent all of these are a resource it cannot have.
+	case llmfs.CodeFileNotFound:
 		return notFound(path)
+	case llmfs.CodeInvalidPath:
+		if errors.Is(err, store.ErrEscape) {
+			// A symbolic link inside the root that leads out of it.
+			return refusal(path, code, path+" resolves outside the session's roots (through a symbolic link); this client serves only files below them")
+		}
+		// A directory, a device, a file where a directory should be: say which.
+		msg := msgOf(err)
+		var le *llmfs.Error
+		if errors.As(err, &le) && le.Path != "" {
+			if m, ok := strings.CutSuffix(msg, ": "+le.Path); ok {
+				msg = path + ": " + m
+			}
+		}
+		return refusal(path, code, msg)
+	case llmfs.CodePermissionDenied:
+		// The deny rules, or the work mode: the message names the rule or the mode.
+		return refusal(path, code, msgOf(err))
 	case llmfs.CodeInvalidArgument:
 		return jsonrpc.InvalidParams("%s", msgOf(err))
 	case "":

@@ -146,12 +146,31 @@ func TestFileServerReadErrors(t *testing.T) {
 	notFound := []test{
 		{"missing", map[string]any{"sessionId": "s1", "path": p("nope.txt")}, CodeResourceNotFound},
 		{"missing dir", map[string]any{"sessionId": "s1", "path": p("no/such/file")}, CodeResourceNotFound},
-		{"outside", map[string]any{"sessionId": "s1", "path": filepath.Join(f.outside, "secret.txt")}, CodeResourceNotFound},
-		{"dot-dot out", map[string]any{"sessionId": "s1", "path": f.root + "/../outside/secret.txt"}, CodeResourceNotFound},
-		{"prefix sibling", map[string]any{"sessionId": "s1", "path": f.root + "-evil/x"}, CodeResourceNotFound},
-		{"symlink out", map[string]any{"sessionId": "s1", "path": p("link-out")}, CodeResourceNotFound},
-		{"dir symlink out", map[string]any{"sessionId": "s1", "path": p("dirlink-out/secret.txt")}, CodeResourceNotFound},
-		{"directory", map[string]any{"sessionId": "s1", "path": p("sub")}, CodeResourceNotFound},
+	}
+	// Issue 13.19: what lies outside the roots is refused as such, existing or not.
+	refused := []test{
+		{"outside", map[string]any{"sessionId": "s1", "path": filepath.Join(f.outside, "secret.txt")}, CodeInvalidParams},
+		{"outside missing", map[string]any{"sessionId": "s1", "path": filepath.Join(f.outside, "nope.txt")}, CodeInvalidParams},
+		{"dot-dot out", map[string]any{"sessionId": "s1", "path": f.root + "/../outside/secret.txt"}, CodeInvalidParams},
+		{"prefix sibling", map[string]any{"sessionId": "s1", "path": f.root + "-evil/x"}, CodeInvalidParams},
+		{"symlink out", map[string]any{"sessionId": "s1", "path": p("link-out")}, CodeInvalidParams},
+		{"dir symlink out", map[string]any{"sessionId": "s1", "path": p("dirlink-out/secret.txt")}, CodeInvalidParams},
+	}
+	for _, tc := range refused {
+		_, err := f.read(tc.params)
+		var e *Error
+		path := tc.params["path"].(string)
+		if !errors.As(err, &e) || e.Code != CodeInvalidParams || !strings.Contains(e.Message, path+" is outside the session's roots") {
+			t.Errorf("%s: err = %v, want -32602 saying %s is outside the session's roots", tc.name, err, path)
+			continue
+		}
+		var data struct{ Path, Code string }
+		if json.Unmarshal(e.Data, &data); data.Path != path || data.Code != "INVALID_PATH" {
+			t.Errorf("%s: data %s", tc.name, e.Data)
+		}
+	}
+	if _, err := f.read(map[string]any{"sessionId": "s1", "path": p("sub")}); rpcCode(err) != CodeInvalidParams || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("read of a directory: %v, want -32602 saying it is a directory", err)
 	}
 	for _, tc := range notFound {
 		_, err := f.read(tc.params)
@@ -406,7 +425,7 @@ func TestFileServerExtraRoots(t *testing.T) {
 	if got, err := f.read(map[string]any{"sessionId": "s2", "path": filepath.Join(f.root, "link-out")}); err != nil || got != "top secret\n" {
 		t.Errorf("read through a link into a granted root = %q, %v", got, err)
 	}
-	if _, err := f.read(map[string]any{"sessionId": "s1", "path": secret}); rpcCode(err) != CodeResourceNotFound {
+	if _, err := f.read(map[string]any{"sessionId": "s1", "path": secret}); rpcCode(err) != CodeInvalidParams {
 		t.Errorf("s1 read outside = %v", err)
 	}
 	f.srv.RemoveSession("s2")

@@ -122,11 +122,11 @@ func TestPeerDirect(t *testing.T) {
 		{Name: "line+limit", Content: "two\nthree\n"},
 		{Name: "past end", Content: ""},
 		{Name: "missing", Code: CodeResourceNotFound, Message: "Resource not found: " + root + "/nope.txt", URI: root + "/nope.txt"},
-		{Name: "outside", Code: CodeResourceNotFound, Message: "Resource not found: " + secret, URI: secret},
-		{Name: "symlink out", Code: CodeResourceNotFound, Message: "Resource not found: " + root + "/link-out"},
+		{Name: "outside", Code: CodeInvalidParams, Message: "Invalid params: " + secret + " is outside the session's roots (" + root + "); this client serves only files below them"},
+		{Name: "symlink out", Code: CodeInvalidParams, Message: "Invalid params: " + root + "/link-out is outside the session's roots (" + root + "); this client serves only files below them"},
 		{Name: "bad line", Code: CodeInvalidParams},
 		{Name: "write new"}, {Name: "write nested"}, {Name: "write empty"}, {Name: "write overwrite"},
-		{Name: "write outside", Code: CodeResourceNotFound},
+		{Name: "write outside", Code: CodeInvalidParams},
 	})
 	for rel, want := range map[string]string{"new.txt": "fresh\n", "x/y/z.txt": "deep", "empty.txt": "", "b.txt": "overwritten\n"} {
 		if got := p.file(t, rel); got != want {
@@ -460,4 +460,82 @@ func TestRunClientCancelWhileAsking(t *testing.T) {
 		t.Fatalf("RunClient hangs after cancel while a question waits for input:\n%s", syncRead(&stdout))
 	}
 	checkResults(t, p.results(t), []peerResult{{Name: "permission", Content: "cancelled "}})
+}
+
+// Issue 12.8: an agent that writes to "CWD/x\n[fs] modified /etc/passwd (1 bytes)\x1b[2K.txt"
+// (and titles a tool call, and sends a message, with control characters) must not put a
+// forged line or an escape sequence on the user's terminal, live or in the summary.
+func TestACPTerminalInjection(t *testing.T) {
+	p := newPeerProject(t)
+	_, out := runPeer(t, p, "inject", ClientOptions{})
+	if strings.ContainsAny(out, "\x1b\r\x07") {
+		t.Errorf("a control character reached the output:\n%q", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "[fs] modified /etc/passwd") || strings.HasPrefix(line, "[fs] created /etc/shadow") ||
+			strings.Contains(line, "modified /etc/passwd (1 bytes)") && !strings.Contains(line, `\n`) {
+			t.Errorf("forged line %q in:\n%s", line, out)
+		}
+	}
+	for _, want := range []string{
+		`[fs] created "x\n[fs] modified /etc/passwd (1 bytes)\x1b[2K.txt" (6 bytes)`,
+		`  created  "x\n[fs] modified /etc/passwd (1 bytes)\x1b[2K.txt"`,
+		`[tool "t\r1"] "Read\n[fs] created /etc/shadow (1 bytes)" (read) pending`,
+		`[tool "t\r1"] "Read\n[fs] created /etc/shadow (1 bytes)" completed`,
+		`text with an escape \x1b]0;owned\a and a \rcarriage return`,
+	} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("output lacks the line %q:\n%s", want, out)
+		}
+	}
+}
+
+// Issue 13.19: a denied path got -32603 "internal error", and a file that exists outside
+// the root got "Resource not found". Each is refused with -32602, a message that says why,
+// and the llmfs code in data; only a missing file inside the roots is not found.
+func TestACPRefusals(t *testing.T) {
+	p := newPeerProject(t)
+	writeFiles(t, p.root, map[string]string{".env": "TOKEN=s3cret\n"})
+	_, out := runPeer(t, p, "denied", ClientOptions{})
+	root, _ := filepath.EvalSymlinks(p.root)
+	secret := filepath.Join(p.outside, "secret.txt")
+	outside := func(path string) string {
+		return "Invalid params: " + path + " is outside the session's roots (" + root + "); this client serves only files below them"
+	}
+	denied := `Invalid params: access denied: .env is protected by the workspace's deny rule`
+	got := p.results(t)
+	checkResults(t, got, []peerResult{
+		{Name: "read denied", Code: CodeInvalidParams},
+		{Name: "write denied", Code: CodeInvalidParams},
+		{Name: "read outside", Code: CodeInvalidParams, Message: outside(secret)},
+		{Name: "read symlink out", Code: CodeInvalidParams, Message: outside(root + "/link-out")},
+		{Name: "write outside", Code: CodeInvalidParams, Message: outside(secret)},
+		{Name: "read missing", Code: CodeResourceNotFound, Message: "Resource not found: " + root + "/nope.txt", URI: root + "/nope.txt"},
+	})
+	for _, name := range []string{"read denied", "write denied"} {
+		if !strings.HasPrefix(got[name].Message, denied) {
+			t.Errorf("%s: message %q, want it to start %q", name, got[name].Message, denied)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(p.root, ".env")); string(b) != "TOKEN=s3cret\n" {
+		t.Errorf(".env = %q after a denied write", b)
+	}
+	if strings.Contains(out, "[fs]") {
+		t.Errorf("a refused write was reported as a change:\n%s", out)
+	}
+}
+
+// Issue 13.19: a tool_call_update names its call by id only; the line printed for it
+// carries the title the call was announced with (or a new title the update gives).
+func TestACPToolUpdateTitle(t *testing.T) {
+	var b strings.Builder
+	p := &printer{w: &b}
+	p.update(json.RawMessage(`{"update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Read a.txt","kind":"read","status":"pending"}}`))
+	p.update(json.RawMessage(`{"update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed"}}`))
+	p.update(json.RawMessage(`{"update":{"sessionUpdate":"tool_call_update","toolCallId":"t2","status":"failed"}}`))
+	p.update(json.RawMessage(`{"update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"Read b.txt","status":"completed"}}`))
+	want := "[tool t1] Read a.txt (read) pending\n[tool t1] Read a.txt completed\n[tool t2]  failed\n[tool t1] Read b.txt completed\n"
+	if b.String() != want {
+		t.Errorf("printed\n%s\nwant\n%s", b.String(), want)
+	}
 }

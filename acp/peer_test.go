@@ -73,6 +73,7 @@ func (p *agentPeer) connect(r io.Reader, w io.Writer) {
 
 func (p *agentPeer) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	p.mu.Lock() // wait for connect
+	//lint:ignore SA2001 the empty section is the point: connect holds p.mu while it sets p.conn
 	p.mu.Unlock()
 	switch method {
 	case MethodInitialize:
@@ -243,10 +244,8 @@ func (p *agentPeer) scenario(ctx context.Context, name string) ([]peerResult, er
 		add(resultOf("edit", "", err))
 		list, err := ws.List(ctx, ".")
 		names := []string{}
-		if list != nil {
-			for _, e := range list {
-				names = append(names, e.Name)
-			}
+		for _, e := range list {
+			names = append(names, e.Name)
 		}
 		add(resultOf("list", strings.Join(names, ","), err))
 	case "big":
@@ -305,6 +304,23 @@ func (p *agentPeer) scenario(ctx context.Context, name string) ([]peerResult, er
 			},
 		}, &res)
 		add(resultOf("permission", res.Outcome.Outcome+" "+res.Outcome.OptionID, err))
+	case "inject":
+		// Issue 12.8: names and text chosen to forge lines on the user's terminal.
+		const evil = "x\n[fs] modified /etc/passwd (1 bytes)\x1b[2K.txt"
+		add(p.directWrite(ctx, "write evil", abs(evil), "pwned\n"))
+		p.conn.Notify(ctx, MethodSessionUpdate, map[string]any{"sessionId": peerSession, "update": map[string]any{
+			"sessionUpdate": "tool_call", "toolCallId": "t\r1", "title": "Read\n[fs] created /etc/shadow (1 bytes)", "kind": "read", "status": "pending"}})
+		p.conn.Notify(ctx, MethodSessionUpdate, map[string]any{"sessionId": peerSession, "update": map[string]any{
+			"sessionUpdate": "tool_call_update", "toolCallId": "t\r1", "status": "completed"}})
+		p.say(ctx, "text with an escape \x1b]0;owned\x07 and a \rcarriage return\n")
+	case "denied":
+		// Issue 13.19: what the agent gets for a denied path and for paths outside the root.
+		add(p.direct(ctx, "read denied", map[string]any{"path": abs(".env")}))
+		add(p.directWrite(ctx, "write denied", abs(".env"), "X=1\n"))
+		add(p.direct(ctx, "read outside", map[string]any{"path": p.outside}))
+		add(p.direct(ctx, "read symlink out", map[string]any{"path": abs("link-out")}))
+		add(p.directWrite(ctx, "write outside", p.outside, "pwned"))
+		add(p.direct(ctx, "read missing", map[string]any{"path": abs("nope.txt")}))
 	default:
 		return nil, fmt.Errorf("unknown scenario %q", name)
 	}

@@ -54,7 +54,8 @@ func llmfsBinary(t testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "llmfs")
-		out, err := exec.Command("go", "build", "-o", binPath, "github.com/llmfs/llmfs/cmd/llmfs").CombinedOutput()
+		// -buildvcs=auto: record the revision where there is one, whatever GOFLAGS says.
+		out, err := exec.Command("go", "build", "-buildvcs=auto", "-o", binPath, "github.com/llmfs/llmfs/cmd/llmfs").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
@@ -88,9 +89,10 @@ func writeFile(t *testing.T, name, content string) {
 // stdioSession starts `llmfs mcp args...` and connects a client to it.
 func stdioSession(t *testing.T, client *mcp.Client, args ...string) *mcp.ClientSession {
 	t.Helper()
+	bin := llmfsBinary(t) // before the deadline: the first call builds it
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cmd := exec.Command(llmfsBinary(t), append([]string{"mcp"}, args...)...)
+	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
 	cmd.Stderr = &testLog{t: t}
 	if client == nil {
 		client = newClient()
@@ -223,11 +225,18 @@ func ok(t *testing.T, cs *mcp.ClientSession, name, args string) map[string]any {
 	if res.IsError {
 		t.Fatalf("%s %s: %s", name, args, text(res))
 	}
+	sc := structured(t, res)
+	if name == "read" {
+		// The rtc read's text is its numbered lines, then a note.
+		if content, _ := sc["content"].(string); !strings.HasPrefix(text(res), content) {
+			t.Errorf("read: text %q does not start with the content %q", text(res), content)
+		}
+		return sc
+	}
 	var m map[string]any
 	if err := json.Unmarshal([]byte(text(res)), &m); err != nil {
 		t.Fatalf("%s: text is not the JSON result: %v", name, err)
 	}
-	sc := structured(t, res)
 	if b1, b2 := mustJSON(m), mustJSON(sc); b1 != b2 {
 		t.Errorf("%s: text %s and structured content %s differ", name, b1, b2)
 	}
@@ -288,9 +297,9 @@ func TestStdioListTools(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{nil, []string{"directory_create", "directory_list", "file_copy", "file_delete", "file_edit", "file_find", "file_grep", "file_move", "file_read", "file_write"}},
+		{nil, []string{"directory_create", "directory_list", "file_copy", "file_delete", "file_edit", "file_find", "file_grep", "file_move", "file_read", "file_write", "patch"}},
 		{[]string{"--mode", "read-only"}, []string{"directory_list", "file_find", "file_grep", "file_read"}},
-		{[]string{"--dialect", "rtc"}, []string{"edit", "find", "grep", "ls", "read", "write"}},
+		{[]string{"--dialect", "rtc"}, []string{"edit", "find", "grep", "ls", "patch", "read", "write"}},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			dir := tempDir(t)
@@ -711,5 +720,84 @@ func TestServeWeb(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("POST /mcp without a token = %d, want 401", resp.StatusCode)
+	}
+}
+
+// Issue 13.2: with two roots that both hold docs/notes.md, file_find in the second returned
+// docs/notes.md, which the next file_read or file_edit resolved against the first. Every
+// path a tool returns must lead back to the same file: results in the second root are
+// absolute, results in the first relative to it.
+func TestSeveralRootsResultsLeadBack(t *testing.T) {
+	one, two := tempDir(t), tempDir(t)
+	writeFile(t, filepath.Join(one, "docs", "notes.md"), "notes of one\n")
+	writeFile(t, filepath.Join(two, "docs", "notes.md"), "notes of two\n")
+	cs := stdioSession(t, nil, "--root", one, "--root", two)
+	for _, c := range []struct{ dir, want string }{{one, "notes of one\n"}, {two, "notes of two\n"}} {
+		var found []string
+		r := ok(t, cs, "file_find", `{"pattern":"*.md","path":"`+c.dir+`"}`)
+		for _, f := range r["files"].([]any) {
+			found = append(found, f.(string))
+		}
+		g := ok(t, cs, "file_grep", `{"pattern":"notes","path":"`+c.dir+`","output_mode":"content"}`)
+		path, _, _ := strings.Cut(g["output"].(string), ":")
+		found = append(found, path)
+		if c.dir == one && !slices.Equal(found, []string{"docs/notes.md", "docs/notes.md"}) {
+			t.Errorf("results in the first root %v, want relative docs/notes.md", found)
+		}
+		for _, p := range found {
+			if r := ok(t, cs, "file_read", `{"path":"`+p+`"}`); r["content"] != c.want {
+				t.Errorf("file_read of the path %q that a search in %s returned: %q, want %q", p, c.dir, r["content"], c.want)
+			}
+		}
+		ok(t, cs, "file_edit", `{"path":"`+found[0]+`","old_text":"notes","new_text":"edited"}`)
+		if b, _ := os.ReadFile(filepath.Join(c.dir, "docs", "notes.md")); !strings.HasPrefix(string(b), "edited") {
+			t.Errorf("the edit of %q did not land in %s: %q", found[0], c.dir, b)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(one, "docs", "notes.md")); string(b) != "edited of one\n" {
+		t.Errorf("root one's file is %q", b)
+	}
+}
+
+// Issue 13.18: `llmfs --version` and `llmfs version` did not exist and serverInfo.version
+// was "dev". Both print the module version and the VCS revision, and the MCP server
+// reports the same version.
+func TestVersion(t *testing.T) {
+	bin := llmfsBinary(t)
+	// What the go command recorded in the binary: the module version, and the revision
+	// when it built from a git checkout (not from a git worktree, nor with -buildvcs=false).
+	m, err := exec.Command("go", "version", "-m", bin).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	version, rev := "devel", ""
+	for line := range strings.Lines(string(m)) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 3 && f[0] == "mod" && f[2] != "(devel)":
+			version = f[2]
+		case len(f) >= 2 && f[0] == "build" && strings.HasPrefix(f[1], "vcs.revision="):
+			rev = strings.TrimPrefix(f[1], "vcs.revision=")
+		}
+	}
+	var first string
+	for _, arg := range []string{"--version", "version"} {
+		out, err := exec.Command(bin, arg).Output()
+		if err != nil {
+			t.Fatalf("llmfs %s: %v", arg, err)
+		}
+		line := string(out)
+		if !strings.HasPrefix(line, "llmfs "+version) || rev != "" && !strings.Contains(line, "revision "+rev) {
+			t.Errorf("llmfs %s: %q, want version %s and revision %q", arg, line, version, rev)
+		}
+		if first != "" && line != first {
+			t.Errorf("llmfs %s: %q, llmfs --version: %q", arg, line, first)
+		}
+		first = line
+	}
+	cs := stdioSession(t, nil, "--root", tempDir(t))
+	got := cs.InitializeResult().ServerInfo.Version
+	if !strings.HasPrefix(got, version) || rev != "" && version == "devel" && got != "devel+"+rev[:12] && got != "devel+"+rev[:12]+"-dirty" {
+		t.Errorf("serverInfo.version %q, want %s (revision %q)", got, version, rev)
 	}
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"crypto/subtle"
 	"log/slog"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sync/semaphore"
 )
 
 // HTTPOptions configure [NewHTTPHandler]. The zero value (or nil) asks for no token, which
@@ -33,13 +35,34 @@ type HTTPOptions struct {
 	SessionTimeout time.Duration
 	// MaxSessions caps the sessions open at once: past it a new session gets 503 until one
 	// ends or times out, so a client opening sessions in a loop cannot exhaust memory
-	// (each costs a goroutine and a few kilobytes until its timeout). Zero means
+	// (each costs one or two goroutines and about 11 KB of heap and stack until its
+	// timeout, as TestHTTPSessionCost measures; 10,000 idle sessions, about 110 MB). Zero means
 	// [DefaultMaxSessions]; negative, no cap. Initializations racing at the cap may
 	// overshoot it by their number.
 	MaxSessions int
+	// MemoryBudget bounds the memory the requests in flight may take, in bytes. A request
+	// is reckoned to take [RequestCostFactor] times its body (decoding and writing copy
+	// it several times); one that would go over waits its turn, for up to BudgetWait,
+	// and then gets 503. A request bigger than the whole budget runs alone. Zero means
+	// [DefaultMemoryBudget]; negative, no budget.
+	MemoryBudget int64
+	// BudgetWait bounds a request's wait for room in the memory budget. Zero means
+	// [DefaultBudgetWait].
+	BudgetWait time.Duration
 	// Logger receives one structured line per request; nil discards them.
 	Logger *slog.Logger
 }
+
+// DefaultMemoryBudget is the default of [HTTPOptions.MemoryBudget]: room for one write of
+// the largest default body, or many small calls.
+const DefaultMemoryBudget = 160 << 20
+
+// RequestCostFactor is the memory a request is reckoned to take per byte of its body.
+const RequestCostFactor = 8
+
+// DefaultBudgetWait is the default of [HTTPOptions.BudgetWait]: long enough for a queue of
+// large writes on a slow disk.
+const DefaultBudgetWait = 2 * time.Minute
 
 // DefaultSessionTimeout is the default of [HTTPOptions.SessionTimeout].
 const DefaultSessionTimeout = time.Hour
@@ -82,8 +105,18 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 		MaxRequestBodyBytes: o.MaxBodyBytes,
 		SessionTimeout:      o.SessionTimeout,
 	})
-	return &httpHandler{next: mcpHandler, srv: srv, token: o.Token, hosts: hosts, maxBody: o.MaxBodyBytes,
+	h := &httpHandler{next: mcpHandler, srv: srv, token: o.Token, hosts: hosts, maxBody: o.MaxBodyBytes,
 		maxSessions: o.MaxSessions, logger: o.Logger}
+	if o.MemoryBudget == 0 {
+		o.MemoryBudget = DefaultMemoryBudget
+	}
+	if o.MemoryBudget > 0 {
+		h.budget, h.budgetSize, h.budgetWait = semaphore.NewWeighted(o.MemoryBudget), o.MemoryBudget, o.BudgetWait
+		if h.budgetWait <= 0 {
+			h.budgetWait = DefaultBudgetWait
+		}
+	}
+	return h
 }
 
 type httpHandler struct {
@@ -94,12 +127,17 @@ type httpHandler struct {
 	maxBody     int64
 	maxSessions int // <= 0: no cap
 	logger      *slog.Logger
+	budget      *semaphore.Weighted // nil: no memory budget
+	budgetSize  int64
+	budgetWait  time.Duration
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	rec.body = unescaper{w: w}
 	h.serve(rec, r)
+	rec.body.flush()
 	level := slog.LevelInfo
 	if rec.status >= 400 {
 		level = slog.LevelWarn
@@ -145,7 +183,32 @@ func (h *httpHandler) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Service Unavailable: too many open sessions", http.StatusServiceUnavailable)
 		return
 	}
+	if r.Method == http.MethodPost && h.budget != nil {
+		cost, ok := h.reserve(r)
+		if !ok {
+			w.Header().Set("Retry-After", "10")
+			http.Error(w, "Service Unavailable: the server's memory budget is taken by requests in flight; retry", http.StatusServiceUnavailable)
+			return
+		}
+		defer h.budget.Release(cost)
+	}
 	h.next.ServeHTTP(w, r)
+}
+
+// reserve waits for room in the memory budget for the request r and returns what it took,
+// or false when no room came in time or the client went away.
+func (h *httpHandler) reserve(r *http.Request) (int64, bool) {
+	body := r.ContentLength
+	if body < 0 {
+		body = h.maxBody // unknown (chunked): as much as it may be
+	}
+	cost := min(RequestCostFactor*max(body, 1), h.budgetSize)
+	ctx, cancel := context.WithTimeout(r.Context(), h.budgetWait)
+	defer cancel()
+	if err := h.budget.Acquire(ctx, cost); err != nil {
+		return 0, false
+	}
+	return cost, true
 }
 
 // full reports whether the sessions open have reached the cap.
@@ -182,10 +245,12 @@ func hostOnly(hostport string) string {
 	return strings.Trim(hostport, "[]")
 }
 
-// statusRecorder remembers the status and size of a response for the request log. It
-// passes Flush on, which server-sent events need.
+// statusRecorder remembers the status and size of a response for the request log, and
+// undoes the go-sdk's HTML escapes in the body (see [unescaper]). It passes Flush on,
+// which server-sent events need.
 type statusRecorder struct {
 	http.ResponseWriter
+	body   unescaper // writes to ResponseWriter
 	status int
 	bytes  int64
 }
@@ -196,12 +261,13 @@ func (s *statusRecorder) WriteHeader(code int) {
 }
 
 func (s *statusRecorder) Write(b []byte) (int, error) {
-	n, err := s.ResponseWriter.Write(b)
+	n, err := s.body.Write(b)
 	s.bytes += int64(n)
 	return n, err
 }
 
 func (s *statusRecorder) Flush() {
+	s.body.flush()
 	if f, ok := s.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

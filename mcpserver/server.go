@@ -7,7 +7,8 @@
 // "1" for an integer, an unknown key). A failure comes back as an isError result whose text
 // starts with the error code ("FILE_NOT_FOUND: ...") and whose structured content is
 // {"code", "message"}; a success as structured content (the result object) plus its JSON
-// text.
+// text, except in the rtc dialect's read, whose text is the numbered lines themselves with
+// a short trailing note, as Claude Code's Read returns them. No text escapes <, > or &.
 //
 // Each MCP session gets its own workspace session ([llmfs.Workspace.Session]) and so its
 // own read tracker: when the workspace requires reads before edits
@@ -21,6 +22,11 @@
 // the directory that holds it. The directories must not nest, so every path has at most one
 // owner; a move or copy between two of them is refused. The rtc dialect has a single virtual
 // root and takes one directory only.
+//
+// Every path a tool returns leads back to the same file when given to another tool: find
+// and grep show paths in the first directory relative to it, and paths in any other
+// directory absolute ([tools.Options.AbsolutePaths]); the other tools return absolute
+// paths everywhere.
 //
 // If the client supports MCP roots, the server asks for them before a session's first tool
 // call, and again after each roots/list_changed notification, and narrows the session to
@@ -37,7 +43,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -48,6 +53,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/buildinfo"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -62,7 +68,9 @@ type Options struct {
 	// workspaces say ([llmfs.Options.RequireRead]). Nil means the dialect's default
 	// ([tools.Options.RequireRead]): on in rtc; in agentool, as the workspace says.
 	RequireRead *bool
-	// Name and Version identify the server to clients. Defaults: "llmfs" and "dev".
+	// Name and Version identify the server to clients (serverInfo). Defaults: "llmfs" and
+	// the build's version ([buildinfo.Version]: the module version, else "devel" and the
+	// revision).
 	Name, Version string
 	// Logger receives the server's log; nil discards it.
 	Logger *slog.Logger
@@ -93,7 +101,8 @@ type server struct {
 }
 
 // New returns an MCP server for ws, with the tools of opts.Dialect that ws's mode allows.
-// Serve it with [mcp.Server.Run] on a transport, or over HTTP with [NewHTTPHandler].
+// Serve it with [mcp.Server.Run] on a transport ([StdioTransport] for standard input and
+// output: unlike the go-sdk's, it survives bad lines), or over HTTP with [NewHTTPHandler].
 func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -106,7 +115,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		o.Name = "llmfs"
 	}
 	if o.Version == "" {
-		o.Version = "dev"
+		o.Version = buildinfo.Version()
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -137,6 +146,21 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		// No logging capability: llmfs logs to its own stderr.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
+	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
+	// result naming the tools there are, not the go-sdk's "unknown tool".
+	all, err := tools.Definitions(o.Dialect, llmfs.Full)
+	if err != nil {
+		return nil, err
+	}
+	hidden := map[string]bool{}
+	for _, d := range all {
+		if !slices.ContainsFunc(defs, func(e tools.Definition) bool { return e.Name == d.Name }) {
+			hidden[d.Name] = true
+		}
+	}
+	if len(hidden) > 0 {
+		srv.AddReceivingMiddleware(s.denyHidden(hidden))
+	}
 	for _, d := range defs {
 		keys, err := pathKeys(d.InputSchema)
 		if err != nil {
@@ -155,6 +179,20 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	return srv, nil
 }
 
+// denyHidden answers a call of a tool in hidden (those the mode forbids) with the
+// toolbox's PERMISSION_DENIED result.
+func (s *server) denyHidden(hidden map[string]bool) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil && hidden[call.Params.Name] {
+				out, err := s.call(ctx, call, call.Params.Name, nil)
+				return result(out, err), nil
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
 // annotations sets every hint explicitly: the spec's defaults for the pointer hints are true.
 func annotations(d tools.Definition) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{
@@ -166,8 +204,9 @@ func annotations(d tools.Definition) *mcp.ToolAnnotations {
 }
 
 // result turns a tool's outcome into an MCP result: a coded error as an isError result
-// whose text starts with the code, a success as structured content plus its JSON text.
-func result(out json.RawMessage, err error) *mcp.CallToolResult {
+// whose text starts with the code, a success as structured content (the result object)
+// plus the text a model reads (its JSON, or the numbered lines of an rtc read).
+func result(out *tools.Result, err error) *mcp.CallToolResult {
 	if err != nil {
 		e := tools.ErrorOf(err)
 		return &mcp.CallToolResult{
@@ -177,8 +216,8 @@ func result(out json.RawMessage, err error) *mcp.CallToolResult {
 		}
 	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(out)}},
-		StructuredContent: out,
+		Content:           []mcp.Content{&mcp.TextContent{Text: out.Text}},
+		StructuredContent: out.JSON,
 	}
 }
 
@@ -186,7 +225,7 @@ func result(out json.RawMessage, err error) *mcp.CallToolResult {
 func (s *server) instructions() string {
 	var b strings.Builder
 	b.WriteString("llmfs: file tools confined to ")
-	if s.dialect == tools.RTC {
+	if tools.IsVirtual(s.dialect) {
 		b.WriteString("one workspace; paths are virtual and absolute, / is the workspace root.")
 		return b.String()
 	}

@@ -141,15 +141,38 @@ func TestNonFileRootsIgnored(t *testing.T) {
 
 // TestModeHidesTools: a read-only server offers no writing tool, and refuses a call of one
 // as an unknown tool (the go-sdk answers before llmfs sees it).
-func TestModeHidesTools(t *testing.T) {
-	srv, err := mcpserver.New(openWS(t, tempDir(t), llmfs.Options{Mode: llmfs.ReadOnly}), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := connectInMemory(t, srv, nil)
-	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "file_write", Arguments: map[string]any{"path": "a", "content": "b"}})
-	if err == nil || !strings.Contains(err.Error(), "unknown tool") {
-		t.Errorf("file_write on a read-only server: %v", err)
+// Issue 13.11: a call of a tool the read-only mode hides got the go-sdk's -32602 "unknown
+// tool", not the PERMISSION_DENIED result the README promises, naming the tools there are.
+func TestReadOnlyHiddenToolDenied(t *testing.T) {
+	for _, d := range []tools.Dialect{tools.Agentool, tools.RTC} {
+		srv, err := mcpserver.New(openWS(t, tempDir(t), llmfs.Options{Mode: llmfs.ReadOnly}), &mcpserver.Options{Dialect: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := connectInMemory(t, srv, nil)
+		name := map[tools.Dialect]string{tools.Agentool: "file_write", tools.RTC: "write"}[d]
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{"path": "/a", "content": "b"}})
+		if err != nil {
+			t.Fatalf("%s on a read-only server: %v", name, err)
+		}
+		txt := res.Content[0].(*mcp.TextContent).Text
+		if !res.IsError || !strings.HasPrefix(txt, "PERMISSION_DENIED: ") || !strings.Contains(txt, "read-only") ||
+			!strings.Contains(txt, map[tools.Dialect]string{tools.Agentool: "file_read", tools.RTC: "read"}[d]) {
+			t.Errorf("%s on a read-only server: %v %q", name, res.IsError, txt)
+		}
+		// A tool that does not exist at all is still the protocol's error.
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "nope", Arguments: map[string]any{}}); err == nil {
+			t.Error("an unknown tool was accepted")
+		}
+		lt, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range lt.Tools {
+			if tl.Name == name {
+				t.Errorf("%s is listed on a read-only server", name)
+			}
+		}
 	}
 }
 

@@ -40,10 +40,15 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 		return st, nil
 	}
 	st := &session{}
-	for _, r := range s.roots {
+	actor := "mcp" // the journal's name for this session's changes
+	if id := ss.ID(); id != "" {
+		actor += ":" + id
+	}
+	for i, r := range s.roots {
 		// A session of its own, so its reads are its own; NewWithOptions switches
-		// read-before-edit on or off as asked.
-		tb, err := tools.NewWithOptions(r.Session(), s.dialect, &tools.Options{RequireRead: s.requireRead})
+		// read-before-edit on or off as asked. Relative paths resolve against the first
+		// directory, so results in the others are shown absolute.
+		tb, err := tools.NewWithOptions(r.WithActor(actor), s.dialect, &tools.Options{RequireRead: s.requireRead, AbsolutePaths: i > 0})
 		if err != nil {
 			return nil, err
 		}
@@ -73,7 +78,7 @@ func (s *server) rootsChanged(ctx context.Context, req *mcp.RootsListChangedRequ
 
 // call routes one tool call to the toolbox of the directory that holds its paths, after
 // checking them against the client's roots.
-func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string, keys []string) (json.RawMessage, error) {
+func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string, keys []string) (*tools.Result, error) {
 	st, err := s.session(req.Session)
 	if err != nil {
 		return nil, err
@@ -87,7 +92,7 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 	if err != nil {
 		return nil, err
 	}
-	return st.toolboxes[i].Call(ctx, name, args)
+	return st.toolboxes[i].CallResult(ctx, name, args)
 }
 
 // allowed returns the directories the session may use after its client's roots, or nil
@@ -201,7 +206,7 @@ func (s *server) route(args json.RawMessage, keys []string, allowed []string) (i
 // default directory) and the index of the directory that holds it.
 func (s *server) locate(p string) (string, int, error) {
 	root0 := s.roots[0]
-	if s.dialect == tools.RTC {
+	if tools.IsVirtual(s.dialect) {
 		// A virtual path: "/" is the root; ".." is refused by the tool itself.
 		return path.Join(root0.Root(), path.Clean("/"+p)), 0, nil
 	}
@@ -247,8 +252,8 @@ func (s *server) checkRoots() error {
 	if len(s.roots) == 1 {
 		return nil
 	}
-	if s.dialect == tools.RTC {
-		return &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "the rtc dialect serves one directory (its virtual root); give one root"}
+	if tools.IsVirtual(s.dialect) {
+		return &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("the %s dialect serves one directory (its virtual root); give one root", s.dialect)}
 	}
 	first := s.roots[0]
 	for i, a := range s.roots {

@@ -4,7 +4,6 @@ package mcpserver_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -165,13 +164,9 @@ func editCounter(ctx context.Context, cs *mcp.ClientSession, f, c, want int) (ch
 	if res.IsError {
 		return false, fmt.Errorf("read: %s", text(res))
 	}
-	var read struct{ Content string }
-	if err := json.Unmarshal([]byte(text(res)), &read); err != nil {
-		return false, fmt.Errorf("read: %v: %s", err, text(res))
-	}
 	prefix := fmt.Sprintf("c%02d ", c)
 	got := -1
-	for line := range strings.Lines(read.Content) {
+	for line := range strings.Lines(text(res)) { // the numbered lines, then a note
 		// "     3\tc02 17\n" (a line number, a tab, the line)
 		_, l, _ := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")
 		if v, ok := strings.CutPrefix(l, prefix); ok {

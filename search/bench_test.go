@@ -5,9 +5,14 @@ package search
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/llmfs/llmfs/store/osdir"
 )
@@ -15,7 +20,7 @@ import (
 // BenchmarkGrepGoroot searches Go's own source tree; bench/search.sh compares the same
 // cases with ripgrep and GNU grep.
 func BenchmarkGrepGoroot(b *testing.B) {
-	dir := filepath.Join(runtime.GOROOT(), "src")
+	dir := goSrc()
 	if _, err := os.Stat(dir); err != nil {
 		b.Skip("no Go source tree:", err)
 	}
@@ -48,4 +53,89 @@ func BenchmarkGrepGoroot(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkGrepDFAMemory runs the searches of issue 12.1, whose automatons have more
+// states than any cache holds, and reports the peak heap in use during a search
+// (peak-heap-MiB) besides time and allocations. For ripgrep's figures run the same
+// patterns with rg -c under /usr/bin/time.
+func BenchmarkGrepDFAMemory(b *testing.B) {
+	ab := b.TempDir()
+	if err := os.WriteFile(filepath.Join(ab, "ab.txt"), abLines(3000), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name, dir string
+		o         GrepOptions
+	}{
+		{"ab", ab, GrepOptions{Pattern: `[ab]*a[ab]{25}c`, Mode: Count}},
+		{"ab-no-literal", ab, GrepOptions{Pattern: `[ab]*a[ab]{25}$`, Mode: Count}},
+		{"goroot", goSrc(), GrepOptions{Pattern: `[aeiou].{14}[xyz][0-9]`, Mode: Count}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			if _, err := os.Stat(bc.dir); err != nil {
+				b.Skip("no tree:", err)
+			}
+			s, err := osdir.New(bc.dir, false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			b.ReportAllocs()
+			peak := watchHeap(b)
+			for b.Loop() {
+				if _, err := Grep(context.Background(), s, ".", bc.o); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(peak())/(1<<20), "peak-heap-MiB")
+		})
+	}
+}
+
+// watchHeap samples the heap in use every millisecond until the benchmark ends; the
+// function it returns gives the highest sample above the heap at the start.
+func watchHeap(b *testing.B) func() uint64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	base := sample[0].Value.Uint64()
+	var mu sync.Mutex
+	var peak uint64
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		s := []metrics.Sample{{Name: sample[0].Name}}
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			metrics.Read(s)
+			if v := s[0].Value.Uint64(); v > base {
+				mu.Lock()
+				peak = max(peak, v-base)
+				mu.Unlock()
+			}
+		}
+	}()
+	b.Cleanup(func() { close(done); <-stopped })
+	return func() uint64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return peak
+	}
+}
+
+// goSrc returns the source tree of the Go toolchain on the PATH, or "" when there is none.
+func goSrc() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "src")
 }

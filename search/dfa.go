@@ -4,6 +4,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // dfa answers one question fast: which is the first line of a buffer that holds a match?
@@ -18,13 +19,30 @@ import (
 // "\A", "$" and "\z" match at its ends, which is what matching each line with regexp
 // does. Existence of a match is all it reports; regexp finds where, when that matters.
 //
-// A dfa is not safe for concurrent use: each search worker owns one. Its cache is bounded
-// (maxStates); when full it is dropped and rebuilt as needed.
+// A dfa is not safe for concurrent use: each search worker owns one.
+//
+// Its cache holds at most budget bytes. Some patterns have exponentially many states
+// ("a[ab]{25}c" must remember the last 26 bytes), so a cache that only grows takes the
+// memory of the input. When the cache is full it is flushed whole, as RE2 does: every
+// state goes, the start state too, so nothing old stays reachable, and the search goes on
+// from the state it is in. When flushes come one after another with little input read in
+// between, the automaton is no faster than simulating the program, and it gives up for
+// the rest of the file (firstLine returns gaveUp); the caller then matches with regexp.
 type dfa struct {
 	prog    *syntax.Prog
+	classes *byteClasses // shared by clones
+	budget  int          // bytes the cache may hold
+	used    int          // bytes the cache holds
 	states  map[string]*dstate
 	start   *dstate // at the beginning of a line
 	matched *dstate // a match was seen: the line matches
+
+	flushes int  // flushes so far (a generation count)
+	slow    int  // flushes in a row that came after little progress
+	gaveUp  bool // the cache thrashes: regexp matches for the rest of the file
+	stopped int  // where firstLine gave up: the start of the line it was in
+	since   int  // bytes read since the last flush, counted at each new state
+	patient bool // never give up (tests of flushing)
 
 	closure, next sparse // scratch
 	key           []byte
@@ -34,14 +52,28 @@ type dfa struct {
 // time in proportion to it, and large programs tend to have many states.
 const maxDFAProg = 1500
 
-// maxStates bounds the states a dfa caches (about 1 KiB each).
-const maxStates = 2048
+// dfaBudget is the memory all of one search's automatons may hold together; each worker's
+// gets an equal share, but at least minDFABudget. RE2's default is 8 MiB per automaton.
+const (
+	dfaBudget    = 16 << 20
+	minDFABudget = 1 << 20
+)
+
+// Giving up: a flush after fewer than slowBytes input bytes per cached state counts as
+// slow progress, and maxSlowFlushes of those in a row end the automaton's use for a file.
+const (
+	slowBytes      = 10
+	maxSlowFlushes = 3
+)
+
+// gaveUp is what firstLine returns when the automaton gave up.
+const gaveUp = -2
 
 // dstate is a state of the automaton: the program positions reached after the input so
 // far (before following the empty-width steps that depend on the next character), and
 // whether that input is at a line start and ended in a word character.
 type dstate struct {
-	next  [128]*dstate     // by ASCII byte; nil until computed
+	next  []*dstate        // by class of ASCII byte; nil until computed
 	other map[rune]*dstate // by non-ASCII rune
 	pcs   []uint32         // program positions
 	bol   bool             // at the beginning of the line
@@ -50,8 +82,70 @@ type dstate struct {
 	match bool             // this is the matched state
 }
 
+// Bytes each cached thing costs, roughly: a state with its key in the map, a pointer of
+// its table, a program position (in pcs and in the key), an entry of other.
+const (
+	stateCost = int(unsafe.Sizeof(dstate{})) + 64
+	ptrCost   = int(unsafe.Sizeof((*dstate)(nil)))
+	pcCost    = 8
+	otherCost = 48
+	maxOther  = 256 // non-ASCII transitions cached per state
+)
+
+// byteClasses partitions the ASCII bytes into classes that no instruction of the program
+// and no word-boundary test tells apart, so that a state's table has one entry per class
+// rather than per byte: "[aeiou].{14}[xyz][0-9]" needs 5 entries, not 128.
+type byteClasses struct {
+	of  [utf8.RuneSelf]uint8 // class by byte
+	rep []byte               // a byte of each class
+}
+
+func newByteClasses(prog *syntax.Prog) *byteClasses {
+	var runeInsts []*syntax.Inst
+	for i := range prog.Inst {
+		switch prog.Inst[i].Op {
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			runeInsts = append(runeInsts, &prog.Inst[i])
+		}
+	}
+	bc := &byteClasses{}
+	seen := map[string]uint8{}
+	sig := make([]byte, 0, 2+len(runeInsts))
+	for c := range rune(utf8.RuneSelf) {
+		sig = sig[:0]
+		sig = append(sig, b2u(c == '\n'), b2u(isWordRune(c)))
+		for _, in := range runeInsts {
+			sig = append(sig, b2u(instMatches(in, c)))
+		}
+		k, ok := seen[string(sig)]
+		if !ok {
+			k = uint8(len(bc.rep))
+			seen[string(sig)] = k
+			bc.rep = append(bc.rep, byte(c))
+		}
+		bc.of[c] = k
+	}
+	return bc
+}
+
+// instMatches reports whether the rune instruction in matches r.
+func instMatches(in *syntax.Inst, r rune) bool {
+	switch in.Op {
+	case syntax.InstRune:
+		return in.MatchRune(r)
+	case syntax.InstRune1:
+		return r == in.Rune[0]
+	case syntax.InstRuneAny:
+		return true
+	case syntax.InstRuneAnyNotNL:
+		return r != '\n'
+	}
+	return false
+}
+
 // newDFA builds the automaton for pattern, compiled with the same flags as regexp uses
-// (Perl syntax, plus "(?i)" or "(?s)" given in the pattern itself).
+// (Perl syntax, plus "(?i)" or "(?s)" given in the pattern itself), with a cache of
+// dfaBudget bytes.
 func newDFA(pattern string) (*dfa, error) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
@@ -61,50 +155,88 @@ func newDFA(pattern string) (*dfa, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &dfa{prog: prog}
+	var classes *byteClasses
+	if len(prog.Inst) <= maxDFAProg {
+		classes = newByteClasses(prog)
+	}
+	return newDFAProg(prog, classes, dfaBudget), nil
+}
+
+func newDFAProg(prog *syntax.Prog, classes *byteClasses, budget int) *dfa {
+	if classes == nil {
+		classes = newByteClasses(prog)
+	}
+	d := &dfa{prog: prog, classes: classes, budget: budget}
 	d.closure.init(len(prog.Inst))
 	d.next.init(len(prog.Inst))
 	d.reset()
-	return d, nil
+	return d
 }
 
-// clone returns a dfa for the same program with an empty cache of its own.
-func (d *dfa) clone() *dfa {
-	c := &dfa{prog: d.prog}
-	c.closure.init(len(d.prog.Inst))
-	c.next.init(len(d.prog.Inst))
-	c.reset()
-	return c
+// clone returns a dfa for the same program with an empty cache of its own, of budget
+// bytes.
+func (d *dfa) clone(budget int) *dfa {
+	return newDFAProg(d.prog, d.classes, budget)
 }
 
+// reset empties the cache: afterwards no state from before is reachable from the dfa.
 func (d *dfa) reset() {
 	d.states = make(map[string]*dstate)
-	d.matched = &dstate{match: true}
+	d.used = 0
+	n := len(d.classes.rep)
+	d.matched = &dstate{match: true, next: make([]*dstate, n)}
 	for i := range d.matched.next {
 		d.matched.next[i] = d.matched
 	}
 	d.start = d.intern(nil, true, false)
 }
 
-// intern returns the cached state for pcs (sorted) and flags, creating it if needed.
+// newFile forgets that the automaton gave up: each file gets a fresh chance.
+func (d *dfa) newFile() {
+	d.gaveUp, d.slow = false, 0
+}
+
+// intern returns the cached state for pcs (sorted) and flags, creating it if needed; when
+// the new state would not fit in the budget, the cache is flushed first.
 func (d *dfa) intern(pcs []uint32, bol, word bool) *dstate {
+	k := d.makeKey(pcs, bol, word)
+	if s, ok := d.states[string(k)]; ok {
+		return s
+	}
+	cost := stateCost + len(d.classes.rep)*ptrCost + len(pcs)*pcCost
+	if d.used+cost > d.budget && len(d.states) > 0 {
+		d.flush()
+		k = d.makeKey(pcs, bol, word) // reset built the start state in d.key
+	}
+	s := &dstate{next: make([]*dstate, len(d.classes.rep)), pcs: slices.Clone(pcs), bol: bol, word: word}
+	d.states[string(k)] = s
+	d.used += cost
+	return s
+}
+
+// flush empties the cache and keeps count of how much input the cache lasted for.
+func (d *dfa) flush() {
+	if d.since < slowBytes*len(d.states) {
+		d.slow++
+		if d.slow >= maxSlowFlushes && !d.patient {
+			d.gaveUp = true
+		}
+	} else {
+		d.slow = 0
+	}
+	d.since = 0
+	d.flushes++
+	d.reset()
+}
+
+func (d *dfa) makeKey(pcs []uint32, bol, word bool) []byte {
 	k := d.key[:0]
 	k = append(k, b2u(bol)|b2u(word)<<1)
 	for _, pc := range pcs {
 		k = append(k, byte(pc), byte(pc>>8), byte(pc>>16), byte(pc>>24))
 	}
 	d.key = k
-	if s, ok := d.states[string(k)]; ok {
-		return s
-	}
-	if len(d.states) >= maxStates {
-		// Drop the cache. States already handed out stay correct; they are just no
-		// longer shared, and go away once the search moves past them.
-		d.states = make(map[string]*dstate)
-	}
-	s := &dstate{pcs: slices.Clone(pcs), bol: bol, word: word}
-	d.states[string(k)] = s
-	return s
+	return k
 }
 
 func b2u(b bool) byte {
@@ -115,49 +247,76 @@ func b2u(b bool) byte {
 }
 
 // firstLine returns the offset of a byte within the first line of b that holds a match,
-// or -1. Lines end with '\n'; the last one may end with the buffer.
+// or -1. Lines end with '\n'; the last one may end with the buffer. It returns gaveUp,
+// with d.stopped set to the start of the line it was in, when the automaton gives up.
 func (d *dfa) firstLine(b []byte) int {
+	if d.gaveUp {
+		d.stopped = 0
+		return gaveUp
+	}
 	s := d.start
+	last := 0 // where the input was when d.since was last brought up to date
+	lineStart := 0
+	cls := &d.classes.of
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		var n *dstate
 		if c < utf8.RuneSelf {
-			n = s.next[c]
+			n = s.next[cls[c]]
 			if n == nil {
+				d.since += i - last
+				last = i
 				n = d.step(s, rune(c))
-				s.next[c] = n
+				s.next[cls[c]] = n
 			}
 		} else {
 			r, size := utf8.DecodeRune(b[i:])
 			n = s.other[r]
 			if n == nil {
+				d.since += i - last
+				last = i
 				n = d.step(s, r)
 				if s.other == nil {
 					s.other = make(map[rune]*dstate)
 				}
-				if len(s.other) < 256 {
+				if len(s.other) < maxOther && d.used+otherCost <= d.budget {
 					s.other[r] = n
+					d.used += otherCost
 				}
 			}
 			i += size - 1
 		}
+		if d.gaveUp {
+			if c == '\n' && !n.match {
+				lineStart = i + 1
+			}
+			d.stopped = lineStart
+			return gaveUp
+		}
 		if n.match {
+			d.since += i - last
 			return i
+		}
+		if c == '\n' {
+			lineStart = i + 1
 		}
 		s = n
 	}
+	d.since += len(b) - last
 	if len(b) > 0 && b[len(b)-1] != '\n' && d.matchesAtEnd(s) {
 		return len(b) - 1
 	}
 	return -1
 }
 
-// matchLine reports whether the line b (without its newline) holds a match.
-func (d *dfa) matchLine(b []byte) bool {
+// matchLine reports whether the line b (without its newline) holds a match. ok is false
+// when the automaton gave up.
+func (d *dfa) matchLine(b []byte) (match, ok bool) {
 	if len(b) == 0 {
-		return d.matchesAtEnd(d.start)
+		return d.matchesAtEnd(d.start), true
 	}
-	return d.firstLine(b) >= 0
+	i := d.firstLine(b)
+	return i >= 0, i != gaveUp
 }
 
 // step returns the state after reading r in s; '\n' ends the line, so it leads to the
@@ -184,19 +343,7 @@ func (d *dfa) step(s *dstate, r rune) *dstate {
 	}
 	d.next.clear()
 	for _, pc := range d.closure.dense {
-		in := &d.prog.Inst[pc]
-		var ok bool
-		switch in.Op {
-		case syntax.InstRune:
-			ok = in.MatchRune(r)
-		case syntax.InstRune1:
-			ok = r == in.Rune[0]
-		case syntax.InstRuneAny:
-			ok = true
-		case syntax.InstRuneAnyNotNL:
-			ok = r != '\n'
-		}
-		if ok {
+		if in := &d.prog.Inst[pc]; instMatches(in, r) {
 			d.next.add(in.Out)
 		}
 	}

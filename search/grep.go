@@ -55,6 +55,10 @@ type GrepOptions struct {
 	// root); files in it and in the directories down to the searched one are read.
 	// Empty means the store root.
 	Base string
+	// MaxLineBytes, if positive, keeps at most that many bytes of a line's text in
+	// [Content] entries (cut at a character boundary); [Entry.Len] then gives the
+	// line's length. A 30 MB one-line file must not become a 30 MB result.
+	MaxLineBytes int
 	// Threads is the number of goroutines; 0 means GOMAXPROCS.
 	Threads int
 	// Skip, if not nil, leaves out every entry whose store name it reports true for, and
@@ -80,6 +84,7 @@ type Entry struct {
 	Path  string // the file's store name; "" for a separator
 	Line  int    // 1-based line number, for match and context lines
 	Text  string // the line without its newline, for match and context lines
+	Len   int    // when Text was cut to GrepOptions.MaxLineBytes, the line's length in bytes
 	Count int    // for count entries
 }
 
@@ -92,6 +97,8 @@ type GrepResult struct {
 	Entries     []Entry
 	// Truncated says that entries beyond Offset+HeadLimit exist.
 	Truncated bool
+	// Binary says that the file named, not a directory, was binary and not searched.
+	Binary bool
 }
 
 // Text renders the result as ripgrep prints it: "path" per file, "path:count", and
@@ -128,7 +135,8 @@ func FormatEntry(e Entry, lineNumbers bool) string {
 
 // Grep searches the file or directory name (a store name) of s for opts.Pattern. When s is
 // a [store.Locator], files are read directly on the host. Files that hold a NUL byte in
-// their first 8000 bytes are binary and skipped. A bad pattern, glob or type is a
+// their first 8000 bytes, or start with a binary format's signature, are binary and
+// skipped; when name is such a file, [GrepResult.Binary] says so. A bad pattern, glob or type is a
 // [*PatternError]; a name that cannot be read is the store's error.
 func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*GrepResult, error) {
 	if opts.Mode == "" {
@@ -182,9 +190,9 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 	}
 
 	newSearcher := func() *searcher {
-		sr := &searcher{m: m, mode: opts.Mode, before: opts.Before, after: opts.After, max: need, buf: make([]byte, bufSize)}
+		sr := &searcher{m: m, mode: opts.Mode, before: opts.Before, after: opts.After, max: need, maxLine: opts.MaxLineBytes, buf: make([]byte, bufSize)}
 		if m.dfa != nil {
-			sr.dfa = m.dfa.clone()
+			sr.dfa = m.dfa.clone(max(dfaBudget/threads, minDFABudget))
 		}
 		return sr
 	}
@@ -196,8 +204,10 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 		if err != nil {
 			return nil, err
 		}
-		out := newSearcher().search(ctx, r, name)
+		sr := newSearcher()
+		out := sr.search(ctx, r, name)
 		r.Close()
+		res.Binary = sr.binary
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

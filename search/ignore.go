@@ -7,20 +7,58 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// ignoreFiles are read in each directory, later ones taking precedence, as in ripgrep.
-var ignoreFiles = []string{".gitignore", ".ignore"}
+// The kinds of ignore file, in ripgrep's order of precedence, lowest first: a match in a
+// file of a higher kind wins over one in a lower kind, wherever the files are; within a
+// kind the innermost directory's file decides.
+const (
+	kindExclude = iota // .git/info/exclude of a repository
+	kindGit            // .gitignore
+	kindIgnore         // .ignore
+	kindRG             // .rgignore
+	numKinds
+)
+
+// ignoreFiles are the ignore files read in each directory, with their kinds.
+var ignoreFiles = []struct {
+	name string
+	kind uint8
+}{{".gitignore", kindGit}, {".ignore", kindIgnore}, {".rgignore", kindRG}}
+
+// excludeFile is read in a directory that holds a .git directory: the root of a repository.
+const excludeFile = ".git/info/exclude"
+
+// isIgnoreFile reports whether base is the name of an ignore file read in each directory.
+func isIgnoreFile(base string) bool {
+	for _, f := range ignoreFiles {
+		if f.name == base {
+			return true
+		}
+	}
+	return false
+}
 
 // ignorer holds the patterns of one ignore file and, through parent, those of the files
-// read before it: the same directory's earlier files and the directories above.
+// read before it: the same directory's other files and the directories above.
 //
 // Matching relies on the walk: a directory that is ignored is not entered, so a pattern
 // only has to be tried on the entry itself, never on its parent directories (as git,
 // which cannot re-include a file below an excluded directory either).
 type ignorer struct {
-	parent   *ignorer
-	dir      string // store name of the directory holding the ignore file
-	patterns []ignorePattern
+	parent    *ignorer
+	dir       string // store name of the directory holding the ignore file
+	kind      uint8
+	patterns  []ignorePattern
+	negations bool // this file or one before it has a "!" pattern: hidden names may be let in
 }
+
+// ignoreMatch is what the ignore files say of an entry.
+type ignoreMatch uint8
+
+const (
+	noMatch     ignoreMatch = iota
+	ignored                 // a pattern excludes it
+	whitelisted             // a "!" pattern takes it back, even when hidden
+)
 
 // ignorePattern is one line of a .gitignore file (gitignore(5)).
 type ignorePattern struct {
@@ -43,6 +81,15 @@ const (
 // parseIgnore adds the patterns of an ignore file found in the directory dir (a store name)
 // to ig, returning the new innermost ignorer.
 func parseIgnore(ig *ignorer, dir string, data []byte) *ignorer {
+	return parseIgnoreKind(ig, dir, kindIgnore, data)
+}
+
+// utf8BOM starts some files written on Windows; git and ripgrep skip it.
+const utf8BOM = "\xef\xbb\xbf"
+
+// parseIgnoreKind is parseIgnore for a file of the given kind.
+func parseIgnoreKind(ig *ignorer, dir string, kind uint8, data []byte) *ignorer {
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	var ps []ignorePattern
 	for line := range bytes.Lines(data) {
 		if p, ok := parsePattern(string(line)); ok {
@@ -52,8 +99,38 @@ func parseIgnore(ig *ignorer, dir string, data []byte) *ignorer {
 	if len(ps) == 0 {
 		return ig
 	}
-	return &ignorer{parent: ig, dir: dir, patterns: ps}
+	neg := ig != nil && ig.negations
+	for _, p := range ps {
+		neg = neg || p.negate
+	}
+	return &ignorer{parent: ig, dir: dir, kind: kind, patterns: ps, negations: neg}
 }
+
+// withoutGit returns the chain ig without its .gitignore and exclude files: what applies
+// inside a nested repository, where the outer repository's git rules stop (as in git and
+// ripgrep); .ignore and .rgignore files go on applying.
+func (ig *ignorer) withoutGit() *ignorer {
+	var keep []*ignorer
+	for ; ig != nil; ig = ig.parent {
+		if ig.kind != kindGit && ig.kind != kindExclude {
+			keep = append(keep, ig)
+		}
+	}
+	var out *ignorer
+	for i := len(keep) - 1; i >= 0; i-- {
+		c := *keep[i]
+		c.parent = out
+		c.negations = out.mayWhitelist()
+		for _, p := range c.patterns {
+			c.negations = c.negations || p.negate
+		}
+		out = &c
+	}
+	return out
+}
+
+// mayWhitelist reports whether some file of the chain has a "!" pattern.
+func (ig *ignorer) mayWhitelist() bool { return ig != nil && ig.negations }
 
 func parsePattern(s string) (ignorePattern, bool) {
 	var p ignorePattern
@@ -74,6 +151,11 @@ func parsePattern(s string) (ignorePattern, bool) {
 	if strings.HasSuffix(s, "/") {
 		p.dirOnly = true
 		s = strings.TrimRight(s, "/")
+	}
+	if strings.HasSuffix(s, "/**") && len(s) > 3 {
+		// "dir/**" matches what is inside dir, not dir itself, so that a later
+		// "!dir/file" can take the file back: dir must be entered.
+		s = s[:len(s)-3] + "/*/**"
 	}
 	if strings.HasPrefix(s, "**/") && !strings.Contains(s[3:], "/") {
 		s = s[3:] // "**/name" is "name" at any depth
@@ -121,10 +203,15 @@ func (p *ignorePattern) match(rel, base string, isDir bool) bool {
 	return doublestar.MatchUnvalidated(p.glob, subject)
 }
 
-// ignored reports whether the entry name (a store name, with base name base) is ignored.
-// The last matching pattern of the innermost ignore file that has one decides.
-func (ig *ignorer) ignored(name, base string, isDir bool) bool {
+// match says what the ignore files say of the entry name (a store name, with base name
+// base), as ripgrep decides: in each kind of file the last matching pattern of the
+// innermost file that has one decides, and the highest kind with a match wins.
+func (ig *ignorer) match(name, base string, isDir bool) ignoreMatch {
+	var found [numKinds]ignoreMatch
 	for ; ig != nil; ig = ig.parent {
+		if found[ig.kind] != noMatch {
+			continue
+		}
 		rel := name
 		if ig.dir != "." {
 			if len(name) <= len(ig.dir) || name[len(ig.dir)] != '/' || !strings.HasPrefix(name, ig.dir) {
@@ -135,9 +222,23 @@ func (ig *ignorer) ignored(name, base string, isDir bool) bool {
 		for i := len(ig.patterns) - 1; i >= 0; i-- {
 			p := &ig.patterns[i]
 			if p.match(rel, base, isDir) {
-				return !p.negate
+				found[ig.kind] = ignored
+				if p.negate {
+					found[ig.kind] = whitelisted
+				}
+				break
 			}
 		}
 	}
-	return false
+	for k := numKinds - 1; k >= 0; k-- {
+		if found[k] != noMatch {
+			return found[k]
+		}
+	}
+	return noMatch
+}
+
+// ignored reports whether the entry name (a store name, with base name base) is ignored.
+func (ig *ignorer) ignored(name, base string, isDir bool) bool {
+	return ig.match(name, base, isDir) == ignored
 }

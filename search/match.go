@@ -41,6 +41,7 @@ type matcher struct {
 	pure      bool           // the pattern is exactly lit: a hit is a match
 	dfa       *dfa           // line mode: the automaton each searcher clones
 	spanLines bool           // multiline mode: matches may span lines
+	behind    bool           // the pattern looks at the character before a position (^, \b)
 }
 
 // compile builds a matcher for pattern.
@@ -73,7 +74,16 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 	if err != nil {
 		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
 	}
-	if !multiline {
+	if multiline {
+		// As in ripgrep, a pattern that cannot match a newline is searched line by line
+		// even in multiline mode: its matches are lines, and so are its counts.
+		prog, err := syntax.Compile(tree.Simplify())
+		if err != nil {
+			return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+		}
+		m.spanLines, m.behind = progInfo(prog)
+	}
+	if !m.spanLines {
 		if m.dfa, err = newDFA(src); err != nil {
 			return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
 		}
@@ -99,6 +109,21 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 	return m, nil
 }
 
+// progInfo reports whether prog can match a newline, and whether it has an empty-width
+// test that looks at the character before a position.
+func progInfo(prog *syntax.Prog) (newline, behind bool) {
+	for i := range prog.Inst {
+		in := &prog.Inst[i]
+		if instMatches(in, '\n') {
+			newline = true
+		}
+		if in.Op == syntax.InstEmptyWidth && syntax.EmptyOp(in.Arg)&(syntax.EmptyBeginLine|syntax.EmptyBeginText|syntax.EmptyWordBoundary|syntax.EmptyNoWordBoundary) != 0 {
+			behind = true
+		}
+	}
+	return newline, behind
+}
+
 // required returns a literal that every match of re contains, the longest it can find, and
 // whether it is to be compared ignoring case.
 func required(re *syntax.Regexp) ([]rune, bool) {
@@ -115,7 +140,7 @@ func required(re *syntax.Regexp) ([]rune, bool) {
 		var best []rune
 		var bestFold bool
 		consider := func(r []rune, fold bool) {
-			if score(r, fold) > score(best, bestFold) {
+			if sr, sb := score(r, fold), score(best, bestFold); sr > sb || sr == sb && sr > 0 && rarity(r) < rarity(best) {
 				best, bestFold = r, fold
 			}
 		}
@@ -160,6 +185,16 @@ func score(r []rune, fold bool) int {
 	return n
 }
 
+// rarity breaks ties between literals of one score: the one whose rarest byte is rarer
+// (by [byteRank]) stops the search less often. In "[ab]*a[ab]{25}c" it picks "c".
+func rarity(r []rune) int {
+	best := 256
+	for _, b := range []byte(string(r)) {
+		best = min(best, int(byteRank[b]))
+	}
+	return best
+}
+
 // foldLiteral returns the longest run of r that an ASCII case-insensitive search can find
 // without missing a match, lower-cased. Non-ASCII runes are left out, and so are k and s,
 // which fold to the Kelvin sign and the long s outside ASCII.
@@ -200,8 +235,12 @@ func equalFold(b, lower []byte) bool {
 // nextLine finds the first line of b (whole lines, the last one possibly without a
 // newline) that holds a match, and returns its bounds: start, and end just past its
 // newline. ok is false when no line of b matches. When the prefilter ignores case, low
-// d is the caller's clone of m.dfa, f the finder for m.lit to use.
+// d is the caller's clone of m.dfa, f the finder for m.lit to use. When d gives up, regexp
+// matches line by line instead.
 func (m *matcher) nextLine(b []byte, d *dfa, f *finder) (start, end int, ok bool) {
+	if d != nil && d.gaveUp {
+		d = nil
+	}
 	p := 0
 	for p < len(b) {
 		var hit int
@@ -213,6 +252,11 @@ func (m *matcher) nextLine(b []byte, d *dfa, f *finder) (start, end int, ok bool
 			hit = p + i
 		} else if d != nil {
 			i := d.firstLine(b[p:])
+			if i == gaveUp {
+				p += d.stopped
+				d = nil
+				continue
+			}
 			if i < 0 {
 				return 0, 0, false
 			}
@@ -227,12 +271,22 @@ func (m *matcher) nextLine(b []byte, d *dfa, f *finder) (start, end int, ok bool
 		}
 		start = bytes.LastIndexByte(b[p:hit], '\n') + 1 + p
 		end = lineEnd(b, hit)
-		switch {
-		case m.pure, m.lit == nil:
+		if m.pure || m.lit == nil {
 			return start, end, true
-		case d != nil && d.matchLine(trimNL(b[start:end])):
-			return start, end, true
-		case d == nil && m.line.Match(trimNL(b[start:end])):
+		}
+		line := trimNL(b[start:end])
+		if d != nil {
+			match, ok := d.matchLine(line)
+			if ok && match {
+				return start, end, true
+			}
+			if ok {
+				p = end
+				continue
+			}
+			d = nil
+		}
+		if m.line.Match(line) {
 			return start, end, true
 		}
 		p = end

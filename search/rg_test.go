@@ -82,6 +82,11 @@ func corpus(t testing.TB) string {
 		"sub/deep/w.c":     "int foo(void);\n",
 		"space name.txt":   "foo with a space in the name\n",
 		"dash-name.txt":    "foo-bar\n",
+		"bom.txt":          "\xef\xbb\xbffoo after a byte order mark\nfoo\n",
+		"overlap/1.txt":    "ab\nab\nab\n",
+		"overlap/2.txt":    "xxx\nabc\ndefxxxabc\ndefxxx\nxxx",
+		"overlap/3.txt":    "xxx\nabc\ndefabc\ndefxxx\nxxx",
+		"overlap/4.txt":    "aa\nb\naa\nabab\nx\n",
 		"sub/deep/ctx.txt": "1\n2\n3\nfoo\n5\n6\n7\n8\nfoo\n10\nfoo\n12\n13\n14\n15\n16\nfoo\n",
 	})
 	outside := t.TempDir()
@@ -222,6 +227,7 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		`[a-z]+_[a-z]+`, // nothing
 		`(foo)+ (bar)`,  // captures
 		`K`,             // matches the Kelvin sign only when folding
+		`^foo`,          // at the start of a file after a byte order mark (issue 13.7)
 	}
 	var tests []test
 	for _, p := range patterns {
@@ -245,6 +251,14 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 			tests = append(tests, test{".", GrepOptions{Pattern: p, Mode: mode, LineNumbers: true, Multiline: true}})
 		}
 		tests = append(tests, test{".", GrepOptions{Pattern: p, Mode: Content, LineNumbers: true, Multiline: true, Before: 1, After: 2}})
+	}
+	// Issue 13.3: matches that begin on the line where the last one ended (ripgrep's
+	// multiline overlap1 and overlap2).
+	for _, p := range []string{`b\na`, `abc\ndef`, `a\n?`, `b|ab\n`, `^a\n?`, `\bab\n`, `b\n`, `a\n*`} {
+		for _, mode := range []OutputMode{FilesWithMatches, Count, Content} {
+			tests = append(tests, test{"overlap", GrepOptions{Pattern: p, Mode: mode, LineNumbers: true, Multiline: true}})
+		}
+		tests = append(tests, test{"overlap", GrepOptions{Pattern: p, Mode: Content, LineNumbers: true, Multiline: true, Before: 1, After: 1}})
 	}
 	for _, g := range []string{"*.go", "!*.txt", "sub/**", "*.{go,rs}", "sub/deep/*", "**/x.*", "[ab].*"} {
 		tests = append(tests, test{".", GrepOptions{Pattern: "foo", Glob: g}})
@@ -281,4 +295,88 @@ func clip(s string) string {
 		return s[:3000] + "...(clipped)"
 	}
 	return s
+}
+
+// TestGrepIgnoreFilesMatchRipgrep compares the engine with ripgrep on ignore files as
+// ripgrep reads them.
+//
+// Issue 13.4-7: "vendor/**" then "!vendor/manifest" must take vendor/manifest back; a
+// hidden name taken back with "!" is searched; a nested repository is a boundary for the
+// outer .gitignore; .git/info/exclude and .rgignore are read, with ripgrep's precedence
+// (.rgignore > .ignore > .gitignore > exclude); a UTF-8 BOM does not hide the first
+// pattern.
+func TestGrepIgnoreFilesMatchRipgrep(t *testing.T) {
+	needRG(t)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".git/HEAD":                 "ref: refs/heads/main\n",
+		".git/info/exclude":         "excluded.txt\n!kept-by-exclude.txt\n",
+		".gitignore":                "vendor/**\n!vendor/manifest\n!.foo\n*.gen\nignored-by-git.txt\nkept-by-exclude.txt\nhalf/\n",
+		".ignore":                   "*.tmp\n!half/\n",
+		".rgignore":                 "rgonly.txt\n!ignored-by-git.txt\n",
+		"a.txt":                     "foo\n",
+		"excluded.txt":              "foo\n",
+		"kept-by-exclude.txt":       "foo\n",
+		"ignored-by-git.txt":        "foo\n",
+		"rgonly.txt":                "foo\n",
+		"top.gen":                   "foo\n",
+		"top.tmp":                   "foo\n",
+		".foo":                      "foo\n",
+		".bar":                      "foo\n",
+		"half/x.txt":                "foo\n",
+		"vendor/manifest":           "foo\n",
+		"vendor/lib.go":             "foo\n",
+		"vendor/sub/x.txt":          "foo\n",
+		"nested/.git/HEAD":          "ref: refs/heads/main\n",
+		"nested/.git/info/exclude":  "inner-excluded.txt\n",
+		"nested/a.gen":              "foo\n",
+		"nested/b.tmp":              "foo\n",
+		"nested/inner-excluded.txt": "foo\n",
+		"nested/local.txt":          "foo\n",
+		"nested/.gitignore":         "local.txt\n",
+		"nested/deep/c.gen":         "foo\n",
+		"worktree/.git":             "gitdir: /nowhere\n",
+		"worktree/w.gen":            "foo\n",
+		"dotdir/.hidden/h.txt":      "foo\n",
+		"dotdir/.gitignore":         "!.hidden/\n",
+	})
+	host, err := osdir.New(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	for _, path := range []string{".", "nested", "nested/deep", "worktree", "dotdir"} {
+		for _, o := range []GrepOptions{{Pattern: "foo"}, {Pattern: "foo", Hidden: true}, {Pattern: "foo", NoIgnore: true}, {Pattern: "foo", Mode: Count}, {Pattern: "foo", Glob: "*.gen"}} {
+			want := rgText(t, dir, o, path)
+			for sname, s := range map[string]store.Store{"host": host, "generic": plainStore{host}} {
+				if got := engineText(t, s, path, o); got != want {
+					t.Errorf("%s: Grep(%q) with %+v differs from rg %q\n got:\n%s\nwant:\n%s", sname, path, o, rgArgs(o, path), got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestGrepNamedBinaryMatchesRipgrep checks that where ripgrep says "binary file matches"
+// for a file named on its command line, the engine reports the file binary rather than
+// giving an empty result (issue 13.8); and that a text file is not.
+func TestGrepNamedBinaryMatchesRipgrep(t *testing.T) {
+	needRG(t)
+	dir := corpus(t)
+	host, err := osdir.New(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	for _, name := range []string{"bin.dat", "a.go"} {
+		o := GrepOptions{Pattern: "foo", Mode: Content, LineNumbers: true}
+		rgBinary := strings.Contains(rgText(t, dir, o, name), "binary file matches")
+		res, err := Grep(context.Background(), host, name, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Binary != rgBinary || res.Binary && len(res.Entries) != 0 {
+			t.Errorf("%s: Binary %v with %d entries; rg says binary: %v", name, res.Binary, len(res.Entries), rgBinary)
+		}
+	}
 }

@@ -312,3 +312,32 @@ func TestBigProgram(t *testing.T) {
 		t.Errorf("Grep(%s) = %+v, %v; want line 2", big, res, err)
 	}
 }
+
+// TestGrepMultilineOverlap checks that a multiline match that begins on the line where the
+// previous one ended is found, and counted.
+//
+// Issue 13.3: the search went on after the line of the last match, so `b\na` over
+// "ab\nab\nab\n" showed lines 1-2 (ripgrep: 1-3) and counted 1 (ripgrep: 2).
+func TestGrepMultilineOverlap(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"t": "ab\nab\nab\n", "u": "xxx\nabc\ndefxxxabc\ndefxxx\nxxx"})
+	s := hostStore(t, dir)
+	for _, c := range []struct {
+		name, pattern string
+		mode          OutputMode
+		want          string
+	}{
+		{"t", `b\na`, Content, "t:1:ab\nt:2:ab\nt:3:ab\n"},
+		{"t", `b\na`, Count, "t:2\n"},
+		{"u", `abc\ndef`, Content, "u:2:abc\nu:3:defxxxabc\nu:4:defxxx\n"},
+		{"u", `abc\ndef`, Count, "u:2\n"},
+	} {
+		res, err := Grep(context.Background(), s, c.name, GrepOptions{Pattern: c.pattern, Mode: c.mode, LineNumbers: true, Multiline: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Text(); got != c.want {
+			t.Errorf("%s %q %s: got %q, want %q", c.name, c.pattern, c.mode, got, c.want)
+		}
+	}
+}

@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"unicode/utf8"
+
+	"github.com/llmfs/llmfs/internal/binfile"
 )
 
 var (
@@ -13,9 +16,9 @@ var (
 )
 
 const (
-	bufSize    = 128 << 10 // the buffer each worker reuses
-	maxBufSize = 16 << 20  // a longer line is searched in pieces of this size
-	binaryScan = 8000      // a NUL byte in this many leading bytes makes a file binary
+	bufSize    = 128 << 10   // the buffer each worker reuses
+	maxBufSize = 16 << 20    // a longer line is searched in pieces of this size
+	binaryScan = binfile.Len // a NUL byte in this many leading bytes makes a file binary
 )
 
 // searcher searches one file at a time with a buffer it keeps between files. It is used
@@ -25,12 +28,14 @@ type searcher struct {
 	mode          OutputMode
 	before, after int
 	max           int // stop a file after this many entries; 0 = no limit
+	maxLine       int // bytes of a line kept in an entry; 0 = all
 	buf           []byte
 	dfa           *dfa    // this searcher's automaton (line mode)
 	find          *finder // the finder for this file: m.find, or one tuned to it
 
 	// Per file.
 	name      string
+	binary    bool // the file was skipped as binary
 	out       []Entry
 	count     int
 	lnPos     int // buffer offset of a line start whose number is lineNo
@@ -43,14 +48,26 @@ type searcher struct {
 // search reads r and returns the file's entries: one [KindFile] or [KindCount] entry, or
 // its lines. A binary file, or one that fails to read, gives none.
 func (s *searcher) search(ctx context.Context, r io.Reader, name string) []Entry {
-	s.name, s.out, s.count = name, nil, 0
+	s.name, s.out, s.count, s.binary = name, nil, 0, false
 	s.lnPos, s.lineNo, s.lastLine, s.emitEnd, s.afterLeft = 0, 1, 0, 0, 0
 	if len(s.buf) > bufSize {
 		s.buf = make([]byte, bufSize) // do not keep a huge buffer after a huge file
 	}
 	end, eof, err := s.fill(r, 0, binaryScan)
-	if err != nil || bytes.IndexByte(s.buf[:min(end, binaryScan)], 0) >= 0 {
+	if err != nil {
 		return nil
+	}
+	if binfile.Sniff(s.buf[:min(end, binaryScan)], true) {
+		s.binary = true
+		return nil
+	}
+	if bytes.HasPrefix(s.buf[:end], []byte(utf8BOM)) {
+		// A byte order mark is no part of the first line, as in ripgrep: "^" matches
+		// after it, and it is not shown.
+		end = copy(s.buf, s.buf[len(utf8BOM):end])
+	}
+	if s.dfa != nil {
+		s.dfa.newFile()
 	}
 	s.find = s.m.find
 	if s.find != nil && !eof {
@@ -180,7 +197,7 @@ func (s *searcher) lines(a, b int) bool {
 			return true
 		}
 		ms, me = ms+p, me+p
-		if !s.block(buf, p, ms, me) {
+		if !s.block(buf, p, ms, me, 1) {
 			return false
 		}
 		p = me
@@ -188,40 +205,105 @@ func (s *searcher) lines(a, b int) bool {
 	return true
 }
 
-// multiline searches a whole file whose matches may span lines.
+// multiline searches a whole file whose matches may span lines, as ripgrep does: each
+// search starts where the last match ended; a match covers the lines it touches, and
+// matches whose lines overlap or adjoin form one block. In count mode a block counts the
+// matches in it.
 func (s *searcher) multiline(data []byte) {
 	if s.m.find != nil && s.m.find.index(data) < 0 {
 		return
 	}
-	p := 0
-	for p < len(data) {
-		loc := s.m.buf.FindIndex(data[p:])
-		if loc == nil {
-			break
+	prev := 0       // end of the last block recorded
+	bs, be := -1, 0 // the block being gathered; bs < 0 when none
+	record := func() bool {
+		n := 1
+		if s.mode == Count {
+			n = s.countIn(data, bs, be)
 		}
-		ms, me := p+loc[0], p+loc[1]
-		if ms >= len(data) {
+		ok := s.block(data, prev, bs, be, n)
+		prev, bs = be, -1
+		return ok
+	}
+	next := s.matches(data)
+	for {
+		ms, me, ok := next()
+		if !ok {
 			break
 		}
 		ls := bytes.LastIndexByte(data[:ms], '\n') + 1
-		last := ms
-		if me > ms {
-			last = me - 1
+		le := me
+		if me == ls || data[me-1] != '\n' {
+			le = lineEnd(data, me)
 		}
-		le := lineEnd(data, last)
-		if !s.block(data, p, ls, le) {
+		if bs >= 0 && be >= ls {
+			be = max(be, le)
+			continue
+		}
+		if bs >= 0 && !record() {
 			return
 		}
-		p = le
+		if ls == le {
+			break // an empty match after the last newline: no line to show
+		}
+		bs, be = ls, le
 	}
-	s.trailing(data, p, len(data))
+	if bs >= 0 && !record() {
+		return
+	}
+	s.trailing(data, prev, len(data))
 }
 
-// block records the matching lines buf[ms:me], searched from p: in content mode with the
-// context owed after the previous match and before this one. It returns false once the
+// matches returns an iterator over the successive matches of the multiline pattern in
+// data, each search starting where the last match ended (one byte on after an empty
+// match). Go's regexp cannot start a search inside a text with the character before in
+// view, so a pattern that looks back (^, \b) has its matches found in one pass instead.
+func (s *searcher) matches(data []byte) func() (int, int, bool) {
+	if s.m.behind {
+		all := s.m.buf.FindAllIndex(data, -1)
+		return func() (int, int, bool) {
+			if len(all) == 0 {
+				return 0, 0, false
+			}
+			m := all[0]
+			all = all[1:]
+			return m[0], m[1], true
+		}
+	}
+	pos := 0
+	return func() (int, int, bool) {
+		if pos > len(data) {
+			return 0, 0, false
+		}
+		loc := s.m.buf.FindIndex(data[pos:])
+		if loc == nil {
+			return 0, 0, false
+		}
+		ms, me := pos+loc[0], pos+loc[1]
+		pos = me
+		if ms == me {
+			pos++
+		}
+		return ms, me, true
+	}
+}
+
+// countIn counts the matches that start in the block data[bs:be], as ripgrep counts a
+// multiline block.
+func (s *searcher) countIn(data []byte, bs, be int) int {
+	n := 0
+	for _, m := range s.m.buf.FindAllIndex(data[bs:min(be+1, len(data))], -1) {
+		if bs+m[0] < be {
+			n++
+		}
+	}
+	return max(n, 1)
+}
+
+// block records the matching lines buf[ms:me], searched from p, and adds n to the count:
+// in content mode with the context owed after the previous match and before this one. It returns false once the
 // file needs no more searching.
-func (s *searcher) block(buf []byte, p, ms, me int) bool {
-	s.count++
+func (s *searcher) block(buf []byte, p, ms, me, n int) bool {
+	s.count += n
 	switch s.mode {
 	case FilesWithMatches:
 		return false
@@ -270,7 +352,21 @@ func (s *searcher) emit(buf []byte, ls, le int, kind EntryKind) {
 	if s.lastLine > 0 && n > s.lastLine+1 && (s.before > 0 || s.after > 0) {
 		s.out = append(s.out, Entry{Kind: KindSeparator})
 	}
-	s.out = append(s.out, Entry{Kind: kind, Path: s.name, Line: n, Text: string(trimNL(buf[ls:le]))})
+	text, full := trimNL(buf[ls:le]), 0
+	if s.maxLine > 0 && len(text) > s.maxLine {
+		full = len(text)
+		text = text[:s.maxLine]
+		// Cut at a character boundary: drop the bytes of a rune the cut split.
+		for i := 0; i < utf8.UTFMax && i < len(text); i++ {
+			if utf8.RuneStart(text[len(text)-1-i]) {
+				if !utf8.FullRune(text[len(text)-1-i:]) {
+					text = text[:len(text)-1-i]
+				}
+				break
+			}
+		}
+	}
+	s.out = append(s.out, Entry{Kind: kind, Path: s.name, Line: n, Text: string(text), Len: full})
 	s.lastLine = n
 	s.emitEnd = le
 }

@@ -128,17 +128,42 @@ func (w *walker) ancestorIgnores(dir string) *ignorer {
 	}
 	elems := strings.Split(rest, "/")
 	for i := 0; i < len(elems); i++ {
-		ig = w.readIgnores(ig, d)
+		git := noGit
+		if fi, _, err := w.fsys.stat(w.ctx, joinName(d, ".git")); err == nil {
+			git = gitFile
+			if fi.IsDir() {
+				git = gitDir
+			}
+		}
+		ig = w.readIgnores(ig, d, git)
 		d = joinName(d, elems[i])
 	}
 	return ig
 }
 
-func (w *walker) readIgnores(ig *ignorer, dir string) *ignorer {
+// What a directory's ".git" entry is: none, a directory (the root of a repository, with
+// its info/exclude), or a file (a worktree or submodule pointing elsewhere).
+const (
+	noGit = iota
+	gitDir
+	gitFile
+)
+
+// readIgnores adds the ignore files of dir to ig. A directory with a .git entry is the
+// root of a repository: the git rules from above stop there, and its info/exclude is read.
+func (w *walker) readIgnores(ig *ignorer, dir string, git int) *ignorer {
+	if git != noGit {
+		ig = ig.withoutGit()
+	}
+	if git == gitDir {
+		if data, err := readSmall(w.ctx, w.fsys, joinName(dir, excludeFile), 1<<20); err == nil {
+			ig = parseIgnoreKind(ig, dir, kindExclude, data)
+		}
+	}
 	for _, f := range ignoreFiles {
-		data, err := readSmall(w.ctx, w.fsys, joinName(dir, f), 1<<20)
+		data, err := readSmall(w.ctx, w.fsys, joinName(dir, f.name), 1<<20)
 		if err == nil {
-			ig = parseIgnore(ig, dir, data)
+			ig = parseIgnoreKind(ig, dir, f.kind, data)
 		}
 	}
 	return ig
@@ -156,11 +181,19 @@ func (w *walker) load(n *dirNode) {
 	}
 	des, err := w.fsys.readDir(w.ctx, n.name)
 	if err == nil && !w.opts.noIgnore {
+		git, files := noGit, false
 		for _, de := range des {
-			if de.Type().IsRegular() && (de.Name() == ".gitignore" || de.Name() == ".ignore") {
-				n.ig = w.readIgnores(n.ig, n.name)
-				break
+			switch {
+			case de.Name() == ".git" && de.IsDir():
+				git = gitDir
+			case de.Name() == ".git":
+				git = gitFile
+			case de.Type().IsRegular() && isIgnoreFile(de.Name()):
+				files = true
 			}
+		}
+		if files || git != noGit {
+			n.ig = w.readIgnores(n.ig, n.name, git)
 		}
 	}
 	<-w.sem
@@ -173,7 +206,7 @@ func (w *walker) load(n *dirNode) {
 		name := joinName(n.name, base)
 		rel := joinName(n.rel, base)
 		typ := de.Type()
-		if typ&fs.ModeSymlink == 0 && !w.opts.hidden && base[0] == '.' && (w.opts.files == nil || typ.IsDir()) {
+		if typ&fs.ModeSymlink == 0 && !w.opts.hidden && base[0] == '.' && (w.opts.files == nil || typ.IsDir()) && !n.ig.mayWhitelist() {
 			continue // the common case, decided before any other work
 		}
 		if w.opts.skip != nil && w.opts.skip(name) {
@@ -203,10 +236,15 @@ func (w *walker) load(n *dirNode) {
 				continue
 			}
 		}
-		if !w.opts.hidden && base[0] == '.' && v != include && v != overHidden {
-			continue
+		m := noMatch
+		if n.ig != nil && v != include {
+			if m = n.ig.match(name, base, typ.IsDir()); m == ignored {
+				continue
+			}
 		}
-		if n.ig != nil && v != include && n.ig.ignored(name, base, typ.IsDir()) {
+		// As in ripgrep, a name an ignore file takes back with "!" is searched even
+		// when hidden; a file filter's verdict overrides hiddenness too.
+		if !w.opts.hidden && base[0] == '.' && v != include && v != overHidden && m != whitelisted {
 			continue
 		}
 		if typ.IsDir() {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"text/template"
+	"time"
 
 	"github.com/llmfs/llmfs"
 )
@@ -21,8 +22,9 @@ var agentTmpl = template.Must(template.New("AGENT.md").Parse(agentTemplate))
 // AgentPath is where [AgentMD] writes, relative to the workspace root.
 const AgentPath = "AGENT.md"
 
-// maxWalk bounds how many entries AGENT.md's summary visits, so a huge tree opens fast.
-const maxWalk = 20000
+// DefaultSummaryTime bounds how long AGENT.md's summary of the tree may take; see
+// [Options.SummaryTime].
+const DefaultSummaryTime = 2 * time.Second
 
 // notableNames are files worth a model's first look, by lowercased name.
 var notableNames = []string{
@@ -33,26 +35,23 @@ var notableNames = []string{
 }
 
 // AgentMD generates /AGENT.md: what the tree holds (top-level entries with their file
-// counts, notable files such as README or go.mod) and the tools the workspace offers under
-// its mode, written for a model. It sees the tree as the agent does: denied paths are
-// left out.
+// counts, notable files such as README or go.mod) and what the agent can do, written for a
+// model. It sees the tree as the agent's tools do: the files counted are those find and
+// grep see (denied, hidden and ignored ones left out), and what it says the agent can do
+// is what the tools given in [Env.Tools] can (the rtc dialect has no delete, whatever the
+// mode). The summary walk is one search of the tree, bounded by [Env.SummaryTime]; when
+// that runs out the summary says the tree was too large to count.
 func AgentMD(ctx context.Context, env *Env) ([]File, error) {
 	ws := env.Workspace
 	pol := ws.Policy()
+	can := capabilities(pol.Mode, env.Tools)
 	data := agentData{
-		Virtual: env.Virtual,
-		Relaxed: ws.Relaxed(),
-		Root:    ws.Root(),
-		Mode:    string(pol.Mode),
-		CanEdit: pol.Mode.Allows(llmfs.OpEdit),
-	}
-	switch pol.Mode {
-	case llmfs.ReadOnly:
-		data.ModeText = "You can read, list and search files, but not change them."
-	case llmfs.ReadWrite:
-		data.ModeText = "You can read, search, create and change files, but not delete them."
-	default:
-		data.ModeText = "You can read, search, create, change and delete files."
+		Virtual:  env.Virtual,
+		Relaxed:  ws.Relaxed(),
+		Root:     ws.Root(),
+		Mode:     string(pol.Mode),
+		CanEdit:  can.edit,
+		ModeText: can.text(pol.Mode),
 	}
 	if len(pol.Deny) > 0 {
 		data.Deny = "`" + strings.Join(pol.Deny, "`, `") + "`"
@@ -65,7 +64,11 @@ func AgentMD(ctx context.Context, env *Env) ([]File, error) {
 	for _, t := range env.Tools {
 		data.Tools = append(data.Tools, agentTool{Name: t.Name, Summary: firstSentence(t.Description)})
 	}
-	if err := summarize(ctx, ws, env.Virtual, &data); err != nil {
+	budget := env.SummaryTime
+	if budget <= 0 {
+		budget = DefaultSummaryTime
+	}
+	if err := summarize(ctx, ws, env.Virtual, budget, &data); err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
@@ -73,6 +76,46 @@ func AgentMD(ctx context.Context, env *Env) ([]File, error) {
 		return nil, err
 	}
 	return []File{{Path: AgentPath, Content: b.Bytes()}}, nil
+}
+
+// abilities are what the agent's tools can do.
+type abilities struct{ change, edit, delete bool }
+
+// capabilities derives what the agent can do from its tools, or, when none are given,
+// from the mode alone. A tool changes files unless it is read-only; edit and delete are
+// known by the tool's name (file_edit, edit; file_delete, delete).
+func capabilities(mode llmfs.Mode, ts []Tool) abilities {
+	if len(ts) == 0 {
+		return abilities{change: mode.Allows(llmfs.OpWrite), edit: mode.Allows(llmfs.OpEdit), delete: mode.Allows(llmfs.OpDelete)}
+	}
+	var a abilities
+	for _, t := range ts {
+		if t.ReadOnly {
+			continue
+		}
+		a.change = true
+		for _, w := range strings.FieldsFunc(strings.ToLower(t.Name), func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+			switch w {
+			case "edit":
+				a.edit = true
+			case "delete", "remove", "rm":
+				a.delete = true
+			}
+		}
+	}
+	return a
+}
+
+func (a abilities) text(mode llmfs.Mode) string {
+	switch {
+	case !a.change:
+		return "You can read, list and search files, but not change them."
+	case a.delete:
+		return "You can read, search, create, change and delete files."
+	case mode.Allows(llmfs.OpDelete):
+		return "You can read, search, create and change files; none of your tools deletes files."
+	}
+	return "You can read, search, create and change files, but not delete them."
 }
 
 type agentData struct {
@@ -99,8 +142,16 @@ type topEntry struct {
 
 type agentTool struct{ Name, Summary string }
 
-// summarize walks the tree through the workspace, as the agent would see it.
-func summarize(ctx context.Context, ws *llmfs.Workspace, virtual bool, data *agentData) error {
+// maxNotable and maxTop bound the lists of AGENT.md.
+const (
+	maxNotable = 20
+	maxTop     = 40
+)
+
+// summarize describes the tree as the agent's tools see it: the top level as a listing
+// shows it, and the files below as find and grep see them, from one search of the tree
+// (linear in its size; see package search) bounded by budget.
+func summarize(ctx context.Context, ws *llmfs.Workspace, virtual bool, budget time.Duration, data *agentData) error {
 	top, err := ws.List(ctx, ".")
 	if err != nil {
 		return err
@@ -111,66 +162,88 @@ func summarize(ctx context.Context, ws *llmfs.Workspace, virtual bool, data *age
 		}
 		return rel
 	}
-	visited := 0
-	var files, dirs int
-	var count func(dir string) int // files below dir
-	count = func(dir string) int {
-		es, err := ws.List(ctx, dir)
-		if err != nil {
-			return 0
+	fctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	found, err := ws.Find(fctx, "**", llmfs.FindOptions{})
+	counted := err == nil
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		n := 0
-		for _, e := range es {
-			visited++
-			if visited > maxWalk {
-				return n
-			}
-			p := path.Join(dir, e.Name)
-			if e.Type == llmfs.TypeDirectory {
-				dirs++
-				n += count(p)
+		if fctx.Err() == nil {
+			return err
+		}
+		// Out of time: describe the top level only.
+	}
+	perTop := map[string]int{}
+	dirs := map[string]bool{}
+	var paths []string
+	files := 0
+	if counted {
+		for _, f := range found.Files {
+			p := strings.TrimPrefix(f.Path, "/")
+			if p == AgentPath {
 				continue
 			}
 			files++
-			n++
-			if strings.Count(p, "/") <= 1 && slices.Contains(notableNames, strings.ToLower(e.Name)) {
-				data.Notable = append(data.Notable, show(p))
+			paths = append(paths, p)
+			first, _, nested := strings.Cut(p, "/")
+			if nested {
+				perTop[first]++
+			}
+			for d := path.Dir(p); d != "."; d = path.Dir(d) {
+				if dirs[d] {
+					break
+				}
+				dirs[d] = true
 			}
 		}
-		return n
 	}
 	for _, e := range top {
 		if e.Name == AgentPath {
 			continue
 		}
-		visited++
 		if e.Type == llmfs.TypeDirectory {
-			dirs++
-			n := count(e.Name)
-			data.Top = append(data.Top, topEntry{Name: show(e.Name) + "/", Dir: true, Count: plural(n, "file")})
+			te := topEntry{Name: show(e.Name) + "/", Dir: true}
+			switch n := perTop[e.Name]; {
+			case !counted:
+				te.Count = "not counted"
+			case n == 0:
+				te.Count = "no files that find or grep see (empty, hidden or ignored)"
+			default:
+				te.Count = plural(n, "file")
+			}
+			data.Top = append(data.Top, te)
 			continue
 		}
-		files++
 		data.Top = append(data.Top, topEntry{Name: show(e.Name), Size: sizeText(e.Size)})
 		if slices.Contains(notableNames, strings.ToLower(e.Name)) {
 			data.Notable = append(data.Notable, show(e.Name))
 		}
 	}
-	const maxTop = 40
+	// Notable files one level down, in path order so the file does not change with
+	// modification times.
+	slices.Sort(paths)
+	for _, p := range paths {
+		if strings.Count(p, "/") == 1 && slices.Contains(notableNames, strings.ToLower(path.Base(p))) {
+			data.Notable = append(data.Notable, show(p))
+		}
+	}
 	if len(data.Top) > maxTop {
 		rest := len(data.Top) - maxTop
 		data.Top = append(data.Top[:maxTop], topEntry{Name: fmt.Sprintf("... and %d more", rest), Dir: true, Count: "see ls"})
 	}
-	if len(data.Notable) > 20 {
-		data.Notable = data.Notable[:20]
+	if len(data.Notable) > maxNotable {
+		data.Notable = data.Notable[:maxNotable]
 	}
 	switch {
-	case files == 0 && dirs == 0:
+	case !counted:
+		data.Summary = "The workspace is large: its files could not be counted in the time allowed."
+	case len(data.Top) == 0:
 		data.Summary = "The workspace is empty (apart from this file)."
-	case visited > maxWalk:
-		data.Summary = fmt.Sprintf("The workspace is large: more than %d entries (only part was counted).", maxWalk)
 	default:
-		data.Summary = fmt.Sprintf("The workspace holds %s in %s (not counting this file).", plural(files, "file"), plural(dirs, "directory"))
+		data.Summary = fmt.Sprintf("The workspace holds %s in %s that find and grep see (not counting this file; hidden and ignored files are left out).",
+			plural(files, "file"), plural(len(dirs), "directory"))
 	}
 	return nil
 }

@@ -30,9 +30,10 @@ const pathDesc = "Path of the file, absolute or relative to the workspace root."
 var agentoolTools = []tool{
 	{
 		name: "file_read", op: llmfs.OpRead, readOnly: true, idempotent: true,
-		description: "Read a text file. Returns its content exactly (line endings kept) and total_lines, the number of lines in the whole file. " +
-			"Page through large files with offset (first line, from 1) and limit (number of lines). Without limit at most 2000 lines " +
-			"or 256 KiB are returned; then truncated is true and next_offset says where to continue. Binary files are refused.",
+		description: "Read a text file. Returns its content (line endings kept) and total_lines, the number of lines in the whole file. " +
+			"Lines over 2000 characters are cut and marked; cut_lines counts them. Page through large files with offset (first line, from 1) " +
+			"and limit (number of lines). Without limit at most 2000 lines or 256 KiB are returned; then truncated is true and next_offset " +
+			"says where to continue. Binary files are refused.",
 		params: []param{
 			str("path", pathDesc, true),
 			integer("offset", "First line to read, counting from 1.", 1),
@@ -94,7 +95,7 @@ var agentoolTools = []tool{
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"path": res.Path, "replacements": res.Replacements, "diff": res.Diff}, nil
+			return editResult(res), nil
 		},
 	},
 	{
@@ -111,10 +112,10 @@ var agentoolTools = []tool{
 	},
 	{
 		name: "directory_list", op: llmfs.OpList, readOnly: true, idempotent: true,
-		description: "List a directory: entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories).",
-		params:      []param{str("path", "Path of the directory.", true)},
+		description: "List a directory (default the workspace root): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories).",
+		params:      []param{str("path", "Path of the directory, absolute or relative to the workspace root; default the root.", false)},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-			entries, err := tb.ws.List(ctx, a.String("path", ""))
+			entries, err := tb.ws.List(ctx, a.String("path", "."))
 			if err != nil {
 				return nil, err
 			}
@@ -151,6 +152,7 @@ var agentoolTools = []tool{
 	},
 	fileFind,
 	fileGrep,
+	patchTool("File for SEARCH/REPLACE blocks or hunks that name none, absolute or relative to the workspace root."),
 }
 
 // read runs a read tool's call. An explicit "limit": 0 asks for no lines: the file is still
@@ -204,4 +206,14 @@ func editsOf(a sj.Object, oldKey, newKey string) ([]llmfs.Replacement, error) {
 
 func invalid(format string, args ...any) error {
 	return &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf(format, args...)}
+}
+
+// editResult is an edit's result: path, replacements, diff, and matched when the old text
+// was found by a tolerant step rather than exactly (its absence means exact).
+func editResult(res *llmfs.EditResult) map[string]any {
+	out := map[string]any{"path": res.Path, "replacements": res.Replacements, "diff": res.Diff}
+	if res.Matched != "" && res.Matched != llmfs.MatchExact {
+		out["matched"] = res.Matched
+	}
+	return out
 }

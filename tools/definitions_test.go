@@ -1,8 +1,10 @@
 package tools_test
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/llmfs/llmfs"
@@ -100,5 +102,50 @@ func TestDefinitions_ModeFilters(t *testing.T) {
 func TestDefinitions_UnknownDialect(t *testing.T) {
 	if _, err := tools.Definitions("nope", llmfs.Full); llmfs.CodeOf(err) != llmfs.CodeInvalidArgument {
 		t.Fatalf("Definitions(nope) error = %v, want INVALID_ARGUMENT", err)
+	}
+}
+
+// Issue 13.15: file_find's path said "(or, for grep, file)", agentool's file_read said
+// "exactly" though long lines are cut, and directory_list required a path where rtc's ls
+// defaults to the root. The descriptions are exact, and both listings default to the root.
+func TestToolDescriptionsExact(t *testing.T) {
+	dir := t.TempDir()
+	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := func(d tools.Dialect, name string) (tools.Definition, map[string]map[string]any, []string) {
+		defs, _ := tools.Definitions(d, llmfs.Full)
+		i := slices.IndexFunc(defs, func(e tools.Definition) bool { return e.Name == name })
+		if i < 0 {
+			t.Fatalf("no %s in %s", name, d)
+		}
+		var s struct {
+			Properties map[string]map[string]any `json:"properties"`
+			Required   []string                  `json:"required"`
+		}
+		json.Unmarshal(defs[i].InputSchema, &s)
+		return defs[i], s.Properties, s.Required
+	}
+	if _, p, _ := props(tools.Agentool, "file_find"); strings.Contains(p["path"]["description"].(string), "grep") {
+		t.Errorf("file_find path: %q", p["path"]["description"])
+	}
+	if _, p, _ := props(tools.Agentool, "file_grep"); !strings.Contains(p["path"]["description"].(string), "File or directory") {
+		t.Errorf("file_grep path: %q", p["path"]["description"])
+	}
+	if d, _, _ := props(tools.Agentool, "file_read"); strings.Contains(d.Description, "exactly") || !strings.Contains(d.Description, "cut") {
+		t.Errorf("file_read: %q", d.Description)
+	}
+	for _, c := range []struct {
+		d    tools.Dialect
+		name string
+	}{{tools.Agentool, "directory_list"}, {tools.RTC, "ls"}} {
+		if _, _, req := props(c.d, c.name); len(req) != 0 {
+			t.Errorf("%s requires %v", c.name, req)
+		}
+		tb, _ := tools.New(ws, c.d)
+		if _, err := tb.Call(context.Background(), c.name, []byte(`{}`)); err != nil {
+			t.Errorf("%s without a path: %v", c.name, err)
+		}
 	}
 }

@@ -16,12 +16,12 @@ const vpathDesc = "Absolute path in the workspace, where / is the workspace root
 //
 // remove is deliberately absent: deleting is in the Go API ([llmfs.Workspace.Delete]) but
 // never offered to a model in this dialect.
-var rtcTools = []tool{rtcLs, rtcRead, rtcWrite, rtcEdit, rtcFind, rtcGrep}
+var rtcTools = []tool{rtcLs, rtcRead, rtcWrite, rtcEdit, rtcFind, rtcGrep, patchTool(vpathDesc)}
 
 var rtcLs = tool{
 	name: "ls", op: llmfs.OpList, readOnly: true, idempotent: true,
-	description: "List a directory of the workspace (default /): entries sorted by name with type (file or directory) and size in bytes.",
-	params:      []param{str("path", "Directory to list; default /.", false)},
+	description: "List a directory (default /): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories).",
+	params:      []param{str("path", "Directory to list, a virtual path; default /.", false)},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 		p := a.String("path", "/")
 		entries, err := tb.ws.List(ctx, p)
@@ -36,7 +36,7 @@ var rtcLs = tool{
 var rtcRead = tool{
 	name: "read", op: llmfs.OpRead, readOnly: true, idempotent: true,
 	description: "Read a text file. Lines come numbered like cat -n: the line number, a tab, then the line. Without limit at most 2000 lines " +
-		"are returned; page through big files with offset (first line, from 1) and limit. Lines over 2000 characters are cut. " +
+		"(or 256 KiB) are returned; page through big files with offset (first line, from 1) and limit. Lines over 2000 characters are cut. " +
 		"A note at the end says when there is more and which offset to continue from. Read a file before you edit or overwrite it.",
 	params: []param{
 		str("path", vpathDesc, true),
@@ -48,9 +48,18 @@ var rtcRead = tool{
 		if err != nil {
 			return nil, err
 		}
-		out := map[string]any{"path": res.Path, "content": numbered(res, tb.ws.Limits()), "total_lines": res.TotalLines}
+		content := numbered(res, tb.ws.Limits())
+		out := map[string]any{"path": res.Path, "content": content, "total_lines": res.TotalLines}
 		addReadNotes(out, res)
-		return out, nil
+		text := content
+		if res.Offset == 1 && res.Lines == res.TotalLines && res.TotalLines > 0 && res.CutLines == 0 && !res.InvalidUTF8 {
+			// numbered added no note: say that this is all of it.
+			text += fmt.Sprintf("(the whole file: %d %s)\n", res.TotalLines, plural(res.TotalLines, "line", "lines"))
+		}
+		if text == "" { // "limit": 0
+			text = fmt.Sprintf("(no lines asked for; the file has %d %s)\n", res.TotalLines, plural(res.TotalLines, "line", "lines"))
+		}
+		return textResult{obj: out, text: text}, nil
 	},
 }
 
@@ -87,7 +96,7 @@ var rtcEdit = tool{
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"path": res.Path, "replacements": res.Replacements, "diff": res.Diff}, nil
+		return editResult(res), nil
 	},
 }
 

@@ -30,8 +30,8 @@ func TestRTCDefinitions(t *testing.T) {
 		want []string
 	}
 	for _, tc := range []test{
-		{llmfs.Full, []string{"ls", "read", "write", "edit", "find", "grep"}},
-		{llmfs.ReadWrite, []string{"ls", "read", "write", "edit", "find", "grep"}},
+		{llmfs.Full, []string{"ls", "read", "write", "edit", "find", "grep", "patch"}},
+		{llmfs.ReadWrite, []string{"ls", "read", "write", "edit", "find", "grep", "patch"}},
 		{llmfs.ReadOnly, []string{"ls", "read", "find", "grep"}},
 	} {
 		defs, err := tools.Definitions(tools.RTC, tc.mode)
@@ -51,7 +51,7 @@ func TestRTCDefinitions(t *testing.T) {
 		if err := json.Unmarshal(d.InputSchema, &s); err != nil {
 			t.Fatal(err)
 		}
-		want := map[string][]string{"ls": {}, "read": {"path"}, "write": {"path", "content"}, "edit": {"path", "old_string", "new_string"}, "find": {"pattern"}, "grep": {"pattern"}}[d.Name]
+		want := map[string][]string{"ls": {}, "read": {"path"}, "write": {"path", "content"}, "edit": {"path", "old_string", "new_string"}, "find": {"pattern"}, "grep": {"pattern"}, "patch": {"patch"}}[d.Name]
 		if !slices.Equal(s.Required, want) || s.AdditionalProperties {
 			t.Errorf("%s schema: required %v, additionalProperties %v", d.Name, s.Required, s.AdditionalProperties)
 		}

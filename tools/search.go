@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"path"
 
 	"github.com/llmfs/llmfs"
 	sj "github.com/llmfs/llmfs/internal/strictjson"
@@ -89,6 +90,7 @@ func grepTool(name, pathDesc string) tool {
 				HeadLimit:   int(a.Int("head_limit", DefaultHeadLimit)),
 				Offset:      int(a.Int("offset", 0)),
 				Multiline:   a.Bool("multiline", false),
+				MaxBytes:    llmfs.DefaultGrepBytes,
 			}
 			res, err := tb.ws.Grep(ctx, opts)
 			if err != nil {
@@ -104,15 +106,24 @@ func grepTool(name, pathDesc string) tool {
 				out["truncated"] = true
 				out["next_offset"] = res.NextOffset
 			}
+			if res.Binary {
+				out["binary"] = true
+			}
+			if res.Note != "" {
+				out["note"] = res.Note
+			}
 			return out, nil
 		},
 	}
 }
 
 // shown turns a path relative to the root, as the core reports search results, into the
-// form the dialect shows: virtual in rtc.
+// form the dialect shows: virtual in rtc, absolute with [Options.AbsolutePaths].
 func (tb *Toolbox) shown(rel string) string {
-	if tb.dialect != RTC {
+	if tb.absolute && !path.IsAbs(rel) {
+		return path.Join(tb.ws.Root(), rel)
+	}
+	if !tb.ws.IsVirtual() {
 		return rel
 	}
 	if rel == "." {
@@ -121,11 +132,9 @@ func (tb *Toolbox) shown(rel string) string {
 	return "/" + rel
 }
 
-const searchPathDesc = "Directory (or, for grep, file) to search, absolute or relative to the workspace root; default the root."
-
 var (
-	fileFind = findTool("file_find", searchPathDesc)
-	fileGrep = grepTool("file_grep", searchPathDesc)
+	fileFind = findTool("file_find", "Directory to search, absolute or relative to the workspace root; default the root.")
+	fileGrep = grepTool("file_grep", "File or directory to search, absolute or relative to the workspace root; default the root.")
 	rtcFind  = findTool("find", "Directory to search, a virtual path (default /).")
 	rtcGrep  = grepTool("grep", "File or directory to search, a virtual path (default /).")
 )

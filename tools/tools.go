@@ -1,11 +1,14 @@
 // Package tools turns a [llmfs.Workspace] into tools a language model can call: JSON Schema
 // definitions with descriptions written for a model, and a strict dispatcher.
 //
-// Two dialects name the same operations differently. "agentool" (the default) has
+// Dialects name the same operations differently. "agentool" (the default) has
 // file_read, file_write, file_edit, directory_create, directory_list, file_delete,
 // file_move and file_copy, with host paths. "rtc" has ls, read, write and edit (find and
 // grep join it with the search engine), with virtual paths where "/" is the workspace root,
 // numbered lines in reads, and read-before-edit on by default; it never offers deleting.
+// "codex", "anthropic" and "gemini" follow the vendors' own file tools (codex.go,
+// anthropic.go, gemini.go). Every dialect has patch (patch.go); [Format] renders
+// definitions in each vendor API's shape.
 //
 // Arguments are decoded strictly: an unknown tool, a missing or unknown parameter, or a
 // value of the wrong JSON type (1.0 or "1" for an integer) is refused with
@@ -29,12 +32,15 @@ type Dialect string
 
 // The dialects.
 const (
-	Agentool Dialect = "agentool"
-	RTC      Dialect = "rtc"
+	Agentool  Dialect = "agentool"
+	RTC       Dialect = "rtc"
+	Codex     Dialect = "codex"     // codex.go
+	Anthropic Dialect = "anthropic" // anthropic.go
+	Gemini    Dialect = "gemini"    // gemini.go
 )
 
 // Dialects lists the known dialects.
-var Dialects = []Dialect{Agentool, RTC}
+var Dialects = []Dialect{Agentool, RTC, Codex, Anthropic, Gemini}
 
 // Definition describes one tool for a model.
 type Definition struct {
@@ -45,6 +51,9 @@ type Definition struct {
 	ReadOnly    bool `json:"read_only"`
 	Destructive bool `json:"destructive"`
 	Idempotent  bool `json:"idempotent"`
+	// Grammar, when set, is a Lark grammar of the tool's one text argument, for hosts that
+	// offer free-form (custom) tools; Call then also takes that text in place of JSON.
+	Grammar string `json:"grammar,omitempty"`
 }
 
 // tool is one entry of a dialect's table.
@@ -56,13 +65,14 @@ type tool struct {
 	readOnly    bool
 	destructive bool
 	idempotent  bool
+	freeform    bool // takes its one string parameter as raw text too (see Definition.Grammar)
 	run         func(ctx context.Context, tb *Toolbox, args strictjson.Object) (any, error)
 	decls       []strictjson.Param // the decoder's form of params, made once by init
 }
 
 // init gives every tool its decoder declarations once, rather than at each call.
 func init() {
-	for _, tt := range [][]tool{agentoolTools, rtcTools} {
+	for _, tt := range [][]tool{agentoolTools, rtcTools, codexTools, anthropicTools, geminiTools} {
 		for i := range tt {
 			t := &tt[i]
 			t.decls = make([]strictjson.Param, len(t.params))
@@ -94,8 +104,14 @@ func table(d Dialect) ([]tool, error) {
 		return agentoolTools, nil
 	case RTC:
 		return rtcTools, nil
+	case Codex:
+		return codexTools, nil
+	case Anthropic:
+		return anthropicTools, nil
+	case Gemini:
+		return geminiTools, nil
 	}
-	return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("unknown dialect %q (known: agentool, rtc)", d)}
+	return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("unknown dialect %q (known: agentool, rtc, codex, anthropic, gemini)", d)}
 }
 
 // Definitions returns the tools of dialect d that work mode m allows, in a stable order.
@@ -110,14 +126,18 @@ func Definitions(d Dialect, m llmfs.Mode) ([]Definition, error) {
 		if !m.Allows(t.op) {
 			continue
 		}
-		out = append(out, Definition{
+		def := Definition{
 			Name:        t.name,
 			Description: t.description,
 			InputSchema: schema(t.params),
 			ReadOnly:    t.readOnly,
 			Destructive: t.destructive,
 			Idempotent:  t.idempotent,
-		})
+		}
+		if t.freeform {
+			def.Grammar = CodexPatchGrammar
+		}
+		out = append(out, def)
 	}
 	return out, nil
 }
@@ -126,9 +146,11 @@ func Definitions(d Dialect, m llmfs.Mode) ([]Definition, error) {
 // For read-before-edit, give each agent session its own workspace session
 // ([llmfs.Workspace.Session]) and its own Toolbox.
 type Toolbox struct {
-	ws      *llmfs.Workspace
-	dialect Dialect
-	tools   []tool
+	ws       *llmfs.Workspace
+	dialect  Dialect
+	tools    []tool
+	absolute bool       // show search results as absolute paths ([Options.AbsolutePaths])
+	undo     *undoStack // the anthropic dialect's undo_edit
 }
 
 // Options configure a [Toolbox]. A nil *Options means the defaults.
@@ -137,6 +159,12 @@ type Options struct {
 	// Nil means the dialect's default: on in rtc; in agentool, as the workspace says,
 	// which is off unless the workspace was opened with RequireRead.
 	RequireRead *bool
+	// AbsolutePaths makes find and grep show absolute paths instead of paths relative to
+	// the root. A server that serves several directories sets it for every directory but
+	// the first, against which relative paths resolve: so each path a tool returns leads
+	// back to the same file when given to another tool. The rtc dialect ignores it (its
+	// paths are virtual).
+	AbsolutePaths bool
 }
 
 // New returns a toolbox for ws in dialect d with the default [Options].
@@ -159,8 +187,11 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 		d = Agentool
 	}
 	requireRead := ws.RequiresRead()
-	if d == RTC {
+	switch d {
+	case RTC:
 		requireRead = true
+		ws = ws.Virtual()
+	case Anthropic:
 		ws = ws.Virtual()
 	}
 	if opts != nil && opts.RequireRead != nil {
@@ -169,7 +200,11 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 	if requireRead != ws.RequiresRead() {
 		ws = ws.RequireRead(requireRead)
 	}
-	return &Toolbox{ws: ws, dialect: d, tools: tt}, nil
+	tb := &Toolbox{ws: ws, dialect: d, tools: tt, undo: &undoStack{}}
+	if opts != nil {
+		tb.absolute = opts.AbsolutePaths && !IsVirtual(d)
+	}
+	return tb, nil
 }
 
 // Workspace returns the workspace the toolbox works on: in the rtc dialect a virtual view,
@@ -188,6 +223,25 @@ func (tb *Toolbox) Definitions() []Definition {
 // Call runs the tool name with JSON arguments args and returns its JSON result. A failure is
 // an *[llmfs.Error]; [ErrorJSON] renders it for a model.
 func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	res, err := tb.CallResult(ctx, name, args)
+	if err != nil {
+		return nil, err
+	}
+	return res.JSON, nil
+}
+
+// A Result is a successful call's outcome in the two forms a client may show a model.
+type Result struct {
+	// JSON is the result object, as [Toolbox.Call] returns it.
+	JSON json.RawMessage
+	// Text is what a model reads: JSON itself, except where the dialect's model expects
+	// plain text. In the rtc dialect the text of a read is its numbered lines and a short
+	// trailing note, as Claude Code's Read tool returns them.
+	Text string
+}
+
+// CallResult is [Toolbox.Call] returning both forms of the result.
+func (tb *Toolbox) CallResult(ctx context.Context, name string, args json.RawMessage) (*Result, error) {
 	i := slices.IndexFunc(tb.tools, func(t tool) bool { return t.name == name })
 	if i < 0 {
 		var names []string
@@ -201,6 +255,9 @@ func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) 
 	if !tb.ws.Mode().Allows(t.op) {
 		return nil, tb.modeDenied(name)
 	}
+	if t.freeform {
+		args = freeformArgs(args, t.params[0].Name)
+	}
 	obj, err := strictjson.Decode(args, t.decls)
 	if err != nil {
 		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: name + ": " + err.Error(), Err: err}
@@ -209,8 +266,25 @@ func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) 
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(out)
+	b, err := Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{JSON: b, Text: string(b)}
+	if tr, ok := out.(textResult); ok {
+		res.Text = tr.text
+	}
+	return res, nil
 }
+
+// textResult is the result of a tool whose model reads text rather than JSON: obj is
+// the result object, text what the model reads.
+type textResult struct {
+	obj  any
+	text string
+}
+
+func (r textResult) MarshalJSON() ([]byte, error) { return Marshal(r.obj) }
 
 // modeDenied explains to a model why the tool name is not available and which tools are.
 func (tb *Toolbox) modeDenied(name string) error {
@@ -264,13 +338,13 @@ func ErrorOf(err error) ErrorObject {
 
 // ErrorJSON renders err as {"code": ..., "message": ...}.
 func ErrorJSON(err error) json.RawMessage {
-	b, _ := json.Marshal(ErrorOf(err))
+	b, _ := Marshal(ErrorOf(err))
 	return b
 }
 
 // schema renders params as a JSON Schema object.
 func schema(params []param) json.RawMessage {
-	b, _ := json.Marshal(schemaObject(params))
+	b, _ := Marshal(schemaObject(params))
 	return b
 }
 
@@ -294,6 +368,12 @@ func schemaObject(params []param) map[string]any {
 			s["type"] = "array"
 			s["minItems"] = 1
 			s["items"] = schemaObject(p.items)
+		case strictjson.Strings:
+			s["type"] = "array"
+			s["items"] = map[string]any{"type": "string"}
+		case strictjson.Ints:
+			s["type"] = "array"
+			s["items"] = map[string]any{"type": "integer"}
 		}
 		props[p.Name] = s
 		if p.Required {
@@ -307,3 +387,17 @@ func schemaObject(params []param) map[string]any {
 		"additionalProperties": false,
 	}
 }
+
+// freeformArgs wraps the raw text a host sends to a free-form tool as the JSON object of
+// its one parameter; JSON objects pass unchanged.
+func freeformArgs(args json.RawMessage, name string) json.RawMessage {
+	if t := strings.TrimSpace(string(args)); strings.HasPrefix(t, "{") || t == "" || t == "null" {
+		return args
+	}
+	b, _ := json.Marshal(map[string]string{name: string(args)})
+	return b
+}
+
+// IsVirtual reports whether dialect d works on virtual paths, where "/" is the workspace
+// root and ".." is refused: rtc and anthropic.
+func IsVirtual(d Dialect) bool { return d == RTC || d == Anthropic }

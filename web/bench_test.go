@@ -7,7 +7,6 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"slices"
@@ -48,14 +47,8 @@ func TestBrowserFigures(t *testing.T) {
 	}
 	say("llmfs.wasm: %.2f MiB raw, %.2f MiB gzip -9 (as served), %.2f MiB gzip -6", mib(len(a.Wasm)), mib(len(a.WasmGzip)), mib(gz.Len()))
 
-	srv := httptest.NewServer(web.Handler())
+	srv := httptest.NewServer(web.NewHandler(a))
 	defer srv.Close()
-	// Wait for the handler's own build, so that no page load below includes it.
-	if resp, err := http.Get(srv.URL + "/llmfs.wasm"); err != nil {
-		t.Fatal(err)
-	} else {
-		resp.Body.Close()
-	}
 
 	for _, mode := range []struct{ name, query string }{{"worker", ""}, {"page", "&worker=0"}} {
 		// A fresh browser and profile per mode, so that the first load is cold: no HTTP

@@ -40,6 +40,28 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
+var (
+	buildOnce   sync.Once
+	builtAssets *web.Assets
+	buildErr    error
+)
+
+// sourceBuild builds llmfs.wasm from the source tree once per test binary: the browser
+// tests run the code under test, not the copy embedded in web/dist (which CI checks is
+// current separately).
+func sourceBuild(t *testing.T) *web.Assets {
+	t.Helper()
+	buildOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		builtAssets, buildErr = web.Build(ctx)
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtAssets
+}
+
 // browser is one headless Chromium process on a profile directory.
 type browser struct {
 	t      *testing.T
@@ -202,7 +224,7 @@ func (b *browser) readContent(path string) string {
 // the console stays clean.
 func TestBrowser(t *testing.T) {
 	exe := chromium(t)
-	srv := httptest.NewServer(web.Handler())
+	srv := httptest.NewServer(web.NewHandler(sourceBuild(t)))
 	defer srv.Close()
 	profile := t.TempDir()
 	url := srv.URL + "/?db=e2e"
@@ -211,7 +233,7 @@ func TestBrowser(t *testing.T) {
 	b := startBrowser(t, exe, profile)
 	b.run("loading the page", chromedp.Navigate(url))
 	b.waitReady()
-	t.Logf("page ready after %v (includes building llmfs.wasm if needed)", time.Since(start))
+	t.Logf("page ready after %v", time.Since(start))
 
 	// The console watcher sees errors (so that its silence below means something).
 	b.eval(`(console.error("probe"), 0)`, nil)
@@ -324,6 +346,11 @@ func TestBrowser(t *testing.T) {
 		// /AGENT.md exists; a user's edit survives a reload; "Restore default" undoes it.
 		if got := b.readContent("/AGENT.md"); !strings.Contains(got, "read") {
 			t.Errorf("the generated /AGENT.md does not mention the read tool: %.200q", got)
+		}
+		// Issue 13.12: the browser's copy follows the agent's writes, not only page loads.
+		b.mustCall("write", map[string]any{"path": "/fresh/new.txt", "content": "new\n"})
+		if got := b.readContent("/AGENT.md"); !strings.Contains(got, "`/fresh/`: 1 file") {
+			t.Errorf("/AGENT.md after a write does not show /fresh/: %.600q", got)
 		}
 		b.mustCall("write", map[string]any{"path": "/AGENT.md", "content": "my own notes\n"})
 		b.run("reloading", chromedp.Reload())

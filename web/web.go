@@ -7,18 +7,17 @@
 //
 // # Where llmfs.wasm comes from
 //
-// The .wasm is a build product and is not committed. The handler finds it in one of two
-// places:
+// The build products are committed in dist/ and embedded in every binary that imports this
+// package, so `go install`, `go build -trimpath` or a release archive serve a working page
+// with no Go toolchain or source tree at run time: dist/llmfs.wasm.gz (cmd/llmfs-wasm,
+// gzip-compressed, about 2 MiB), dist/wasm_exec.js from the Go distribution that built it,
+// and dist/BUILD, the Go version and the SHA-256 of the uncompressed .wasm.
 //
-//  1. Embedded: `go generate ./web` builds dist/llmfs.wasm and copies wasm_exec.js from the
-//     same Go distribution into dist/; a binary built afterwards (llmfs serve --web)
-//     embeds both and needs nothing at run time.
-//  2. Built on demand: when dist/ holds no .wasm (a fresh checkout, the tests), the
-//     handler builds cmd/llmfs-wasm with the go command from the module source this
-//     package was compiled from, into a temporary directory, once per handler; the build
-//     starts when the handler is made, and requests wait for it. wasm_exec.js then comes
-//     from `go env GOROOT`. This needs the go command and the source tree, so it is for
-//     development and tests; a handler that can do neither answers 503 and says why.
+// `go generate ./web` rebuilds them (with [Build]); run it after changing anything the
+// WebAssembly build compiles (the core, tools, search, sysfiles, store/idb, store/mem,
+// cmd/llmfs-wasm) and commit the result. CI (.ci/run) regenerates them and fails when the
+// committed copy differs. Tests that must run the current source, such as the browser
+// tests, serve [Build]'s output through [NewHandler].
 //
 // llmfs.wasm is served gzip-compressed to clients that accept it.
 package web
@@ -28,133 +27,89 @@ import (
 	"compress/gzip"
 	"context"
 	"embed"
-	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
-	"os"
-	"os/exec"
 	"path"
-	"path/filepath"
-	"runtime"
 	"strings"
-	"time"
+	"sync"
+
+	"github.com/llmfs/llmfs/web/internal/wasmbuild"
 )
 
-//go:generate env GOOS=js GOARCH=wasm go build -trimpath "-ldflags=-s -w" -o dist/llmfs.wasm ../cmd/llmfs-wasm
-//go:generate cp $GOROOT/lib/wasm/wasm_exec.js dist/wasm_exec.js
+//go:generate go run ./internal/gendist
 
-//go:embed static dist
+//go:embed static dist/llmfs.wasm.gz dist/wasm_exec.js
 var files embed.FS
 
-// Assets are the two build products the page needs.
+// Assets are the build products the page needs.
 type Assets struct {
-	Wasm     []byte // llmfs.wasm
+	Wasm     []byte // llmfs.wasm; may be nil when WasmGzip is set (the handler inflates it once, if a client needs it)
 	WasmGzip []byte // llmfs.wasm, gzip-compressed
 	WasmExec []byte // wasm_exec.js from the Go distribution that built Wasm
 }
 
 // Handler returns an http.Handler serving the demo page at "/", and llmfs.js,
-// llmfs-worker.js, wasm_exec.js and llmfs.wasm beside it. Every URL in the page is
-// relative, so it can be mounted under a prefix:
+// llmfs-worker.js, wasm_exec.js and llmfs.wasm beside it, from the build embedded in the
+// binary ([Embedded]). Every URL in the page is relative, so it can be mounted under a
+// prefix:
 //
 //	mux.Handle("/web/", http.StripPrefix("/web", web.Handler()))
-func Handler() http.Handler {
-	h := &handler{ready: make(chan struct{})}
-	go h.prepare()
+func Handler() http.Handler { return NewHandler(Embedded()) }
+
+// NewHandler is [Handler] serving the given assets, such as those [Build] made from the
+// source tree.
+func NewHandler(a *Assets) http.Handler {
+	h := &handler{assets: *a}
+	h.inflate = sync.OnceValues(func() ([]byte, error) {
+		if h.assets.Wasm != nil {
+			return h.assets.Wasm, nil
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(h.assets.WasmGzip))
+		if err != nil {
+			return nil, err
+		}
+		return io.ReadAll(zr)
+	})
+	if h.assets.WasmGzip == nil {
+		h.assets.WasmGzip = wasmbuild.Gzip(h.assets.Wasm)
+	}
 	return h
 }
 
 type handler struct {
-	ready  chan struct{} // closed when assets or err is set
-	assets *Assets
-	err    error
+	assets  Assets
+	inflate func() ([]byte, error) // the uncompressed .wasm, for clients that do not take gzip
 }
 
-func (h *handler) prepare() {
-	defer close(h.ready)
-	if a, err := embedded(); err == nil {
-		h.assets = a
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	h.assets, h.err = Build(ctx)
-}
-
-// embedded returns the assets go generate left in dist/, if any.
-func embedded() (*Assets, error) {
-	wasm, err := files.ReadFile("dist/llmfs.wasm")
+// Embedded returns the build embedded in the binary: WasmGzip and WasmExec (Wasm is nil).
+func Embedded() *Assets {
+	gz, err := files.ReadFile("dist/llmfs.wasm.gz")
 	if err != nil {
-		return nil, err
+		panic(err) // go:embed guarantees it
 	}
 	exec, err := files.ReadFile("dist/wasm_exec.js")
 	if err != nil {
-		return nil, err
+		panic(err)
 	}
-	return withGzip(&Assets{Wasm: wasm, WasmExec: exec})
-}
-
-func withGzip(a *Assets) (*Assets, error) {
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if _, err := zw.Write(a.Wasm); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	a.WasmGzip = buf.Bytes()
-	return a, nil
+	return &Assets{WasmGzip: gz, WasmExec: exec}
 }
 
 // ModuleDir returns the root of the llmfs source tree this package was compiled from, or
 // an error if it is not on this machine (a -trimpath build, another machine).
-func ModuleDir() (string, error) {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok || !filepath.IsAbs(file) {
-		return "", errors.New("web: the llmfs source tree is unknown (built with -trimpath?)")
-	}
-	dir := filepath.Dir(filepath.Dir(file))
-	mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-	if err != nil || !strings.Contains(string(mod), "module github.com/llmfs/llmfs\n") {
-		return "", fmt.Errorf("web: no llmfs source tree at %s", dir)
-	}
-	return dir, nil
-}
+func ModuleDir() (string, error) { return wasmbuild.ModuleDir() }
 
 // Build builds cmd/llmfs-wasm with the go command from the source tree ([ModuleDir]) and
-// reads the matching wasm_exec.js, as the handler does when nothing is embedded.
+// reads the matching wasm_exec.js: what `go generate ./web` commits to dist/. The build is
+// reproducible (-trimpath, -buildvcs=false), so the same source and Go version give the
+// same bytes.
 func Build(ctx context.Context) (*Assets, error) {
-	dir, err := ModuleDir()
-	if err != nil {
-		return nil, fmt.Errorf("%w; run go generate ./web and rebuild to embed llmfs.wasm", err)
-	}
-	tmp, err := os.MkdirTemp("", "llmfs-wasm-")
+	wasm, execJS, err := wasmbuild.Build(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "llmfs.wasm")
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./cmd/llmfs-wasm")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("web: building llmfs.wasm: %v\n%s", err, msg)
-	}
-	wasm, err := os.ReadFile(out)
-	if err != nil {
-		return nil, err
-	}
-	goroot, err := exec.CommandContext(ctx, "go", "env", "GOROOT").Output()
-	if err != nil {
-		return nil, fmt.Errorf("web: go env GOROOT: %v", err)
-	}
-	execJS, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
-	if err != nil {
-		return nil, err
-	}
-	return withGzip(&Assets{Wasm: wasm, WasmExec: execJS})
+	return &Assets{Wasm: wasm, WasmGzip: wasmbuild.Gzip(wasm), WasmExec: execJS}, nil
 }
 
 var static, _ = fs.Sub(files, "static")
@@ -175,15 +130,6 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, "/")
 	switch name {
 	case "llmfs.wasm", "wasm_exec.js":
-		select {
-		case <-h.ready:
-		case <-r.Context().Done():
-			return
-		}
-		if h.err != nil {
-			http.Error(w, h.err.Error(), http.StatusServiceUnavailable)
-			return
-		}
 		w.Header().Set("Cache-Control", "no-cache")
 		if name == "wasm_exec.js" {
 			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
@@ -192,10 +138,15 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "application/wasm")
 		w.Header().Add("Vary", "Accept-Encoding")
-		body := h.assets.Wasm
+		body := h.assets.WasmGzip
 		if acceptsGzip(r) {
 			w.Header().Set("Content-Encoding", "gzip")
-			body = h.assets.WasmGzip
+		} else {
+			var err error
+			if body, err = h.inflate(); err != nil {
+				http.Error(w, "llmfs.wasm: "+err.Error(), http.StatusInternalServerError)
+				return
+			}
 		}
 		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
 		w.Write(body)

@@ -190,9 +190,15 @@ func (in *instance) call(args []js.Value) (any, error) {
 			return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "call(tool, argsJSON): argsJSON must be a JSON string (JSON.stringify the arguments)"}
 		}
 	}
-	out, err := in.tb.Call(context.Background(), args[0].String(), json.RawMessage(raw))
+	ctx := context.Background()
+	out, err := in.tb.Call(ctx, args[0].String(), json.RawMessage(raw))
 	if err != nil {
 		return jsonString(map[string]any{"ok": false, "error": tools.ErrorOf(err)}), nil
+	}
+	if changes(in.tb, args[0].String()) {
+		// Keep /AGENT.md's summary current while nobody edited it; the tool's result
+		// stands whatever this does.
+		_ = ensureSystemFiles(ctx, in.tb)
 	}
 	return `{"ok":true,"result":` + string(out) + `}`, nil
 }

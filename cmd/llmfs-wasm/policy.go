@@ -73,6 +73,17 @@ func ensureSystemFiles(ctx context.Context, tb *tools.Toolbox) error {
 	return err
 }
 
+// changes reports whether the tool name of tb may change files (it is not read-only), so
+// that /AGENT.md is refreshed after it: the page has no "next open" to wait for.
+func changes(tb *tools.Toolbox, name string) bool {
+	for _, d := range tb.Definitions() {
+		if d.Name == name {
+			return !d.ReadOnly
+		}
+	}
+	return false
+}
+
 // restoreAgentFile is the page's "restore default": it regenerates /AGENT.md even if the
 // user edited it.
 func restoreAgentFile(ctx context.Context, tb *tools.Toolbox) error {

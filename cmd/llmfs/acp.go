@@ -17,12 +17,16 @@ var acpCmd = &command{
 its stdin and stdout. llmfs initializes it with the fs capabilities the mode allows, opens a
 session on the root, sends the prompt (--prompt, or standard input), prints the agent's updates
 as text, answers permission requests per --approve, and ends with a summary of changed files.
-The workspace flags (deny rules, quotas, config file) apply to the agent's reads and writes.`,
+The agent's working directory is the root (--root, default the current directory), made
+absolute, which is also the session's cwd; --add-dir grants further roots. A path
+outside them, or one the deny rules protect, is refused with a message that says so.
+The workspace flags (deny rules, quotas, config file) apply to the agent's reads and writes.
+Names, titles and messages from the agent are printed with control characters escaped.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
 		var dirs stringList
 		fs.Var(&dirs, "add-dir", "a further `DIR` the session may reach (repeatable)")
-		approve := fs.String("approve", acp.ApproveAsk, "answer permission requests: ask, all or none")
+		approve := fs.String("approve", acp.ApproveAsk, "answer permission requests with `POLICY`: ask, all or none")
 		prompt := fs.String("prompt", "", "the prompt `TEXT` (default: read from standard input)")
 		return func(ctx context.Context, args []string) error {
 			if len(args) == 0 {
@@ -36,6 +40,7 @@ The workspace flags (deny rules, quotas, config file) apply to the agent's reads
 			default:
 				return usagef("--approve must be ask, all or none, got %q", *approve)
 			}
+			e.ws.actor = "acp"
 			opts, _, err := e.ws.options()
 			if err != nil {
 				return err

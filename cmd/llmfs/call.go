@@ -14,13 +14,13 @@ import (
 
 var callCmd = &command{
 	name:  "call",
-	args:  "TOOL ['ARGS-JSON'] [--dialect agentool|rtc] [--root DIR | --store DSN --workspace ID] [workspace flags]",
+	args:  "TOOL ['ARGS-JSON'] [--dialect agentool|rtc|codex|anthropic|gemini] [--root DIR | --store DSN --workspace ID] [workspace flags]",
 	short: "run one tool call and print its JSON result",
 	long: `ARGS-JSON is the tool's arguments as a JSON object; "-" or nothing reads it from standard input.
 On failure the coded error {"code": ..., "message": ...} goes to standard error and the exit status is 1.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
-		dialect := fs.String("dialect", "agentool", "tool `DIALECT`: agentool or rtc")
+		dialect := fs.String("dialect", "agentool", "tool `DIALECT`: agentool, rtc, codex, anthropic or gemini")
 		var requireRead optBool
 		fs.Var(&requireRead, "require-read", "require reading a file before editing or overwriting it; default: on in rtc, off in agentool. A one-shot call is its own session, so with it on every edit or overwrite of an existing file is refused: use --require-read=false")
 		return func(ctx context.Context, args []string) error {

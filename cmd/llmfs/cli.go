@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,9 +11,11 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/termtext"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -24,6 +25,10 @@ type command struct {
 	args  string // usage after the name, e.g. "PATH [CONTENT]"
 	short string
 	long  string
+	// search marks grep and find: as with grep and ripgrep, they exit 1 when nothing
+	// matched and 2 on any error (a bad pattern, a missing directory), so that a script
+	// can tell "no match" from "could not search".
+	search bool
 	// flags declares the command's own flags on fs; it returns the function that runs it.
 	setup func(fs *flag.FlagSet, env *env) func(ctx context.Context, args []string) error
 }
@@ -33,6 +38,25 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	ws             wsFlags
+	isTTY          *bool // stdout is a terminal; see tty
+}
+
+// tty reports whether standard output is a terminal.
+func (e *env) tty() bool {
+	if e.isTTY == nil {
+		e.isTTY = new(isTerminal(e.stdout))
+	}
+	return *e.isTTY
+}
+
+// name renders a file name for standard output: as it is for a pipe or a file, where a
+// program reads it byte for byte, and quoted when it holds control characters on a
+// terminal (as GNU ls does), where it could forge or erase lines.
+func (e *env) name(s string) string {
+	if e.tty() {
+		return termtext.Name(s)
+	}
+	return s
 }
 
 // usageError marks a mistake in the command line: llmfs prints the usage and exits 2.
@@ -46,7 +70,9 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 var commands []*command
 
 func init() {
-	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd, grepCmd, findCmd, restoreCmd, wsCmd, acpCmd, reviewCmd, applyCmd, discardCmd}
+	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd, grepCmd, findCmd, restoreCmd, wsCmd, acpCmd, versionCmd,
+		logCmd, diffCmd, undoCmd, checkpointCmd, restoreCheckpointCmd, doctorCmd,
+		reviewCmd, applyCmd, discardCmd}
 }
 
 func lookup(name string) *command {
@@ -65,14 +91,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if args[0] == "help" {
 		args = []string{args[1], "--help"}
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = append([]string{"version"}, args[1:]...)
+	}
 	cmd := lookup(args[0])
 	if cmd == nil {
-		fmt.Fprintf(stderr, "llmfs: unknown command %q\n\n", args[0])
-		printUsage(stderr)
+		fmt.Fprintf(stderr, "llmfs: unknown command %s; see 'llmfs --help'\n", strconv.Quote(args[0]))
 		return 2
 	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
-	e.ws.stderr = stderr
+	e.ws.stderr, e.ws.ctx = stderr, ctx
 	fs := flag.NewFlagSet("llmfs "+cmd.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	runFn := cmd.setup(fs, e)
@@ -94,18 +122,42 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.Is(err, errNoMatch):
 		return 1
 	case errors.As(err, &ue) || isFlagError(err):
-		fmt.Fprintf(stderr, "llmfs %s: %v\n\n", cmd.name, err)
-		printCommandUsage(stderr, cmd, fs)
+		// One line, and where the rest is: the whole flag list would bury the mistake.
+		fmt.Fprintf(stderr, "llmfs %s: %s; see 'llmfs %s --help'\n", cmd.name, termtext.Text(err.Error()), cmd.name)
 		return 2
 	}
-	var le *llmfs.Error
-	if errors.As(err, &le) {
-		b, _ := json.Marshal(tools.ErrorOf(err))
-		fmt.Fprintf(stderr, "%s\n", b)
+	if cmd.name == "call" {
+		// llmfs call is for programs and tests: the coded error the model would get.
+		fmt.Fprintf(stderr, "%s\n", tools.ErrorJSON(err))
 		return 1
 	}
-	fmt.Fprintf(stderr, "llmfs %s: %v\n", cmd.name, err)
+	fmt.Fprintf(stderr, "llmfs %s: %s\n", cmd.name, message(err))
+	if cmd.search {
+		return 2
+	}
 	return 1
+}
+
+// message renders err for a person, as the file commands of Unix do: "nope.txt: no such
+// file or directory" rather than the coded JSON a model gets. Names in it are escaped
+// (package termtext), so a hostile file name cannot forge lines on the terminal.
+func message(err error) string {
+	var le *llmfs.Error
+	if !errors.As(err, &le) {
+		return termtext.Text(err.Error())
+	}
+	msg := le.Msg
+	if msg == "" {
+		msg = strings.ToLower(strings.ReplaceAll(string(le.Code), "_", " "))
+	}
+	// The core's messages end in ": PATH" where the path is the whole subject; put it
+	// first, as cat and ls do.
+	if le.Path != "" {
+		if m, ok := strings.CutSuffix(msg, ": "+le.Path); ok {
+			return termtext.Name(le.Path) + ": " + termtext.Text(m)
+		}
+	}
+	return termtext.Text(msg)
 }
 
 // relaxGC lets the heap grow to five times its live size between collections, unless
@@ -165,6 +217,7 @@ func printUsage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.short)
 	}
+	fmt.Fprintf(w, "\nStart here:\n  llmfs mcp --root DIR      serve DIR to an MCP client over stdio\n  llmfs doctor --root DIR   check a setup and say what to fix\n")
 	fmt.Fprintf(w, "\nRun 'llmfs COMMAND --help' for a command's arguments and flags.\n")
 }
 
@@ -173,11 +226,33 @@ func printCommandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 	if c.long != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.long))
 	}
-	var flags strings.Builder
-	fs.SetOutput(&flags)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-	if flags.Len() > 0 {
-		fmt.Fprintf(w, "\nFlags (before or after the arguments):\n%s", flags.String())
+	if flags := flagHelp(fs); flags != "" {
+		fmt.Fprintf(w, "\nFlags (before or after the arguments):\n%s", flags)
 	}
+}
+
+// flagHelp lists fs's flags in one style: --name for words and -x for single letters (the
+// flag package takes either), each with the placeholder its usage names in backquotes.
+func flagHelp(fs *flag.FlagSet) string {
+	var b strings.Builder
+	fs.VisitAll(func(f *flag.Flag) {
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		placeholder, usage := flag.UnquoteUsage(f)
+		if placeholder == "value" {
+			placeholder = "VALUE"
+		}
+		fmt.Fprintf(&b, "  %s%s", dash, f.Name)
+		if placeholder != "" {
+			fmt.Fprintf(&b, " %s", placeholder)
+		}
+		fmt.Fprintf(&b, "\n        %s", strings.ReplaceAll(usage, "\n", "\n        "))
+		if d := f.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {
+			fmt.Fprintf(&b, " (default %s)", strconv.Quote(d))
+		}
+		b.WriteByte('\n')
+	})
+	return b.String()
 }

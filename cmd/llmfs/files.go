@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/termtext"
 )
 
 // The friendly one-shots: the core operations for people, with plain output.
@@ -35,9 +36,17 @@ var readCmd = &command{
 			}
 			// A person asked for the file: it streams to stdout as it is, with no caps,
 			// and memory stays bounded whatever its size.
-			_, err = ws.ReadTo(ctx, args[0], llmfs.ReadOptions{Offset: *offset, Limit: *limit}, e.stdout)
+			n, err := ws.ReadTo(ctx, args[0], llmfs.ReadOptions{Offset: *offset, Limit: *limit}, e.stdout)
 			if err != nil {
 				return err
+			}
+			if n == 0 && *offset > 1 {
+				// Nothing printed: say whether the file ended before the offset, as the
+				// tools do, rather than leave an empty output that reads as an empty file.
+				res, err := ws.Read(ctx, args[0], llmfs.ReadOptions{Offset: *offset, Limit: 1})
+				if err == nil && res.PastEnd() {
+					fmt.Fprintf(e.stderr, "llmfs read: %s: %s\n", termtext.Name(args[0]), res.PastEndNote())
+				}
 			}
 			return nil
 		}
@@ -85,7 +94,7 @@ var writeCmd = &command{
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintln(e.stdout, res.Path)
+			_, err = fmt.Fprintln(e.stdout, e.name(res.Path))
 			return err
 		}
 	},
@@ -144,9 +153,9 @@ var lsCmd = &command{
 			var sb strings.Builder
 			for _, en := range entries {
 				if en.Type == llmfs.TypeDirectory {
-					fmt.Fprintf(&sb, "%12s  %s/\n", "-", en.Name)
+					fmt.Fprintf(&sb, "%12s  %s/\n", "-", e.name(en.Name))
 				} else {
-					fmt.Fprintf(&sb, "%12d  %s\n", en.Size, en.Name)
+					fmt.Fprintf(&sb, "%12d  %s\n", en.Size, e.name(en.Name))
 				}
 			}
 			_, err = io.WriteString(e.stdout, sb.String())
@@ -176,7 +185,7 @@ func pathCommand(name, short string, op func(ws *llmfs.Workspace, ctx context.Co
 				if err != nil {
 					return err
 				}
-				_, err = fmt.Fprintln(e.stdout, p)
+				_, err = fmt.Fprintln(e.stdout, e.name(p))
 				return err
 			}
 		},
@@ -208,7 +217,7 @@ func twoPathCommand(name, short string, op func(ws *llmfs.Workspace, ctx context
 				if err != nil {
 					return err
 				}
-				_, err = fmt.Fprintln(e.stdout, res.Destination)
+				_, err = fmt.Fprintln(e.stdout, e.name(res.Destination))
 				return err
 			}
 		},

@@ -10,13 +10,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/buildinfo"
 	"github.com/llmfs/llmfs/mcpserver"
 	"github.com/llmfs/llmfs/tools"
 )
 
 var mcpCmd = &command{
 	name:  "mcp",
-	args:  "[--root DIR]... | --store DSN --workspace ID  [--dialect agentool|rtc] [--require-read] [workspace flags]",
+	args:  "[--root DIR]... | --store DSN --workspace ID  [--dialect agentool|rtc|codex|anthropic|gemini] [--require-read] [workspace flags]",
 	short: "serve the workspace as an MCP server over standard input and output",
 	long: `Each --root adds a directory to serve; the first (default: the current directory) is the one
 relative paths resolve against, and an absolute path goes to the directory that holds it.
@@ -24,10 +25,12 @@ The directories must not nest. Clients that support MCP roots may narrow them, n
 --store and --workspace serve a virtual workspace kept in a database instead (see 'llmfs ws').
 Each MCP session tracks its own reads: with --require-read (the default in the rtc dialect),
 editing or overwriting a file needs a read of it in the same session first.
-The log goes to standard error.`,
+A line that is not a JSON-RPC message gets an error reply and the server reads on; at the end
+of the input the calls already read still answer. The log goes to standard error.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
 		f.register(fs, &e.ws)
+		maxFrame := fs.Int("max-frame", mcpserver.DefaultMaxFrameBytes, "largest message (one line) in `BYTES`; a longer one gets an error reply")
 		return func(ctx context.Context, args []string) error {
 			if len(args) > 0 {
 				return usagef("unexpected argument %q", args[0])
@@ -37,7 +40,8 @@ The log goes to standard error.`,
 			if err != nil {
 				return err
 			}
-			err = srv.Run(ctx, &mcp.StdioTransport{})
+			// Not mcp.StdioTransport: it ends the session at the first bad line.
+			err = srv.Run(ctx, &mcpserver.StdioTransport{In: e.stdin, Out: e.stdout, MaxFrameBytes: *maxFrame})
 			if ctx.Err() != nil {
 				return nil // interrupted: a normal end
 			}
@@ -62,7 +66,7 @@ func (f *mcpFlags) register(fs *flag.FlagSet, ws *wsFlags) {
 	root := fs.Lookup("root")
 	root.Value, root.DefValue = &f.roots, ""
 	root.Usage = "a `DIR` to serve; repeat for several, the first is the default (default: the current directory)"
-	fs.StringVar(&f.dialect, "dialect", "agentool", "tool `DIALECT`: agentool or rtc")
+	fs.StringVar(&f.dialect, "dialect", "agentool", "tool `DIALECT`: agentool, rtc, codex, anthropic or gemini")
 	fs.Var(&f.requireRead, "require-read", "require reading a file in the session before editing or overwriting it (default: on in rtc, off in agentool)")
 }
 
@@ -77,6 +81,8 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 		roots = []string{""}
 	}
 	f.ws.root, f.ws.dialect, f.ws.stderr = roots[0], dialect, e.stderr
+	f.ws.actor = "mcp"     // the journal's actor for the server's changes
+	f.ws.background = true // AGENT.md must not hold up initialize
 	// The flag, else the first root's configuration, else the dialect's default (nil).
 	var requireRead *bool
 	if f.requireRead.set {
@@ -94,12 +100,9 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 		}
 		wss = append(wss, ws)
 	}
-	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, Version: version, Logger: logger})
+	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, Version: buildinfo.Version(), Logger: logger})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
 	return srv, nil
 }
-
-// version is the llmfs version reported to MCP clients.
-var version = "dev"

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -20,14 +21,28 @@ func llmfsRun(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-// wantErrCode checks a failed run printed the coded error {"code": code, ...}.
+// wantErrCode checks a failed run printed the coded error {"code": code, ...} (llmfs call),
+// or one line "llmfs CMD: message" saying what the code means (the other commands), and
+// returns the message.
 func wantErrCode(t *testing.T, status int, stderr, code string) string {
 	t.Helper()
 	var e struct{ Code, Message string }
-	if status != 1 || json.Unmarshal([]byte(stderr), &e) != nil || e.Code != code {
-		t.Fatalf("status %d, stderr %q; want 1 and code %s", status, stderr, code)
+	if json.Unmarshal([]byte(stderr), &e) == nil {
+		if status != 1 || e.Code != code {
+			t.Fatalf("status %d, stderr %q; want 1 and code %s", status, stderr, code)
+		}
+		return e.Message
 	}
-	return e.Message
+	says := map[string]string{
+		"PERMISSION_DENIED": `read-only|denied|not allowed`,
+		"QUOTA_EXCEEDED":    `quota`,
+		"INVALID_ARGUMENT":  `.`,
+	}[code]
+	m := regexp.MustCompile(`^llmfs [a-z-]+: (.*)\n$`).FindStringSubmatch(stderr)
+	if status != 1 || m == nil || strings.Count(stderr, "\n") != 1 || !regexp.MustCompile(says).MatchString(m[1]) {
+		t.Fatalf("status %d, stderr %q; want 1 and one line saying %s", status, stderr, code)
+	}
+	return m[1]
 }
 
 func mkfile(t *testing.T, p, content string) {
@@ -49,15 +64,15 @@ func exists(p string) bool {
 // policy flags (they are registered in one place, wsFlags.register).
 func TestWorkspaceFlagsEverywhere(t *testing.T) {
 	for _, c := range commands {
-		if c.name == "tools" || c.name == "ws" {
-			continue // prints definitions, or manages workspaces: opens none to serve
+		if c.name == "tools" || c.name == "ws" || c.name == "version" {
+			continue // prints definitions, manages workspaces, or the version: opens none to serve
 		}
 		status, out, _ := llmfsRun(t, c.name, "--help")
 		if status != 0 {
 			t.Fatalf("%s --help: status %d", c.name, status)
 		}
 		for _, f := range []string{"-mode", "-deny", "-quota-bytes", "-max-file-bytes", "-max-files", "-config", "-agent-md", "-no-default-deny", "-store", "-workspace"} {
-			if !strings.Contains(out, "  "+f) {
+			if !strings.Contains(out, "  -"+f) { // printed as --name
 				t.Errorf("llmfs %s has no %s flag:\n%s", c.name, f, out)
 			}
 		}
@@ -190,8 +205,15 @@ func TestAgentMDFromCLI(t *testing.T) {
 	if exists(agent) {
 		t.Fatal("AGENT.md created by a read-only rtc call")
 	}
-	// rtc: by default.
-	if status, _, stderr := llmfsRun(t, "call", "--root", dir, "--dialect", "rtc", "ls", `{}`); status != 0 {
+	// rtc: not by default either (Issue 13.12: a one-shot rtc read of a repository left an
+	// AGENT.md in it); only on request.
+	if status, _, stderr := llmfsRun(t, "call", "--root", dir, "--dialect", "rtc", "read", `{"path": "/README.md"}`); status != 0 {
+		t.Fatal(stderr)
+	}
+	if exists(agent) {
+		t.Fatal("AGENT.md created by a one-shot rtc read of a host directory")
+	}
+	if status, _, stderr := llmfsRun(t, "call", "--root", dir, "--dialect", "rtc", "--agent-md", "ls", `{}`); status != 0 {
 		t.Fatal(stderr)
 	}
 	b, err := os.ReadFile(agent)

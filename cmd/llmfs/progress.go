@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/llmfs/llmfs/internal/termtext"
 )
 
 // progress reports a copy of many files: a bar redrawn in place on a terminal, one line
@@ -71,7 +73,7 @@ func (p *progress) fileDone(rel string, size int64) {
 		}
 		return
 	}
-	fmt.Fprintf(p.w, "%sed %s (%s)\n", p.verb, rel, human(size))
+	fmt.Fprintf(p.w, "%sed %s (%s)\n", p.verb, termtext.Name(rel), human(size))
 }
 
 // finish draws the bar at its end and leaves the line.

@@ -14,14 +14,14 @@ import (
 
 var restoreCmd = &command{
 	name:  "restore-default",
-	args:  "PATH [--dialect agentool|rtc] [workspace flags]",
+	args:  "PATH [--dialect agentool|rtc|codex|anthropic|gemini] [workspace flags]",
 	short: "regenerate a system file such as /AGENT.md, discarding edits",
 	long: `A system file (AGENT.md) is kept current by llmfs until someone edits it; from then on llmfs
 leaves it alone. restore-default regenerates it from its default generator and makes llmfs
 keep it current again. --dialect and --mode decide which tools it describes.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
-		dialect := fs.String("dialect", "agentool", "tool `DIALECT` the file describes: agentool or rtc")
+		dialect := fs.String("dialect", "agentool", "tool `DIALECT` the file describes: agentool, rtc, codex, anthropic or gemini")
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
 				return usagef("want one PATH")

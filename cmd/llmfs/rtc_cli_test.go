@@ -38,7 +38,7 @@ func TestReadStreams(t *testing.T) {
 		{[]string{"read", "--root", dir, "f.txt", "--offset", "2", "--limit", "2"}, 0, "2\n3\n", ""},
 		{[]string{"read", "--root", dir, "f.txt", "--offset", "5"}, 0, "5", ""},
 		{[]string{"read", "--root", dir, "f.txt", "--offset", "9"}, 0, "", ""},
-		{[]string{"read", "--root", dir, "bin"}, 1, "", `{"code":"BINARY_FILE","message":"binary file (it contains NUL bytes); it cannot be read as text: bin"}` + "\n"},
+		{[]string{"read", "--root", dir, "bin"}, 1, "", "llmfs read: bin: binary file (it contains NUL bytes); it cannot be read as text\n"},
 	} {
 		code, out, errOut := runCLI(t, tc.args...)
 		if code != tc.code || out != tc.out || errOut != tc.err {
@@ -68,10 +68,10 @@ func TestCallRTC(t *testing.T) {
 	}
 	code, out, _ = runCLI(t, "tools", "--dialect", "rtc")
 	var defs []struct{ Name string }
-	if err := json.Unmarshal([]byte(out), &defs); code != 0 || err != nil || len(defs) != 6 {
+	if err := json.Unmarshal([]byte(out), &defs); code != 0 || err != nil || len(defs) != 7 {
 		t.Fatalf("tools --dialect rtc = %d, %v, %s", code, err, out)
 	}
-	for i, want := range []string{"ls", "read", "write", "edit", "find", "grep"} {
+	for i, want := range []string{"ls", "read", "write", "edit", "find", "grep", "patch"} {
 		if defs[i].Name != want {
 			t.Errorf("tool %d = %s, want %s", i, defs[i].Name, want)
 		}

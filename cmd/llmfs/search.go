@@ -6,21 +6,24 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/termtext"
 )
 
 var grepCmd = &command{
-	name:  "grep",
-	args:  "PATTERN [PATH] [-i] [-n] [-A N] [-B N] [-C N] [-g GLOB] [-t TYPE] [-l] [-c] [-U] [--head-limit N] [--offset N] [--json]",
-	short: "search file contents with a regular expression, printing what ripgrep prints",
+	name:   "grep",
+	args:   "PATTERN [PATH] [-i] [-n] [-A N] [-B N] [-C N] [-g GLOB] [-t TYPE] [-l] [-c] [-U] [--head-limit N] [--offset N] [--json]",
+	short:  "search file contents with a regular expression, printing what ripgrep prints",
+	search: true,
 	long: `PATTERN is a regular expression in Go's RE2 syntax. Output is ripgrep's: path:line:text for
 matches (path:text without -n), path-line-text for context lines, -- between groups, path with
 -l, path:count with -c; paths are relative to the workspace root. Hidden files, files ignored
 by .gitignore or .ignore, and binary files are skipped unless --hidden or --no-ignore.
 Every result is printed unless --head-limit is given. The exit status is 1 when nothing
-matched, as with grep and ripgrep.`,
+matched and 2 on an error (a bad pattern, a missing path), as with grep and ripgrep.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
 		ignoreCase := fs.Bool("i", false, "ignore case")
@@ -76,11 +79,26 @@ matched, as with grep and ripgrep.`,
 				if res.Truncated {
 					out["truncated"], out["next_offset"] = true, res.NextOffset
 				}
-				if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
+				if res.Binary {
+					out["binary"] = true
+				}
+				if res.Note != "" {
+					out["note"] = res.Note
+				}
+				enc := json.NewEncoder(e.stdout)
+				enc.SetEscapeHTML(false) // people and programs read it: a < b stays a < b
+				if err := enc.Encode(out); err != nil {
 					return err
 				}
-			} else if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
-				return err
+			} else {
+				if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
+					return err
+				}
+				if res.Binary {
+					// A file named on the command line was not searched: say so, as ripgrep
+					// does, rather than print nothing as if it held no match.
+					fmt.Fprintf(e.stderr, "llmfs grep: %s\n", termtext.Text(res.Note))
+				}
 			}
 			if len(res.Entries) == 0 {
 				return errNoMatch
@@ -91,13 +109,14 @@ matched, as with grep and ripgrep.`,
 }
 
 var findCmd = &command{
-	name:  "find",
-	args:  "PATTERN [PATH] [--head-limit N] [--hidden] [--no-ignore]",
-	short: "find files by glob pattern, newest-modified first",
+	name:   "find",
+	args:   "PATTERN [PATH] [--head-limit N] [--hidden] [--no-ignore]",
+	short:  "find files by glob pattern, newest-modified first",
+	search: true,
 	long: `PATTERN is a glob: * and ? within a name, ** across directories, {a,b}, [a-z]. A pattern
 without / matches file names at any depth ("*.go"); one with / matches the path below PATH.
 Paths are printed relative to the workspace root, newest-modified first. The exit status is 1
-when nothing matched.`,
+when nothing matched and 2 on an error (a bad glob, a missing path).`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
 		headLimit := fs.Int("head-limit", 0, "print at most `N` paths (0: all)")
@@ -123,7 +142,14 @@ when nothing matched.`,
 			if err != nil {
 				return err
 			}
-			if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
+			if e.tty() {
+				// One name a line, whatever the names hold (see env.name).
+				for _, f := range res.Files {
+					if _, err := fmt.Fprintln(e.stdout, e.name(f.Path)); err != nil {
+						return err
+					}
+				}
+			} else if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
 				return err
 			}
 			if len(res.Files) == 0 {

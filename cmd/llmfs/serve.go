@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/llmfs/llmfs/mcpserver"
@@ -20,7 +21,7 @@ import (
 
 var serveCmd = &command{
 	name:  "serve",
-	args:  "[--addr 127.0.0.1:7700] [--root DIR]... | --store DSN --workspace ID  [--token T] [--dialect agentool|rtc] [workspace flags]",
+	args:  "[--addr 127.0.0.1:7700] [--root DIR]... | --store DSN --workspace ID  [--token T] [--dialect agentool|rtc|codex|anthropic|gemini] [workspace flags]",
 	short: "serve the workspace as an MCP server over streamable HTTP at /mcp",
 	long: `Every request needs "Authorization: Bearer TOKEN". Without --token (or $LLMFS_TOKEN) a random
 token is made and printed to standard error at start. The Host header must name a loopback
@@ -39,7 +40,8 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 		token := fs.String("token", "", "bearer `TOKEN` clients must send (default: $LLMFS_TOKEN, else a random one)")
 		maxBody := fs.Int64("max-body", mcpserver.DefaultMaxBodyBytes, "largest request body in `BYTES`")
 		sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "end a session idle for `DURATION` (negative: never)")
-		maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most MCP sessions open at once; more get 503 (negative: no cap)")
+		maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most `N` MCP sessions open at once; more get 503 (negative: no cap)")
+		memBudget := fs.Int64("mem-budget", mcpserver.DefaultMemoryBudget, "memory in `BYTES` the requests in flight may take (each counts 8x its body); more wait, then get 503; GOMEMLIMIT defaults to it plus 64 MiB (negative: no budget)")
 		webPage := fs.Bool("web", false, "also serve the browser demo page at / (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
 		var allowHosts stringList
 		fs.Var(&allowHosts, "allow-host", "also accept `NAME` in the Host and Origin headers (repeatable; loopback names and the listening host always are)")
@@ -48,6 +50,11 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 				return usagef("unexpected argument %q", args[0])
 			}
 			logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+			if *memBudget > 0 && os.Getenv("GOMEMLIMIT") == "" {
+				// A soft limit makes the collector work harder before the heap passes
+				// the budget, whatever GOGC (relaxGC) lets it grow to otherwise.
+				debug.SetMemoryLimit(*memBudget + 64<<20)
+			}
 			srv, err := f.server(e, logger)
 			if err != nil {
 				return err
@@ -75,6 +82,7 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 				MaxBodyBytes:   *maxBody,
 				SessionTimeout: *sessionTimeout,
 				MaxSessions:    *maxSessions,
+				MemoryBudget:   *memBudget,
 				Logger:         logger,
 			}))
 			if *webPage {

@@ -100,6 +100,9 @@ func openWorkspaceStore(ctx context.Context, dsn, id string) (*sqlstore.Store, e
 	s, err := sqlstore.OpenDSN(ctx, dsn, id, nil)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		if err := checkWorkspaceID(id); err != nil {
+			return nil, err // 'ws create' would refuse it: do not suggest it
+		}
 		return nil, fmt.Errorf("no workspace %q in %s: %s", id, redactDSN(dsn), howTo)
 	case errors.Is(err, fs.ErrInvalid):
 		return nil, usagef("invalid workspace id %q: want 1 to 255 bytes of text without control characters", id)

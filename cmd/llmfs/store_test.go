@@ -63,7 +63,7 @@ func TestStoreCLI(t *testing.T) {
 			}
 			// 2 entries of 3: one more directory and file pass the quota.
 			_, errOut = must(1, append([]string{"write", "c/d.txt", "x"}, ws...)...)
-			if !strings.Contains(errOut, `"code":"QUOTA_EXCEEDED"`) {
+			if !strings.Contains(errOut, "llmfs write: c/d.txt: storage quota exceeded") {
 				t.Errorf("write past the quota: %s", errOut)
 			}
 			must(0, append([]string{"write", "c.txt", "x"}, ws...)...)

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -13,11 +14,12 @@ import (
 
 var toolsCmd = &command{
 	name:  "tools",
-	args:  "[--dialect agentool|rtc] [--mode MODE]",
+	args:  "[--dialect agentool|rtc|codex|anthropic|gemini] [--mode MODE] [--format llmfs|openai|anthropic|gemini|mcp]",
 	short: "print the tool definitions (name, description, JSON Schema, hints) as JSON",
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		dialect := fs.String("dialect", "agentool", "tool `DIALECT`: agentool or rtc")
+		dialect := fs.String("dialect", "agentool", "tool `DIALECT`: agentool, rtc, codex, anthropic or gemini")
 		mode := fs.String("mode", "full", "work `MODE`: only the tools it allows are printed")
+		format := fs.String("format", "llmfs", "`FORMAT` of the definitions: llmfs, or the shape the openai, anthropic, gemini or mcp API takes")
 		return func(ctx context.Context, args []string) error {
 			if len(args) > 0 {
 				return usagef("unexpected argument %q", args[0])
@@ -29,9 +31,17 @@ var toolsCmd = &command{
 			if err != nil {
 				return usagef("%v", err)
 			}
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(defs)
+			out, err := tools.Format(defs, *format)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			var buf bytes.Buffer
+			if err := json.Indent(&buf, out, "", "  "); err != nil {
+				return err
+			}
+			buf.WriteByte('\n')
+			_, err = e.stdout.Write(buf.Bytes())
+			return err
 		}
 	},
 }

@@ -57,11 +57,14 @@ type wsFlags struct {
 	review        reviewFlags // --review, --review-store: see review.go
 
 	// Set by commands, not flags.
-	dialect    tools.Dialect // the dialect the agent will use; decides the AGENT.md default
-	noSysfiles bool          // do not create or refresh system files at open
-	stderr     io.Writer     // for warnings
-	fs         *flag.FlagSet // to tell flags given from defaults
-	cfg        config        // the configuration options() read
+	dialect    tools.Dialect   // the dialect the agent will use; decides the AGENT.md default
+	noSysfiles bool            // do not create or refresh system files at open
+	background bool            // create and refresh them in the background (servers)
+	ctx        context.Context // the command's, cancelled by SIGINT and SIGTERM; nil: none
+	actor      string          // who the journal says made the changes; "" means cli
+	stderr     io.Writer       // for warnings
+	fs         *flag.FlagSet   // to tell flags given from defaults
+	cfg        config          // the configuration options() read
 	closers    *[]func() error
 }
 
@@ -70,13 +73,13 @@ func (f *wsFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.root, "root", "", "workspace root `DIR` (default: the current directory)")
 	fs.BoolVar(&f.relaxed, "relaxed", false, "let paths leave the root (absolute paths and '..' are followed)")
 	fs.StringVar(&f.mode, "mode", "full", "work `MODE`: read-only, read-write or full")
-	fs.Var(&f.deny, "deny", "hide and protect paths matching `GLOB` (repeatable; added to the defaults .git/**, **/.env, **/*.pem, **/id_rsa*)")
+	fs.Var(&f.deny, "deny", "hide and protect paths matching `GLOB` (repeatable; added to the defaults **/.git/**, **/.env, **/.env.*, **/*.pem, **/*.key, **/id_rsa*, **/id_dsa*, **/id_ecdsa*, **/id_ed25519*, **/.netrc)")
 	fs.BoolVar(&f.noDefaultDeny, "no-default-deny", false, "drop the default deny rules")
 	fs.Var(&f.quota.bytes, "quota-bytes", "bound the total size of the files to `SIZE` (bytes, or with K, M, G; 0: none)")
 	fs.Var(&f.quota.fileBytes, "max-file-bytes", "bound the size of one file to `SIZE` (bytes, or with K, M, G; 0: none)")
 	fs.Var(&f.quota.files, "max-files", "bound the number of files and directories to `N` (0: none)")
 	fs.StringVar(&f.config, "config", "", "read settings from `FILE` (default: "+configName+" at the workspace root, if any); flags override it")
-	fs.Var(&f.agentMD, "agent-md", "create /AGENT.md when missing and keep it current while unedited (default: with the rtc dialect, unless read-only)")
+	fs.Var(&f.agentMD, "agent-md", "create /AGENT.md when missing and keep it current while unedited (default: on for --store workspaces, off on a host directory)")
 	fs.StringVar(&f.storeDSN, "store", "", "serve a virtual workspace kept in the database `DSN` (sqlite:PATH or postgres://...) instead of a directory; needs --workspace")
 	fs.StringVar(&f.workspace, "workspace", "", "the workspace `ID` in --store (make it with 'llmfs ws create')")
 	f.registerReview(fs)
@@ -133,20 +136,45 @@ func (f *wsFlags) open() (*llmfs.Workspace, error) {
 		return nil, err
 	}
 	if agentMD == nil {
-		agentMD = new(sysfiles.Wanted(ws, f.dialect == tools.RTC))
+		agentMD = new(sysfiles.Wanted(ws, tools.IsVirtual(f.dialect)))
 	}
 	if *agentMD && !f.noSysfiles {
-		if _, err := sysfiles.Ensure(context.Background(), ws, f.sysOptions(ws)); err != nil && f.stderr != nil {
+		f.ensureSysfiles(ws)
+	}
+	return ws, nil
+}
+
+// ensureSysfiles generates the system files of ws within the command's context, so that
+// SIGINT or SIGTERM stops it. A server does it in the background, so that a large tree
+// never delays its first answer (MCP initialize); close stops it and waits for it.
+func (f *wsFlags) ensureSysfiles(ws *llmfs.Workspace) {
+	ctx := f.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	run := func(ctx context.Context) {
+		if _, err := sysfiles.Ensure(ctx, ws, f.sysOptions(ws)); err != nil && ctx.Err() == nil && f.stderr != nil {
 			fmt.Fprintf(f.stderr, "llmfs: warning: system files: %v\n", err)
 		}
 	}
-	return ws, nil
+	if !f.background {
+		run(ctx)
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		run(ctx)
+	}()
+	// First among the closers: it must end before the store closes.
+	*f.closers = append([]func() error{func() error { cancel(); <-done; return nil }}, *f.closers...)
 }
 
 // sysOptions describes the workspace's tools to package sysfiles.
 func (f *wsFlags) sysOptions(ws *llmfs.Workspace) *sysfiles.Options {
 	defs, _ := tools.Definitions(f.dialect, ws.Mode())
-	opts := &sysfiles.Options{Virtual: f.dialect == tools.RTC}
+	opts := &sysfiles.Options{Virtual: tools.IsVirtual(f.dialect)}
 	if s, ok := ws.Store().(*sqlstore.Store); ok {
 		// The store enforces the quota, not the workspace: describe the store's.
 		if q, _, err := s.Quota(context.Background()); err == nil {
@@ -167,7 +195,7 @@ func (f *wsFlags) options() (*llmfs.Options, *bool, error) {
 		return nil, nil, err
 	}
 	f.cfg = cfg
-	opts := &llmfs.Options{Root: f.root, Relaxed: f.relaxed, Limits: f.limits, RequireRead: f.requireRead}
+	opts := &llmfs.Options{Root: f.root, Relaxed: f.relaxed, Limits: f.limits, RequireRead: f.requireRead, Actor: cmp.Or(f.actor, "cli")}
 	mode := cfg.Mode
 	if f.set("mode") || mode == "" {
 		mode = f.mode

@@ -12,32 +12,40 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/termtext"
 	"github.com/llmfs/llmfs/store"
 	sqlstore "github.com/llmfs/llmfs/store/sql"
+	"github.com/llmfs/llmfs/sysfiles"
 )
 
 var wsCmd = &command{
 	name:  "ws",
-	args:  "create ID | list | rm ID | import ID DIR | export ID DIR  --store DSN",
-	short: "manage the virtual workspaces of a database: create, list, rm, import, export",
+	args:  "create ID | list | rm ID | import ID DIR | export ID DIR | fork SRC DST  --store DSN",
+	short: "manage the virtual workspaces of a database: create, list, rm, import, export, fork",
 	long: `A database (--store sqlite:PATH or postgres://...) holds any number of workspaces, each a
 file system of its own with its own quota. Serve one with --store DSN --workspace ID on mcp,
 serve, call and the file commands; opening a workspace never creates it, 'ws create' does
 (and creates a SQLite file if missing).
 
-  create ID        make an empty workspace; --quota-bytes, --max-file-bytes and --max-files
+  create ID        make an empty workspace (ID: 1 to 64 of A-Z a-z 0-9 . _ -, not . or ..);
+                   --quota-bytes, --max-file-bytes and --max-files
                    set its quota (the file commands can change it later with the same flags)
   list             the workspaces with their usage and quota
   rm ID            delete a workspace and everything in it
   import ID DIR    copy the directory DIR into the workspace. It never imports .git
                    directories, and skips what the deny rules deny (the defaults, plus
-                   --deny) and symbolic links. It checks the quota before writing anything.
-  export ID DIR    copy the workspace into the directory DIR (created if missing)
+                   --deny) and symbolic links, naming each on standard error. It checks
+                   the quota before writing anything.
+  export ID DIR    copy the workspace into the directory DIR (created if missing); system
+                   files llmfs generated (AGENT.md) and nobody edited stay behind
+  fork SRC DST     make DST a copy of SRC, files and history (log, undo, checkpoints),
+                   independent from then on; the copy stays inside the database
 
 import and export refuse to overwrite an existing file unless --force, and check every
 file before copying any. On a terminal they show a progress bar on standard error,
@@ -54,12 +62,12 @@ otherwise one line per file.`,
 		noDefaultDeny := fs.Bool("no-default-deny", false, "import: drop the default deny rules (.git is still skipped)")
 		return func(ctx context.Context, args []string) error {
 			if len(args) == 0 {
-				return usagef("want a subcommand: create, list, rm, import or export")
+				return usagef("want a subcommand: create, list, rm, import, export or fork")
 			}
-			want := map[string]int{"create": 2, "list": 1, "rm": 2, "import": 3, "export": 3}
+			want := map[string]int{"create": 2, "list": 1, "rm": 2, "import": 3, "export": 3, "fork": 3}
 			n, ok := want[args[0]]
 			if !ok {
-				return usagef("unknown subcommand %q: want create, list, rm, import or export", args[0])
+				return usagef("unknown subcommand %q: want create, list, rm, import, export or fork", args[0])
 			}
 			if len(args) != n {
 				return usagef("ws %s wants %d argument(s)", args[0], n-1)
@@ -74,6 +82,8 @@ otherwise one line per file.`,
 				return wsList(ctx, e, *dsn)
 			case "rm":
 				return wsRemove(ctx, e, *dsn, args[1])
+			case "fork":
+				return wsFork(ctx, e, *dsn, args[1], args[2])
 			case "import":
 				return wsImport(ctx, e, *dsn, args[1], args[2], importOptions{force: *force, deny: deny, noDefaultDeny: *noDefaultDeny})
 			default:
@@ -83,7 +93,30 @@ otherwise one line per file.`,
 	},
 }
 
+// maxWorkspaceID bounds the length of a workspace id.
+const maxWorkspaceID = 64
+
+// checkWorkspaceID refuses an id 'ws create' will not make: ids are 1 to 64 of the
+// characters A-Z a-z 0-9 . _ -, and neither "." nor "..". They show up in commands, file
+// names (an export directory named after one) and URLs, so nothing in them needs quoting:
+// no spaces, no slashes, no control characters.
+func checkWorkspaceID(id string) error {
+	ok := id != "" && len(id) <= maxWorkspaceID && id != "." && id != ".."
+	for _, c := range []byte(id) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			ok = false
+		}
+	}
+	if !ok {
+		return usagef("invalid workspace id %s: want 1 to %d of the characters A-Z a-z 0-9 . _ - (not . or ..)", strconv.Quote(id), maxWorkspaceID)
+	}
+	return nil
+}
+
 func wsCreate(ctx context.Context, e *env, dsn, id string, q sqlstore.Quota) error {
+	if err := checkWorkspaceID(id); err != nil {
+		return err
+	}
 	db, err := connect(ctx, dsn)
 	if err != nil {
 		return err
@@ -206,9 +239,15 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 		}
 		if d.Name() == ".git" || rules.Denied(rel) {
 			skipped++
+			why := "denied by the deny rules"
+			if d.Name() == ".git" {
+				why = "git's own files are never imported"
+			}
 			if d.IsDir() {
+				fmt.Fprintf(e.stderr, "llmfs: skipping %s/: %s\n", termtext.Name(rel), why)
 				return filepath.SkipDir
 			}
+			fmt.Fprintf(e.stderr, "llmfs: skipping %s: %s\n", termtext.Name(rel), why)
 			return nil
 		}
 		switch {
@@ -222,7 +261,7 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 			items = append(items, copyItem{rel: rel, size: info.Size()})
 		default: // symbolic links, devices, sockets: not files a workspace holds
 			skipped++
-			fmt.Fprintf(e.stderr, "llmfs: skipping %s: not a regular file or directory\n", rel)
+			fmt.Fprintf(e.stderr, "llmfs: skipping %s: not a regular file or directory\n", termtext.Name(rel))
 		}
 		return nil
 	})
@@ -294,8 +333,12 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 		pr.fileDone(it.rel, it.size)
 	}
 	pr.finish()
-	_, err = fmt.Fprintf(e.stdout, "imported %d files and %d directories (%s) into workspace %s; skipped %d\n",
-		countFiles(items), len(items)-countFiles(items), human(pr.total), id, skipped)
+	note := ""
+	if skipped > 0 {
+		note = " (named above)"
+	}
+	_, err = fmt.Fprintf(e.stdout, "imported %d files and %d directories (%s) into workspace %s; skipped %d%s\n",
+		countFiles(items), len(items)-countFiles(items), human(pr.total), id, skipped, note)
 	return err
 }
 
@@ -345,6 +388,15 @@ func wsExport(ctx context.Context, e *env, dsn, id, dir string, force bool) erro
 					return err
 				}
 			case de.Type().IsRegular():
+				// A system file as llmfs generated it (AGENT.md) describes the workspace
+				// and is made again on open: exporting it would add a file that was never
+				// imported. An edited one is the user's and goes out with the rest.
+				if gen, err := sysfiles.Generated(ctx, s, rel); err != nil {
+					return err
+				} else if gen {
+					fmt.Fprintf(e.stderr, "llmfs: skipping %s: generated by llmfs and never edited\n", termtext.Name(rel))
+					continue
+				}
 				items = append(items, copyItem{rel: rel, size: info.Size(), mtime: info.ModTime()})
 			}
 		}
@@ -459,8 +511,12 @@ func conflictError(where string, conflicts []string, verb string) error {
 	if len(list) > show {
 		list, more = list[:show], fmt.Sprintf(" and %d more", len(conflicts)-show)
 	}
+	names := make([]string, len(list))
+	for i, c := range list {
+		names[i] = termtext.Name(c)
+	}
 	return fmt.Errorf("%d files exist in %s (%s%s): use --force to overwrite them; nothing %s",
-		len(conflicts), where, strings.Join(list, ", "), more, verb)
+		len(conflicts), where, strings.Join(names, ", "), more, verb)
 }
 
 func partial(verb string, done int, err error) error {

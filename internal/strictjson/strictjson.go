@@ -23,7 +23,9 @@ const (
 	String Kind = iota
 	Integer
 	Boolean
-	Array // an array of objects, each checked against Items
+	Array   // an array of objects, each checked against Items
+	Strings // an array of strings (may be empty)
+	Ints    // an array of integers, each >= Min (may be empty)
 )
 
 // Param declares one parameter of a tool.
@@ -69,6 +71,18 @@ func (o Object) Bool(name string, def bool) bool {
 // Objects returns the array-of-objects argument name.
 func (o Object) Objects(name string) []Object {
 	v, _ := o[name].([]Object)
+	return v
+}
+
+// StringList returns the array-of-strings argument name.
+func (o Object) StringList(name string) []string {
+	v, _ := o[name].([]string)
+	return v
+}
+
+// IntList returns the array-of-integers argument name.
+func (o Object) IntList(name string) []int64 {
+	v, _ := o[name].([]int64)
 	return v
 }
 
@@ -218,6 +232,32 @@ func decodeValue(v json.RawMessage, p Param, prefix string) (any, error) {
 			}
 		}
 		return out, nil
+	case Strings, Ints:
+		var items []json.RawMessage
+		if v[0] != '[' || json.Unmarshal(v, &items) != nil {
+			return nil, errorf("parameter %q must be an array", name)
+		}
+		strs := make([]string, 0, len(items))
+		ints := make([]int64, 0, len(items))
+		for i, it := range items {
+			item := Param{Name: fmt.Sprintf("%s[%d]", p.Name, i), Kind: String, Min: p.Min}
+			if p.Kind == Ints {
+				item.Kind = Integer
+			}
+			x, err := decodeValue(it, item, prefix)
+			if err != nil {
+				return nil, err
+			}
+			if p.Kind == Ints {
+				ints = append(ints, x.(int64))
+			} else {
+				strs = append(strs, x.(string))
+			}
+		}
+		if p.Kind == Ints {
+			return ints, nil
+		}
+		return strs, nil
 	}
 	return nil, errors.New("strictjson: unknown kind")
 }

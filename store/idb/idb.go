@@ -98,7 +98,7 @@ const (
 	chunksStore = "chunks"
 	metaStore   = "meta"
 	parentIndex = "parent"
-	version     = 2 // 2 added "meta"
+	version     = 3 // 2 added "meta", 3 the journal (journal.go)
 )
 
 // Store is a [store.Store] in one IndexedDB database. It is safe for concurrent use.
@@ -150,7 +150,7 @@ func Open(ctx context.Context, name string) (*Store, error) {
 				nodes := db.Call("createObjectStore", nodesStore, map[string]any{"keyPath": "path"})
 				nodes.Call("createIndex", parentIndex, "parent")
 			}
-			for _, name := range []string{chunksStore, metaStore} {
+			for _, name := range []string{chunksStore, metaStore, journalStore, blobsStore, checkpointsStore} {
 				if !db.Get("objectStoreNames").Call("contains", name).Bool() {
 					db.Call("createObjectStore", name)
 				}

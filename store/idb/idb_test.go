@@ -38,3 +38,7 @@ func open(t *testing.T) *idb.Store {
 func TestConformance(t *testing.T) {
 	storetest.Run(t, storetest.Opt{New: func(t *testing.T) store.Store { return open(t) }})
 }
+
+func TestJournal(t *testing.T) {
+	storetest.RunJournal(t, func(t *testing.T) store.Journaler { return open(t) })
+}

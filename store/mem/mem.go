@@ -23,6 +23,9 @@ type Store struct {
 	root *node
 	now  func() time.Time
 	meta metaMap // see meta.go
+
+	jonce sync.Once // see journal.go
+	j     *journal
 }
 
 type node struct {

@@ -11,3 +11,7 @@ import (
 func TestConformance(t *testing.T) {
 	storetest.Run(t, storetest.Opt{New: func(t *testing.T) store.Store { return mem.New() }})
 }
+
+func TestJournal(t *testing.T) {
+	storetest.RunJournal(t, func(t *testing.T) store.Journaler { return mem.New() })
+}

@@ -45,6 +45,7 @@ type Store struct {
 	dir     string   // absolute host path of the store root, symlinks resolved
 	root    *os.Root // nil in relaxed mode
 	relaxed bool
+	journal journalState // see journal.go
 }
 
 var (
@@ -88,6 +89,7 @@ func (s *Store) Dir() string { return s.dir }
 
 // Close releases the root directory's descriptor.
 func (s *Store) Close() error {
+	s.closeJournal()
 	if s.root != nil {
 		return s.root.Close()
 	}
@@ -266,7 +268,7 @@ func (s *Store) Lstat(ctx context.Context, name string) (fs.FileInfo, error) {
 func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
 	var entries []fs.DirEntry
 	err := s.do("readdir", name, func(n string) error {
-		f, err := s.fs().OpenFile(n, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+		f, err := s.fs().OpenFile(n, os.O_RDONLY|oDirectory|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,6 @@
 //go:build !js && !wasip1
 
-package sqlstore
+package sqlstore_test
 
 import (
 	"fmt"

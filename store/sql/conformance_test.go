@@ -16,3 +16,11 @@ func TestConformance(t *testing.T) {
 		}})
 	})
 }
+
+func TestJournal(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		storetest.RunJournal(t, func(t *testing.T) store.Journaler {
+			return newWorkspace(t, b.connect(t), Quota{})
+		})
+	})
+}

@@ -100,5 +100,5 @@ func parseDSN(dsn string) (driver string, d Dialect, source string, err error) {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		return "pgx", Postgres, dsn, nil
 	}
-	return "", "", "", fmt.Errorf("sqlstore: DSN %q: want sqlite:PATH or postgres://...", dsn)
+	return "", "", "", fmt.Errorf("sqlstore: DSN %q: want sqlite:PATH or a postgres:// URL", dsn)
 }

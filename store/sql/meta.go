@@ -32,7 +32,7 @@ func (s *Store) SetMeta(ctx context.Context, key, value string) error {
 	if len(value) > maxMetaValue {
 		return pathErr("setmeta", key, fs.ErrInvalid)
 	}
-	return s.x.write(ctx, true, func(t *txn) error {
+	return s.change(ctx, true, func(t *txn) error {
 		if _, err := t.exec(`DELETE FROM llmfs_meta WHERE ws = ? AND key = ?`, s.ws, key); err != nil {
 			return pathErr("setmeta", key, err)
 		}

@@ -111,6 +111,79 @@ CREATE TABLE llmfs_meta (
 );
 `,
 	},
+	{
+		// The journal (store.Journal): one row per change, content blobs by hash (shared
+		// by every workspace), named checkpoints; journal_seq numbers a workspace's changes.
+		version: 3,
+		sqlite: `
+CREATE TABLE llmfs_journal (
+	ws     BIGINT NOT NULL,
+	id     BIGINT NOT NULL,
+	cset   BIGINT NOT NULL,
+	time   BIGINT NOT NULL,
+	actor  TEXT NOT NULL,
+	op     TEXT NOT NULL,
+	path   BLOB NOT NULL,
+	other  BLOB NOT NULL,
+	b_kind TEXT NOT NULL,
+	b_hash TEXT NOT NULL,
+	b_size BIGINT NOT NULL,
+	a_kind TEXT NOT NULL,
+	a_hash TEXT NOT NULL,
+	a_size BIGINT NOT NULL,
+	state  TEXT NOT NULL,
+	PRIMARY KEY (ws, id)
+);
+CREATE INDEX llmfs_journal_state ON llmfs_journal (ws, state);
+CREATE TABLE llmfs_jblobs (
+	hash TEXT PRIMARY KEY,
+	size BIGINT NOT NULL,
+	data BLOB NOT NULL
+);
+CREATE TABLE llmfs_checkpoints (
+	ws   BIGINT NOT NULL,
+	name TEXT NOT NULL,
+	id   BIGINT NOT NULL,
+	time BIGINT NOT NULL,
+	PRIMARY KEY (ws, name)
+);
+ALTER TABLE llmfs_workspaces ADD COLUMN journal_seq BIGINT NOT NULL DEFAULT 0;
+`,
+		postgres: `
+CREATE TABLE llmfs_journal (
+	ws     BIGINT NOT NULL,
+	id     BIGINT NOT NULL,
+	cset   BIGINT NOT NULL,
+	time   BIGINT NOT NULL,
+	actor  TEXT NOT NULL,
+	op     TEXT NOT NULL,
+	path   BYTEA NOT NULL,
+	other  BYTEA NOT NULL,
+	b_kind TEXT NOT NULL,
+	b_hash TEXT NOT NULL,
+	b_size BIGINT NOT NULL,
+	a_kind TEXT NOT NULL,
+	a_hash TEXT NOT NULL,
+	a_size BIGINT NOT NULL,
+	state  TEXT NOT NULL,
+	PRIMARY KEY (ws, id)
+);
+CREATE INDEX llmfs_journal_state ON llmfs_journal (ws, state);
+CREATE TABLE llmfs_jblobs (
+	hash TEXT PRIMARY KEY,
+	size BIGINT NOT NULL,
+	data BYTEA NOT NULL
+);
+CREATE TABLE llmfs_checkpoints (
+	ws   BIGINT NOT NULL,
+	name TEXT NOT NULL,
+	id   BIGINT NOT NULL,
+	time BIGINT NOT NULL,
+	PRIMARY KEY (ws, name)
+);
+ALTER TABLE llmfs_workspaces ADD COLUMN journal_seq BIGINT NOT NULL DEFAULT 0;
+`,
+	},
 }
 
 // schemaVersion is the schema version this package writes.

@@ -57,6 +57,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -115,6 +116,8 @@ type DB struct {
 	db    *sql.DB
 	d     *dialect
 	owned bool // Close closes db
+
+	notifiers sync.Map // workspace row id -> *store.Notifier, for journal waiters
 }
 
 // New returns a DB over db, which must be a database of the given dialect, and brings its
@@ -237,6 +240,8 @@ func (x *DB) Remove(ctx context.Context, id string) error {
 			`DELETE FROM llmfs_chunks WHERE blob IN (SELECT blob FROM llmfs_nodes WHERE ws = ?)`,
 			`DELETE FROM llmfs_nodes WHERE ws = ?`,
 			`DELETE FROM llmfs_meta WHERE ws = ?`,
+			`DELETE FROM llmfs_journal WHERE ws = ?`,
+			`DELETE FROM llmfs_checkpoints WHERE ws = ?`,
 			`DELETE FROM llmfs_workspaces WHERE id = ?`,
 		} {
 			if _, err := t.exec(q, wid); err != nil {

@@ -21,6 +21,7 @@ type Store struct {
 	ws    int64  // workspace row id
 	id    string // workspace id, for messages
 	owned bool   // Close closes x
+	tx    *txn   // the transaction of a journal's change set, if bound to one (journal.go)
 
 	chunkReads atomic.Int64 // chunk rows fetched by readers, for tests
 }
@@ -171,6 +172,9 @@ func (s *Store) missing(t *txn, name string) error {
 // read returns a txn whose queries run outside any explicit transaction: each is atomic on
 // its own, and none waits for writers.
 func (s *Store) read(ctx context.Context) *txn {
+	if s.tx != nil {
+		return s.tx
+	}
 	return &txn{ctx: ctx, q: s.x.db, d: s.x.d}
 }
 
@@ -278,7 +282,7 @@ func (s *Store) Mkdir(ctx context.Context, name string) error {
 	if name == "." {
 		return pathErr("mkdir", name, fs.ErrExist)
 	}
-	err := s.x.write(ctx, true, func(t *txn) error {
+	err := s.change(ctx, true, func(t *txn) error {
 		if err := s.checkAncestors(t, name, t.d.forShare); err != nil {
 			return err
 		}
@@ -316,7 +320,7 @@ func (s *Store) Remove(ctx context.Context, name string) error {
 	if name == "." {
 		return pathErr("remove", name, fs.ErrInvalid)
 	}
-	err := s.x.write(ctx, true, func(t *txn) error {
+	err := s.change(ctx, true, func(t *txn) error {
 		if err := s.checkAncestors(t, name, t.d.forShare); err != nil {
 			return err
 		}
@@ -386,7 +390,7 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 		return pathErr("rename", oldname, fs.ErrInvalid)
 	}
 	var errName string // which name the error is about
-	err := s.x.write(ctx, true, func(t *txn) error {
+	err := s.change(ctx, true, func(t *txn) error {
 		// Lock both parents' chains and oldname at once, in path order. Ancestors get the
 		// stronger lock too: a rename is rare and short, and one statement keeps the order.
 		errName = oldname
@@ -453,7 +457,7 @@ func (s *Store) Copy(ctx context.Context, src, dst string) error {
 		return pathErr("copy", dst, store.ErrInvalidName)
 	}
 	var errName string
-	err := s.x.write(ctx, true, func(t *txn) error {
+	err := s.change(ctx, true, func(t *txn) error {
 		errName = src
 		rows, err := s.lockRows(t, t.d.forShare, append(append(ancestors(src), src), ancestors(dst)...)...)
 		if err != nil {

@@ -45,7 +45,7 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 	if !small {
 		rest = r
 	}
-	err = s.x.write(ctx, small, func(t *txn) error {
+	err = s.change(ctx, small, func(t *txn) error {
 		var err error
 		written, err = s.write(t, name, head, rest, opts)
 		return err

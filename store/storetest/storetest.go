@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
 	"sort"
 	"strings"
 	"testing"
@@ -232,8 +231,6 @@ func join(dir, name string) string {
 	}
 	return dir + "/" + name
 }
-
-func base(name string) string { return path.Base(name) }
 
 // errReader fails after yielding some bytes.
 type errReader struct{ n int }

@@ -1,0 +1,32 @@
+//go:build !js && !wasip1
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+)
+
+// wsFork is `llmfs ws fork SRC DST --store DSN`.
+func wsFork(ctx context.Context, e *env, dsn, src, dst string) error {
+	db, err := existingDB(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	err = db.Fork(ctx, src, dst)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("no workspace %q in %s (see 'llmfs ws list')", src, redactDSN(dsn))
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("workspace %q already exists in %s", dst, redactDSN(dsn))
+	case errors.Is(err, fs.ErrInvalid):
+		return usagef("invalid workspace id: want 1 to 255 bytes of text without control characters")
+	case err != nil:
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "forked workspace %s into %s\n", src, dst)
+	return err
+}

@@ -1,0 +1,338 @@
+package llmfs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"sync/atomic"
+	"time"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// Journaling. When the store keeps a journal ([store.Journaler]) every operation that
+// changes files runs as one change set: the operation's body runs on a recorder, a Store
+// over the change set's transaction that records each change it passes on (with the
+// content before and after) just before making it. Reads are passed through unrecorded.
+// The hooks in the operation files are one call to journaled at the top of each.
+
+// Actors of changes the core itself makes.
+const (
+	ActorSystem = "system" // files the system writes (AGENT.md)
+	ActorAPI    = "api"    // a Go caller that set no actor
+)
+
+// Operations recorded in the journal ([store.Change.Op]).
+const (
+	ChangeWrite   = "write"
+	ChangeAppend  = "append"
+	ChangeCreate  = "create"
+	ChangeEdit    = "edit"
+	ChangeDelete  = "delete"
+	ChangeMove    = "move"
+	ChangeCopy    = "copy"
+	ChangeMkdir   = "mkdir"
+	ChangeSystem  = "system"
+	ChangeUndo    = "undo"
+	ChangeRestore = "restore"
+)
+
+// DefaultRetention is what a journal keeps unless [Options.Retention] says otherwise: 30
+// days, and 1 GiB of distinct content per workspace, whichever bound is reached first.
+var DefaultRetention = store.Retention{MaxAge: 30 * 24 * time.Hour, MaxBytes: 1 << 30}
+
+// pruneEvery is how many change sets a process journals between two prunings.
+const pruneEvery = 256
+
+var changeSets atomic.Int64
+
+// retention returns the bounds in force.
+func (w *Workspace) retention() store.Retention {
+	if w.keep == (store.Retention{}) {
+		return DefaultRetention
+	}
+	r := w.keep
+	if r.MaxAge < 0 {
+		r.MaxAge = 0
+	}
+	if r.MaxBytes < 0 {
+		r.MaxBytes = 0
+	}
+	return r
+}
+
+// Prune applies the retention bounds to the journal now (it also runs by itself every
+// few hundred change sets) and returns how many changes it forgot.
+func (w *Workspace) Prune(ctx context.Context) (int, error) {
+	j, err := w.history()
+	if err != nil {
+		return 0, err
+	}
+	n, err := j.Prune(ctx, w.retention())
+	if err != nil {
+		return 0, storeError(w.root, err)
+	}
+	return n, nil
+}
+
+// maxJournalBlob is the largest content the journal keeps of a file; a larger file's
+// versions are recorded by hash and size alone, and a change to it cannot be undone.
+const maxJournalBlob = 64 << 20
+
+// WithActor returns a session of w (see [Workspace.Session]) whose changes are journaled as
+// made by actor: "cli", "mcp:<session>", "acp:<session>", "web", "review", or any name.
+func (w *Workspace) WithActor(actor string) *Workspace {
+	s := w.Session()
+	s.actor = actor
+	return s
+}
+
+// Actor returns the name w's changes are journaled under.
+func (w *Workspace) Actor() string {
+	if w.actor == "" {
+		return ActorAPI
+	}
+	return w.actor
+}
+
+// journal returns the journal of w's store, or nil when it keeps none or journaling is off.
+func (w *Workspace) journal() store.Journal {
+	if w.jr == nil || w.inJournal {
+		return nil
+	}
+	return w.jr.Journal()
+}
+
+// Journaled reports whether w records its changes in a journal.
+func (w *Workspace) Journaled() bool { return w.jr != nil }
+
+// journaled runs fn as one change set of operation op: fn gets a view of w whose store
+// records every change. Without a journal, or inside a change set already, fn gets w.
+func journaled[T any](ctx context.Context, w *Workspace, op string, fn func(w *Workspace) (T, error)) (T, error) {
+	j := w.journal()
+	if j == nil {
+		return fn(w)
+	}
+	var res T
+	var ferr error
+	err := j.Apply(ctx, w.Actor(), func(tx store.JournalTx) error {
+		v := *w
+		v.store = &recorder{tx: tx, op: op}
+		v.inJournal = true
+		res, ferr = fn(&v)
+		return ferr
+	})
+	if ferr != nil {
+		return res, ferr
+	}
+	if err != nil {
+		var zero T
+		return zero, storeError(w.root, err)
+	}
+	if changeSets.Add(1)%pruneEvery == 0 {
+		j.Prune(context.WithoutCancel(ctx), w.retention()) // best effort: the change landed
+	}
+	return res, nil
+}
+
+// Record runs fn as one change set of operation op by actor: the changes fn makes through
+// the store it is given are journaled (when w's store keeps a journal). It is for code
+// that works on a workspace's store below the file operations, such as package sysfiles.
+func (w *Workspace) Record(ctx context.Context, actor, op string, fn func(s store.Store) error) error {
+	v := *w
+	v.actor = actor
+	_, err := journaled(ctx, &v, op, func(v *Workspace) (struct{}, error) { return struct{}{}, fn(v.store) })
+	return err
+}
+
+// recorder is the store a change set's operations see: the change set's transaction, with
+// each change recorded before it is made and settled after.
+type recorder struct {
+	tx store.JournalTx
+	op string
+}
+
+var (
+	_ store.Store    = (*recorder)(nil)
+	_ store.Copier   = (*recorder)(nil)
+	_ store.Lstater  = (*recorder)(nil)
+	_ store.Resolver = (*recorder)(nil)
+)
+
+func (r *recorder) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
+	return r.tx.Stat(ctx, name)
+}
+
+func (r *recorder) Lstat(ctx context.Context, name string) (fs.FileInfo, error) {
+	return store.Lstat(ctx, r.tx, name)
+}
+
+func (r *recorder) RealName(ctx context.Context, name string) (string, error) {
+	return store.RealName(ctx, r.tx, name)
+}
+
+func (r *recorder) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	return r.tx.ReadDir(ctx, name)
+}
+
+func (r *recorder) Open(ctx context.Context, name string) (fs.File, error) {
+	return r.tx.Open(ctx, name)
+}
+
+// plan is what a recorder is about to do: the changes and the blobs they refer to.
+type plan struct {
+	changes []*store.Change
+	blobs   [][]byte
+}
+
+// maxLookAgain bounds how often a change is planned again after the journal found the
+// path changed since the plan (another writer got in between).
+const maxLookAgain = 8
+
+// do plans the changes (looking at the paths now), records them, runs the change, and
+// settles them by its outcome.
+func (r *recorder) do(ctx context.Context, prepare func() (plan, error), change func() error) error {
+	for attempt := 1; ; attempt++ {
+		p, err := prepare()
+		if err != nil {
+			return err
+		}
+		err = r.tx.Add(ctx, p.changes, nonNil(p.blobs))
+		if errors.Is(err, store.ErrChanged) && attempt < maxLookAgain {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		err = change()
+		if serr := r.tx.Settle(ctx, p.changes, err == nil); serr != nil && err == nil {
+			err = serr
+		}
+		return err
+	}
+}
+
+func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, opts store.WriteOptions) (int64, error) {
+	data, err := io.ReadAll(src)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	err = r.do(ctx, func() (plan, error) {
+		before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
+		if err != nil {
+			return plan{}, err
+		}
+		after := store.FileVersion(data)
+		blobs := [][]byte{old}
+		if opts.Mode == store.Append && before.Kind == store.File {
+			if old != nil {
+				whole := append(bytes.Clone(old), data...)
+				after = store.FileVersion(whole)
+				blobs = [][]byte{old, whole}
+			} else if after, err = r.appendedVersion(ctx, name, before, data); err != nil {
+				return plan{}, err
+			}
+		} else if len(data) <= maxJournalBlob {
+			blobs = append(blobs, data)
+		}
+		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: after}}, blobs}, nil
+	}, func() error {
+		var err error
+		n, err = r.tx.WriteFile(ctx, name, bytes.NewReader(data), opts)
+		return err
+	})
+	return n, err
+}
+
+// appendedVersion is the version of a large file after data is appended to it.
+func (r *recorder) appendedVersion(ctx context.Context, name string, before store.Version, data []byte) (store.Version, error) {
+	f, err := r.tx.Open(ctx, name)
+	if err != nil {
+		return store.Version{}, err
+	}
+	defer f.Close()
+	h, err := store.HashReader(io.MultiReader(f, bytes.NewReader(data)))
+	if err != nil {
+		return store.Version{}, err
+	}
+	return store.Version{Kind: store.File, Hash: h, Size: before.Size + int64(len(data))}, nil
+}
+
+func nonNil(blobs [][]byte) [][]byte {
+	var out [][]byte
+	for _, b := range blobs {
+		if b != nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func (r *recorder) Mkdir(ctx context.Context, name string) error {
+	op := ChangeMkdir // also the parents a write or a move makes
+	switch r.op {
+	case ChangeUndo, ChangeRestore, ChangeSystem:
+		op = r.op
+	}
+	return r.do(ctx, func() (plan, error) {
+		before, _, err := store.Snapshot(ctx, r.tx, name, 0)
+		if err != nil {
+			return plan{}, err
+		}
+		return plan{changes: []*store.Change{{Op: op, Path: name, Before: before, After: store.Version{Kind: store.Dir}}}}, nil
+	}, func() error { return r.tx.Mkdir(ctx, name) })
+}
+
+func (r *recorder) Remove(ctx context.Context, name string) error {
+	return r.do(ctx, func() (plan, error) {
+		before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
+		if err != nil {
+			return plan{}, err
+		}
+		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: store.Version{Kind: store.Absent}}}, [][]byte{old}}, nil
+	}, func() error { return r.tx.Remove(ctx, name) })
+}
+
+func (r *recorder) Rename(ctx context.Context, oldname, newname string) error {
+	return r.do(ctx, func() (plan, error) {
+		before, old, err := store.Snapshot(ctx, r.tx, oldname, maxJournalBlob)
+		if err != nil {
+			return plan{}, err
+		}
+		target, _, err := store.Snapshot(ctx, r.tx, newname, 0)
+		if err != nil {
+			return plan{}, err
+		}
+		src := &store.Change{Op: r.op, Path: oldname, Other: newname, Before: before, After: store.Version{Kind: store.Absent}}
+		dst := &store.Change{Op: r.op, Path: newname, Other: oldname, Before: target, After: before}
+		return plan{[]*store.Change{src, dst}, [][]byte{old}}, nil
+	}, func() error { return r.tx.Rename(ctx, oldname, newname) })
+}
+
+func (r *recorder) Copy(ctx context.Context, src, dst string) error {
+	return r.do(ctx, func() (plan, error) {
+		v, data, err := store.Snapshot(ctx, r.tx, src, maxJournalBlob)
+		if err != nil {
+			return plan{}, err
+		}
+		target, _, err := store.Snapshot(ctx, r.tx, dst, 0)
+		if err != nil {
+			return plan{}, err
+		}
+		return plan{[]*store.Change{{Op: r.op, Path: dst, Other: src, Before: target, After: v}}, [][]byte{data}}, nil
+	}, func() error { return store.Copy(ctx, r.tx, src, dst) })
+}
+
+// writeChange is the journal's name of a write in mode.
+func writeChange(mode WriteMode) string {
+	switch mode {
+	case AppendTo:
+		return ChangeAppend
+	case Create:
+		return ChangeCreate
+	}
+	return ChangeWrite
+}

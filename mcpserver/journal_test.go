@@ -1,0 +1,51 @@
+//go:build !js && !wasip1
+
+package mcpserver_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmfs/llmfs"
+)
+
+// TestJournalActorPerSession: issue 14.2, each MCP session's changes are journaled under
+// an actor of its own, and another process following the journal sees them (the feed the
+// console will use).
+func TestJournalActorPerSession(t *testing.T) {
+	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
+	dir := tempDir(t)
+	s := startServe(t, "--root", dir)
+	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := s.connect(t, nil), s.connect(t, nil)
+	ok(t, a, "file_write", `{"path":"a.txt","content":"from a\n"}`)
+	ok(t, b, "file_write", `{"path":"b.txt","content":"from b\n"}`)
+	cs, err := w.History(context.Background(), llmfs.HistoryFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	actors := map[string]string{}
+	for _, c := range cs {
+		actors[w.Rel(c.Path)] = c.Actor
+	}
+	if !strings.HasPrefix(actors["a.txt"], "mcp:") || !strings.HasPrefix(actors["b.txt"], "mcp:") || actors["a.txt"] == actors["b.txt"] {
+		t.Errorf("actors = %v, want a distinct mcp:<session> for each session", actors)
+	}
+	// The feed: a change by the server wakes a waiter in this process.
+	last := cs[0].ID
+	done := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		done <- w.WaitChange(ctx, last)
+	}()
+	ok(t, a, "file_write", `{"path":"a.txt","content":"again\n"}`)
+	if err := <-done; err != nil {
+		t.Errorf("WaitChange: %v", err)
+	}
+}

@@ -1,0 +1,308 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/llmfs/llmfs"
+	sj "github.com/llmfs/llmfs/internal/strictjson"
+)
+
+// geminiTools is the gemini dialect: the file tools of Google's Gemini CLI. Paths are host
+// paths, absolute or relative to the workspace root. Where Gemini CLI renamed a parameter
+// over time, both names are accepted (absolute_path or file_path; path or dir_path; paths
+// or include), and replace takes the older expected_replacements as well as allow_multiple.
+var geminiTools = []tool{geminiReadFile, geminiWriteFile, geminiReplace, geminiListDirectory, geminiGlob, geminiSearch, geminiReadMany,
+	patchTool("File for SEARCH/REPLACE blocks or hunks that name none.")}
+
+const geminiPathDesc = "Path of the file: absolute, or relative to the workspace root."
+
+// either returns the value of whichever of two names for one parameter was given.
+func either(a sj.Object, name, alias string, required bool) (string, error) {
+	switch {
+	case a.Has(name) && a.Has(alias):
+		return "", invalid("%s and %s are the same parameter; give one", name, alias)
+	case a.Has(alias):
+		return a.String(alias, ""), nil
+	case !a.Has(name) && required:
+		return "", invalid("missing required parameter %q", name)
+	}
+	return a.String(name, ""), nil
+}
+
+var geminiReadFile = tool{
+	name: "read_file", op: llmfs.OpRead, readOnly: true, idempotent: true,
+	description: "Read a text file and return its content. Large files are truncated; the result then says so and which lines to " +
+		"read next. Read a part with start_line and end_line (1-based, inclusive), or offset (0-based line) and limit.",
+	params: []param{
+		str("file_path", geminiPathDesc, false),
+		str("absolute_path", "Same as file_path (older name).", false),
+		integer("start_line", "First line to read, from 1.", 1),
+		integer("end_line", "Last line to read, inclusive.", 1),
+		integer("offset", "Line to start at, counting from 0 (older form of start_line).", 0),
+		integer("limit", "Number of lines to read (with offset).", 1),
+	},
+	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+		p, err := either(a, "file_path", "absolute_path", true)
+		if err != nil {
+			return nil, err
+		}
+		if out, ok, err := tb.image(ctx, p); ok || err != nil {
+			return out, err
+		}
+		opts := llmfs.ReadOptions{}
+		switch {
+		case (a.Has("start_line") || a.Has("end_line")) && (a.Has("offset") || a.Has("limit")):
+			return nil, invalid("give start_line/end_line or offset/limit, not both")
+		case a.Has("start_line") || a.Has("end_line"):
+			opts.Offset = int(a.Int("start_line", 1))
+			if a.Has("end_line") {
+				end := int(a.Int("end_line", 0))
+				if end < opts.Offset {
+					return nil, invalid("end_line %d is before start_line %d", end, opts.Offset)
+				}
+				opts.Limit = end - opts.Offset + 1
+			}
+		default:
+			opts.Offset = int(a.Int("offset", 0)) + 1
+			opts.Limit = int(a.Int("limit", 0))
+		}
+		res, err := tb.ws.Read(ctx, p, opts)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]any{"content": res.Content, "total_lines": res.TotalLines}
+		if last := res.Offset + res.Lines - 1; res.Lines > 0 && last < res.TotalLines {
+			out["note"] = fmt.Sprintf("showing lines %d-%d of %d; read on with start_line=%d", res.Offset, last, res.TotalLines, last+1)
+		}
+		addReadNotes(out, res)
+		return out, nil
+	},
+}
+
+var geminiWriteFile = tool{
+	name: "write_file", op: llmfs.OpWrite, destructive: true,
+	description: "Write content to a file, replacing what it held; the file and its parent directories are created if missing. " +
+		"Give the complete content: no placeholders for parts left out.",
+	params: []param{str("file_path", geminiPathDesc, true), str("content", "The complete content to write.", true)},
+	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+		res, err := tb.ws.Write(ctx, a.String("file_path", ""), a.String("content", ""), llmfs.WriteOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"path": res.Path, "bytes": res.Bytes, "created": res.Created}, nil
+	},
+}
+
+var geminiReplace = tool{
+	name: "replace", op: llmfs.OpEdit, destructive: true,
+	description: "Replace text in a file. old_string must be the literal text to replace, with enough context (about three lines " +
+		"before and after) to occur exactly once; set allow_multiple to replace every occurrence (or give expected_replacements, " +
+		"the number of occurrences you expect). new_string is the literal replacement. instruction says in a sentence what the " +
+		"change is for. Small differences in whitespace, indentation, quotes or copied line numbers are forgiven and reported in matched.",
+	params: []param{
+		str("file_path", geminiPathDesc, true),
+		str("instruction", "What the change is and why, in a sentence.", false),
+		str("old_string", "The exact literal text to replace.", true),
+		str("new_string", "The exact literal text to put in its place.", true),
+		boolean("allow_multiple", "Replace every occurrence of old_string."),
+		integer("expected_replacements", "How many occurrences to replace (older form of allow_multiple); the edit fails if the count differs.", 1),
+	},
+	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+		p := a.String("file_path", "")
+		want := int(a.Int("expected_replacements", 0))
+		all := a.Bool("allow_multiple", false) || want > 1
+		res, err := tb.ws.Edit(ctx, p, a.String("old_string", ""), a.String("new_string", ""), all)
+		if err != nil {
+			return nil, err
+		}
+		if want > 0 && res.Replacements != want {
+			if u := res.Undo(); u != nil {
+				if _, rerr := tb.ws.RevertEdit(ctx, u); rerr != nil {
+					return nil, rerr
+				}
+			}
+			return nil, &llmfs.Error{Code: llmfs.CodePatternNotUnique, Path: p,
+				Msg: fmt.Sprintf("expected %d replacements but old_string occurs %d times in %s; nothing was changed", want, res.Replacements, p)}
+		}
+		return editResultAll(res), nil
+	},
+}
+
+var geminiListDirectory = tool{
+	name: "list_directory", op: llmfs.OpList, readOnly: true, idempotent: true,
+	description: "List the files and subdirectories directly in a directory, sorted by name, each with its type and size. ignore " +
+		"leaves out entries whose names match any of the given globs.",
+	params: []param{
+		str("dir_path", "Directory to list: absolute, or relative to the workspace root.", false),
+		str("path", "Same as dir_path (older name).", false),
+		{Param: sj.Param{Name: "ignore", Kind: sj.Strings}, description: "Glob patterns of names to leave out."},
+	},
+	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+		p, err := either(a, "dir_path", "path", true)
+		if err != nil {
+			return nil, err
+		}
+		entries, err := tb.ws.List(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		ignore := a.StringList("ignore")
+		kept := []llmfs.Entry{}
+		for _, e := range entries {
+			if !matchesAny(ignore, e.Name) {
+				kept = append(kept, e)
+			}
+		}
+		return map[string]any{"entries": kept}, nil
+	},
+}
+
+var geminiGlob = tool{
+	name: "glob", op: llmfs.OpFind, readOnly: true, idempotent: true,
+	description: "Find files whose paths match a glob pattern (src/**/*.ts, **/*.md), newest first, relative to the workspace root. " +
+		"Matching is case-sensitive. Files ignored by .gitignore are skipped unless respect_git_ignore is false.",
+	params: []param{
+		str("pattern", "The glob pattern.", true),
+		str("dir_path", "Directory to search in; default the root.", false),
+		str("path", "Same as dir_path (older name).", false),
+		boolean("case_sensitive", "Only true is supported: matching is case-sensitive."),
+		boolean("respect_git_ignore", "Skip files ignored by .gitignore (default true)."),
+	},
+	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+		dir, err := either(a, "dir_path", "path", false)
+		if err != nil {
+			return nil, err
+		}
+		if a.Has("case_sensitive") && !a.Bool("case_sensitive", true) {
+			return nil, invalid("case-insensitive globbing is not supported; write the pattern with the case the files have, or use [Aa] classes")
+		}
+		res, err := tb.ws.Find(ctx, a.String("pattern", ""), llmfs.FindOptions{Path: dir, Limit: DefaultHeadLimit, NoIgnore: !a.Bool("respect_git_ignore", true)})
+		if err != nil {
+			return nil, err
+		}
+		files := make([]string, len(res.Files))
+		for i, f := range res.Files {
+			files[i] = f.Path
+		}
+		out := map[string]any{"files": files, "count": len(files)}
+		if res.Truncated {
+			out["truncated"] = true
+		}
+		return out, nil
+	},
+}
+
+var geminiSearch = tool{
+	name: "search_file_content", op: llmfs.OpGrep, readOnly: true, idempotent: true,
+	description: "Search file contents for a regular expression (RE2 syntax). Returns the matching lines as path:line:text, at most " +
+		"250. include keeps only files matching a glob (*.js, src/**/*.{ts,tsx}).",
+	params: []param{
+		str("pattern", "Regular expression to search for.", true),
+		str("dir_path", "Directory to search; default the root.", false),
+		str("path", "Same as dir_path (older name).", false),
+		str("include", "Only files matching this glob.", false),
+	},
+	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+		dir, err := either(a, "dir_path", "path", false)
+		if err != nil {
+			return nil, err
+		}
+		res, err := tb.ws.Grep(ctx, llmfs.GrepOptions{Pattern: a.String("pattern", ""), Path: dir, Glob: a.String("include", ""),
+			Mode: llmfs.GrepContent, LineNumbers: true, HeadLimit: DefaultHeadLimit})
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]any{"output": res.Text(), "count": len(res.Entries)}
+		if res.Truncated {
+			out["truncated"] = true
+		}
+		return out, nil
+	},
+}
+
+// maxManyFiles bounds the files read_many_files reads.
+const maxManyFiles = 100
+
+var geminiReadMany = tool{
+	name: "read_many_files", op: llmfs.OpRead, readOnly: true, idempotent: true,
+	description: "Read several text files at once, named by paths or glob patterns relative to the workspace root (src/**/*.go, " +
+		"README.md). Each file comes as '--- path ---' then its content. exclude leaves out files matching its globs. At most 100 files.",
+	params: []param{
+		{Param: sj.Param{Name: "include", Kind: sj.Strings}, description: "Paths or glob patterns of the files to read."},
+		{Param: sj.Param{Name: "paths", Kind: sj.Strings}, description: "Same as include (older name)."},
+		{Param: sj.Param{Name: "exclude", Kind: sj.Strings}, description: "Glob patterns of files to leave out."},
+		boolean("recursive", "Accepted for compatibility: patterns with ** always search below."),
+	},
+	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+		pats := a.StringList("include")
+		if a.Has("paths") {
+			if a.Has("include") {
+				return nil, invalid("include and paths are the same parameter; give one")
+			}
+			pats = a.StringList("paths")
+		}
+		if len(pats) == 0 {
+			return nil, invalid("give the files to read in include")
+		}
+		exclude := a.StringList("exclude")
+		var sb strings.Builder
+		seen := map[string]bool{}
+		var files []string
+		skipped := 0
+		for _, pat := range pats {
+			var names []string
+			if strings.ContainsAny(pat, "*?[{") {
+				res, err := tb.ws.Find(ctx, pat, llmfs.FindOptions{Limit: maxManyFiles + 1})
+				if err != nil {
+					return nil, err
+				}
+				for _, f := range res.Files {
+					names = append(names, f.Path)
+				}
+			} else {
+				names = []string{pat}
+			}
+			for _, n := range names {
+				if seen[n] || matchesAny(exclude, n) {
+					continue
+				}
+				seen[n] = true
+				if len(files) == maxManyFiles {
+					skipped++
+					continue
+				}
+				res, err := tb.ws.Read(ctx, n, llmfs.ReadOptions{})
+				if err != nil {
+					fmt.Fprintf(&sb, "--- %s ---\n(%s)\n\n", n, ErrorOf(err).Message)
+					continue
+				}
+				files = append(files, n)
+				fmt.Fprintf(&sb, "--- %s ---\n%s\n", n, res.Content)
+			}
+		}
+		out := map[string]any{"content": sb.String(), "files": files}
+		if skipped > 0 {
+			out["skipped"] = skipped
+		}
+		return out, nil
+	},
+}
+
+// matchesAny reports whether name (or its last element) matches one of the globs.
+func matchesAny(globs []string, name string) bool {
+	for _, g := range globs {
+		base := name[strings.LastIndexByte(name, '/')+1:]
+		if ok, _ := pathMatch(g, name); ok {
+			return true
+		}
+		if ok, _ := pathMatch(g, base); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func pathMatch(glob, name string) (bool, error) { return doublestar.Match(glob, name) }

@@ -1,0 +1,197 @@
+package llmfs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/llmfs/llmfs/internal/textdiff"
+	"github.com/llmfs/llmfs/store"
+)
+
+// UndoResult is what [Workspace.Undo], [Workspace.UndoSet] and [Workspace.Restore] return.
+type UndoResult struct {
+	// Paths are the paths put back, sorted.
+	Paths []string `json:"paths"`
+}
+
+// Undo puts back what the changes with the given IDs found: for each path they changed,
+// the content before the first of them. It is a compare-and-swap: only when every path
+// still holds what the last of them left does anything change; otherwise it fails with
+// [CodeFileChanged], with a diff of what changed since in the message, and touches nothing.
+// A change that never landed ([store.Unlanded]) has nothing to undo, and one whose outcome
+// a crash left unknown ([store.Diverged]) is never undone. The undo is itself journaled
+// (operation "undo"), so undoing it redoes the changes.
+func (w *Workspace) Undo(ctx context.Context, ids ...int64) (*UndoResult, error) {
+	if len(ids) == 0 {
+		return nil, errorf(CodeInvalidArgument, "", "no change given to undo")
+	}
+	var cs []Change
+	for _, id := range ids {
+		c, err := w.ChangeByID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	return w.revert(ctx, ChangeUndo, cs)
+}
+
+// UndoSet undoes the whole change set that holds change id; see [Workspace.Undo].
+func (w *Workspace) UndoSet(ctx context.Context, id int64) (*UndoResult, error) {
+	cs, err := w.setOf(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return w.revert(ctx, ChangeUndo, cs)
+}
+
+// revert puts each path the changes touched back to what it held before them, as one
+// change set of operation op, if every path still holds what they left.
+func (w *Workspace) revert(ctx context.Context, op string, changes []Change) (*UndoResult, error) {
+	j, err := w.history()
+	if err != nil {
+		return nil, err
+	}
+	var live []Change
+	for _, c := range changes {
+		switch c.State {
+		case store.Committed:
+			live = append(live, c)
+		case store.Unlanded:
+			if len(changes) == 1 {
+				return nil, errorf(CodeInvalidArgument, c.Path, "change %d never landed (the process making it stopped first): there is nothing to undo", c.ID)
+			}
+		default:
+			return nil, errorf(CodeFileChanged, c.Path, "change %d is %s: after a crash %s held neither its old nor its new content, so it is never undone; look at the file and fix it by hand", c.ID, c.State, w.Rel(c.Path))
+		}
+	}
+	states := net(live)
+	for _, p := range states {
+		if p.before.Kind == store.Link || (p.before.Kind == store.File && !w.kept(ctx, j, p.before)) {
+			return nil, errorf(CodeFileTooLarge, w.display(p.name), "the history does not keep the earlier content of %s (too large, or a symbolic link), so change %d cannot be undone", w.Rel(w.display(p.name)), p.ids[0])
+		}
+		r, err := w.resolve(w.display(p.name))
+		if err == nil {
+			opCheck := OpWrite
+			if p.before.Kind == store.Absent {
+				opCheck = OpDelete
+			}
+			err = w.check(ctx, opCheck, r)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return journaled(ctx, w, op, func(v *Workspace) (*UndoResult, error) {
+		return v.putBack(ctx, j, states)
+	})
+}
+
+// kept reports whether the journal holds the content of v.
+func (w *Workspace) kept(ctx context.Context, j store.Journal, v store.Version) bool {
+	_, err := j.Blob(ctx, v.Hash)
+	return err == nil
+}
+
+// putBack checks that every path holds its after version, then gives each its before one.
+func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*pathState) (*UndoResult, error) {
+	var conflicts []string
+	var diff strings.Builder
+	now := map[string]store.Version{}
+	for _, p := range states {
+		v, data, err := store.Snapshot(ctx, w.store, p.name, maxJournalBlob)
+		if err != nil {
+			return nil, storeError(w.display(p.name), err)
+		}
+		now[p.name] = v
+		if v.Equal(p.after) {
+			continue
+		}
+		rel := w.Rel(w.display(p.name))
+		conflicts = append(conflicts, rel)
+		was, _ := w.text(ctx, j, p.after)
+		if v.Kind == store.File && data != nil && p.after.Kind != store.Dir && !isBinary(was) && !isBinary(string(data)) {
+			diff.WriteString(textdiff.Unified(rel, was, string(data), 3, 60))
+		} else {
+			fmt.Fprintf(&diff, "%s: was %s, now %s\n", rel, p.after.Kind, v.Kind)
+		}
+	}
+	if len(conflicts) > 0 {
+		return nil, &Error{Code: CodeFileChanged, Path: w.display(states[0].name), Err: store.ErrChanged,
+			Msg: fmt.Sprintf("cannot undo: %s changed since (by someone else, or outside llmfs); nothing was touched. What changed since:\n%s",
+				strings.Join(conflicts, ", "), diff.String())}
+	}
+	depth := func(p *pathState) int { return strings.Count(p.name, "/") }
+	var rmFiles, rmDirs, mkDirs, files []*pathState
+	for _, p := range states {
+		cur := now[p.name]
+		switch {
+		case p.before.Equal(cur):
+		case p.before.Kind == store.File:
+			if cur.Kind == store.Dir {
+				rmDirs = append(rmDirs, p)
+			}
+			files = append(files, p)
+		case p.before.Kind == store.Dir:
+			if cur.Kind != store.Absent {
+				rmFiles = append(rmFiles, p)
+			}
+			mkDirs = append(mkDirs, p)
+		case cur.Kind == store.Dir:
+			rmDirs = append(rmDirs, p)
+		default:
+			rmFiles = append(rmFiles, p)
+		}
+	}
+	slices.SortStableFunc(rmDirs, func(a, b *pathState) int { return depth(b) - depth(a) })
+	slices.SortStableFunc(mkDirs, func(a, b *pathState) int { return depth(a) - depth(b) })
+	for _, p := range rmFiles {
+		if err := w.store.Remove(ctx, p.name); err != nil {
+			return nil, storeError(w.display(p.name), err)
+		}
+	}
+	for _, p := range rmDirs {
+		if err := w.store.Remove(ctx, p.name); err != nil {
+			return nil, storeError(w.display(p.name), err)
+		}
+	}
+	var made []string
+	for _, p := range mkDirs {
+		if err := w.mkdirAll(ctx, p.name, &made); err != nil {
+			return nil, storeError(w.display(p.name), err)
+		}
+	}
+	for _, p := range files {
+		data, err := j.Blob(ctx, p.before.Hash)
+		if err != nil {
+			return nil, storeError(w.display(p.name), err)
+		}
+		if err := w.mkdirAll(ctx, parentName(p.name), &made); err != nil {
+			return nil, storeError(w.display(p.name), err)
+		}
+		opts := store.WriteOptions{IfAbsent: true}
+		if cur := now[p.name]; cur.Kind == store.File {
+			opts = store.WriteOptions{IfMatch: cur.Hash}
+		}
+		_, err = w.store.WriteFile(ctx, p.name, bytes.NewReader(data), opts)
+		if errors.Is(err, store.ErrChanged) || errors.Is(err, fs.ErrExist) {
+			return nil, changedError(w.display(p.name), err)
+		}
+		if err != nil {
+			return nil, storeError(w.display(p.name), err)
+		}
+		if w.tracker != nil {
+			w.tracker.forget(p.name)
+		}
+	}
+	res := &UndoResult{}
+	for _, p := range states {
+		res.Paths = append(res.Paths, w.display(p.name))
+	}
+	return res, nil
+}
