@@ -150,6 +150,15 @@ func message(err error) string {
 	if msg == "" {
 		msg = strings.ToLower(strings.ReplaceAll(string(le.Code), "_", " "))
 	}
+	if le.Code == llmfs.CodeFileChanged {
+		// A conflict is the refusal a script must tell from any other (an undo, a restore,
+		// an apply that would clobber a later change): name the code on the first line.
+		first, rest, _ := strings.Cut(msg, "\n")
+		msg = strings.TrimSuffix(first, ".") + " (" + string(le.Code) + ")"
+		if rest != "" {
+			msg += "\n" + rest
+		}
+	}
 	// The core's messages end in ": PATH" where the path is the whole subject; put it
 	// first, as cat and ls do.
 	if le.Path != "" {

@@ -37,7 +37,7 @@ func TestReadStreams(t *testing.T) {
 		{[]string{"read", "--root", dir, "f.txt"}, 0, "1\n2\n3\n4\n5", ""},
 		{[]string{"read", "--root", dir, "f.txt", "--offset", "2", "--limit", "2"}, 0, "2\n3\n", ""},
 		{[]string{"read", "--root", dir, "f.txt", "--offset", "5"}, 0, "5", ""},
-		{[]string{"read", "--root", dir, "f.txt", "--offset", "9"}, 0, "", ""},
+		{[]string{"read", "--root", dir, "f.txt", "--offset", "9"}, 0, "", "llmfs read: f.txt: offset 9 is past the end; the file has 5 lines\n"},
 		{[]string{"read", "--root", dir, "bin"}, 1, "", "llmfs read: bin: binary file (it contains NUL bytes); it cannot be read as text\n"},
 	} {
 		code, out, errOut := runCLI(t, tc.args...)
