@@ -338,6 +338,9 @@ func finish(res *GrepResult, all []Entry, opts GrepOptions) *GrepResult {
 
 // pickFS returns the fast host path for a [store.Locator] and the store itself otherwise.
 func pickFS(s store.Store) (fileSystem, error) {
+	if ov, ok := overlayOf(s); ok {
+		return newOverlayFS(context.Background(), ov)
+	}
 	if loc, ok := s.(store.Locator); ok {
 		return newHostFS(loc)
 	}

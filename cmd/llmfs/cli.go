@@ -71,7 +71,8 @@ var commands []*command
 
 func init() {
 	commands = []*command{mcpCmd, serveCmd, toolsCmd, callCmd, readCmd, writeCmd, editCmd, lsCmd, mkdirCmd, rmCmd, mvCmd, cpCmd, grepCmd, findCmd, restoreCmd, wsCmd, acpCmd, versionCmd,
-		logCmd, diffCmd, undoCmd, checkpointCmd, restoreCheckpointCmd, doctorCmd}
+		logCmd, diffCmd, undoCmd, checkpointCmd, restoreCheckpointCmd, doctorCmd,
+		reviewCmd, applyCmd, discardCmd}
 }
 
 func lookup(name string) *command {

@@ -52,8 +52,9 @@ type wsFlags struct {
 	quota         struct{ bytes, fileBytes, files sizeValue }
 	config        string
 	agentMD       optBool
-	storeDSN      string // --store: a database of virtual workspaces
-	workspace     string // --workspace: the workspace's id in it
+	storeDSN      string      // --store: a database of virtual workspaces
+	workspace     string      // --workspace: the workspace's id in it
+	review        reviewFlags // --review, --review-store: see review.go
 
 	// Set by commands, not flags.
 	dialect    tools.Dialect   // the dialect the agent will use; decides the AGENT.md default
@@ -81,6 +82,7 @@ func (f *wsFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.agentMD, "agent-md", "create /AGENT.md when missing and keep it current while unedited (default: on for --store workspaces, off on a host directory)")
 	fs.StringVar(&f.storeDSN, "store", "", "serve a virtual workspace kept in the database `DSN` (sqlite:PATH or postgres://...) instead of a directory; needs --workspace")
 	fs.StringVar(&f.workspace, "workspace", "", "the workspace `ID` in --store (make it with 'llmfs ws create')")
+	f.registerReview(fs)
 	f.closers = new([]func() error)
 }
 
@@ -129,6 +131,9 @@ func (f *wsFlags) open() (*llmfs.Workspace, error) {
 		if err != nil {
 			return nil, fmt.Errorf("opening the workspace: %w", err)
 		}
+	}
+	if ws, err = f.wrapReview(ws); err != nil {
+		return nil, err
 	}
 	if agentMD == nil {
 		agentMD = new(sysfiles.Wanted(ws, tools.IsVirtual(f.dialect)))

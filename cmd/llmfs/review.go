@@ -1,0 +1,293 @@
+//go:build !js && !wasip1
+
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/store/overlay"
+	sqlstore "github.com/llmfs/llmfs/store/sql"
+)
+
+// Review: with --review, a workspace command works on a copy-on-write layer over the root
+// (package store/overlay): the agent reads the real tree, and every change it makes stays
+// pending in the layer until 'llmfs apply' writes it onto the root or 'llmfs discard'
+// drops it. The layer is a SQLite file under the cache directory, one per root, or the
+// workspace of --review-store DSN, so it outlives the process.
+
+// reviewFlags are the review flags of every workspace command.
+type reviewFlags struct {
+	on    bool
+	store string
+	ov    *overlay.Overlay // the layer open() opened, for the review commands
+}
+
+func (f *wsFlags) registerReview(fs *flag.FlagSet) {
+	fs.BoolVar(&f.review.on, "review", false, "keep every change pending for review ('llmfs review', 'llmfs apply', 'llmfs discard'); the files under the root are untouched")
+	fs.StringVar(&f.review.store, "review-store", "", "keep the pending changes of --review in the database `DSN` (default: a SQLite file per root under $LLMFS_CACHE_DIR or ~/.cache/llmfs)")
+}
+
+// reviewKey names the base the pending layer belongs to: the root, or the workspace of
+// --store.
+func (f *wsFlags) reviewKey(ws *llmfs.Workspace) string {
+	key := "root:" + ws.Root()
+	if f.storeDSN != "" {
+		key = "store:" + f.storeDSN + "\x00" + f.workspace
+	}
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:12])
+}
+
+// reviewDSN returns the database of the pending layer.
+func (f *wsFlags) reviewDSN(key string) (string, error) {
+	if f.review.store != "" {
+		return f.review.store, nil
+	}
+	dir := os.Getenv("LLMFS_CACHE_DIR")
+	if dir == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("no directory for the pending changes of --review (set --review-store): %w", err)
+		}
+		dir = filepath.Join(cache, "llmfs")
+	}
+	dir = filepath.Join(dir, "review")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("the directory of the pending changes: %w", err)
+	}
+	return "sqlite:" + filepath.Join(dir, key+".db"), nil
+}
+
+// wrapReview puts ws over the pending layer when --review is on.
+func (f *wsFlags) wrapReview(ws *llmfs.Workspace) (*llmfs.Workspace, error) {
+	if !f.review.on && f.review.store == "" {
+		return ws, nil
+	}
+	ctx := context.Background()
+	key := f.reviewKey(ws)
+	dsn, err := f.reviewDSN(key)
+	if err != nil {
+		return nil, err
+	}
+	upper, err := sqlstore.OpenDSN(ctx, dsn, "review-"+key, &sqlstore.Options{Create: true})
+	if err != nil {
+		return nil, fmt.Errorf("opening the pending changes of --review: %w", err)
+	}
+	*f.closers = append(*f.closers, upper.Close)
+	ov, err := overlay.New(ctx, ws.Store(), upper)
+	if err != nil {
+		return nil, err
+	}
+	// Applying and discarding are to be journaled with actor "review" (issue 14): the hook.
+	ov.SetOnResolve(func(context.Context, overlay.Resolution) error { return nil })
+	f.review.ov = ov
+	// System files (AGENT.md) are llmfs's, not the agent's: none is made in the layer.
+	f.noSysfiles = true
+	return ws.WithStore(ov), nil
+}
+
+// openReview opens the workspace's pending layer for a review command.
+func (e *env) openReview() (*llmfs.Workspace, *overlay.Overlay, error) {
+	e.ws.review.on = true
+	ws, err := e.ws.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	return ws, e.ws.review.ov, nil
+}
+
+// storeNames turns the PATH arguments into store names of ws.
+func storeNames(ws *llmfs.Workspace, args []string) ([]string, error) {
+	var names []string
+	for _, a := range args {
+		n, err := ws.StoreName(a)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, n)
+	}
+	return names, nil
+}
+
+// intList is a repeatable integer flag.
+type intList []int
+
+func (l *intList) String() string { return fmt.Sprint([]int(*l)) }
+func (l *intList) Set(s string) error {
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return fmt.Errorf("want a hunk number from 1, got %q", f)
+		}
+		*l = append(*l, n)
+	}
+	return nil
+}
+
+var reviewCmd = &command{
+	name:  "review",
+	args:  "[diff [PATH...]] [--json] [workspace flags]",
+	short: "list the changes pending under --review, or show their diff",
+	long: `The changes an agent made under --review stay pending in a layer of their own, outside the
+root. 'llmfs review' lists them, one per file: its kind (created, modified, deleted or moved),
+the lines added and removed, and the path. 'llmfs review diff [PATH...]' prints their unified
+diff against the files under the root; hunks are numbered in order from 1 within each file,
+for 'llmfs apply --hunk N' and 'llmfs discard --hunk N'.`,
+	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		e.ws.register(fs)
+		asJSON := fs.Bool("json", false, "print the changes as a JSON array of {path, kind, from, added, removed, hunks}")
+		return func(ctx context.Context, args []string) error {
+			diff := len(args) > 0 && args[0] == "diff"
+			if !diff && len(args) > 0 {
+				return usagef("want no argument, or diff [PATH...]")
+			}
+			ws, ov, err := e.openReview()
+			if err != nil {
+				return err
+			}
+			if diff {
+				names, err := storeNames(ws, args[1:])
+				if err != nil {
+					return err
+				}
+				d, err := ov.Diff(ctx, names...)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprint(e.stdout, d)
+				return err
+			}
+			cs, err := ov.Pending(ctx)
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				if cs == nil {
+					cs = []overlay.Change{}
+				}
+				b, err := json.Marshal(cs)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(e.stdout, "%s\n", b)
+				return err
+			}
+			for _, c := range cs {
+				line := fmt.Sprintf("%-8s +%d -%d\t%s", c.Kind, c.Added, c.Removed, c.Path)
+				if c.From != "" {
+					line += " (from " + c.From + ")"
+				}
+				if _, err := fmt.Fprintln(e.stdout, line); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	},
+}
+
+var applyCmd = &command{
+	name:  "apply",
+	args:  "[PATH...] [--hunk N...] [workspace flags]",
+	short: "write changes pending under --review onto the root",
+	long: `Writes the pending changes at or below each PATH (all if none) onto the files under the root,
+each file atomically. A file that changed under the root since the agent first read or wrote it
+is a conflict: FILE_CHANGED, not applied, and reported with its diff; the others apply, and the
+exit status is 1. --hunk N (repeatable) applies only those hunks of each text file, as
+'llmfs review diff' numbers them. An apply cut short can be run again: it resumes.`,
+	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		return resolveSetup(fs, e, "apply")
+	},
+}
+
+var discardCmd = &command{
+	name:  "discard",
+	args:  "[PATH...] [--hunk N...] [workspace flags]",
+	short: "drop changes pending under --review",
+	long: `Drops the pending changes at or below each PATH (all if none): the root's files show through
+again. --hunk N (repeatable) drops only those hunks of each text file.`,
+	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		return resolveSetup(fs, e, "discard")
+	},
+}
+
+// resolveSetup is the body of apply and discard.
+func resolveSetup(fs *flag.FlagSet, e *env, cmd string) func(context.Context, []string) error {
+	e.ws.register(fs)
+	var hunks intList
+	fs.Var(&hunks, "hunk", "only hunk `N` of each file, counted from 1 (repeatable)")
+	return func(ctx context.Context, args []string) error {
+		ws, ov, err := e.openReview()
+		if err != nil {
+			return err
+		}
+		names, err := storeNames(ws, args)
+		if err != nil {
+			return err
+		}
+		if len(names) > 0 {
+			cs, err := ov.Pending(ctx)
+			if err != nil {
+				return err
+			}
+			for _, n := range names {
+				if !anyBelow(cs, n) {
+					return fmt.Errorf("%s: no pending change", n)
+				}
+			}
+		}
+		var done []overlay.Resolution
+		if cmd == "apply" {
+			done, err = ov.Apply(ctx, names, hunks)
+		} else {
+			done, err = ov.Discard(ctx, names, hunks)
+		}
+		for _, r := range done {
+			fmt.Fprintf(e.stdout, "%s %s\n", r.Action, r.Path)
+		}
+		if err == nil {
+			return nil
+		}
+		for _, one := range unjoin(err) {
+			var ce *overlay.ConflictError
+			if errors.As(one, &ce) {
+				fmt.Fprintf(e.stderr, "llmfs %s: %v\n%s", cmd, ce, ce.Diff)
+				continue
+			}
+			fmt.Fprintf(e.stderr, "llmfs: %v\n", one)
+		}
+		return errReported
+	}
+}
+
+// errReported ends a command whose failures it printed itself: exit status 1 and nothing
+// more, as for a search without a match.
+var errReported = fmt.Errorf("reported: %w", errNoMatch)
+
+// anyBelow reports whether a change is at or below name.
+func anyBelow(cs []overlay.Change, name string) bool {
+	for _, c := range cs {
+		if name == "." || c.Path == name || strings.HasPrefix(c.Path, name+"/") || c.From == name {
+			return true
+		}
+	}
+	return false
+}
+
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}

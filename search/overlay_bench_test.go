@@ -1,0 +1,76 @@
+//go:build !js && !wasip1
+
+package search_test
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/llmfs/llmfs/search"
+	"github.com/llmfs/llmfs/store"
+	"github.com/llmfs/llmfs/store/osdir"
+	"github.com/llmfs/llmfs/store/overlay"
+	sqlstore "github.com/llmfs/llmfs/store/sql"
+)
+
+// BenchmarkGrepOverlayGoroot searches Go's source tree directly and through an overlay
+// with 100 pending changes in a SQLite upper layer (issue 15: at most 1.2x the base).
+func BenchmarkGrepOverlayGoroot(b *testing.B) {
+	ctx := context.Background()
+	dir := filepath.Join(runtime.GOROOT(), "src")
+	if _, err := os.Stat(dir); err != nil {
+		b.Skip("no Go source tree:", err)
+	}
+	base, err := osdir.New(dir, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	upper, err := sqlstore.OpenDSN(ctx, "sqlite:"+filepath.Join(b.TempDir(), "up.db"), "r", &sqlstore.Options{Create: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer upper.Close()
+	ov, err := overlay.New(ctx, base, upper)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || n == 100 || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		if strings.Count(p, "/") < 2 {
+			return nil
+		}
+		n++
+		_, err = ov.WriteFile(ctx, p, strings.NewReader("package x\n\nfunc main() {}\n"), store.WriteOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return fs.SkipDir // one per directory
+	})
+	for _, s := range []struct {
+		name string
+		s    store.Store
+	}{{"base", base}, {"overlay", ov}} {
+		b.Run(s.name+"/literal", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := search.Grep(ctx, s.s, ".", search.GrepOptions{Pattern: "func main", Mode: search.Content, LineNumbers: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(s.name+"/find", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := search.Find(ctx, s.s, ".", search.FindOptions{Pattern: "*_test.go"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,133 @@
+package overlay
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// tracked is the upper store with the set of names it holds kept in memory, so that a read
+// of a name the agent never changed goes straight to the base, without a query to the
+// upper store. Every change to the upper store goes through it under Overlay.mu.
+type tracked struct {
+	store.Store
+	names map[string]bool // upper names of every file (false) and directory (true)
+}
+
+func (t *tracked) WriteFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions) (int64, error) {
+	n, err := t.Store.WriteFile(ctx, name, r, opts)
+	if err == nil {
+		t.names[name] = false
+	}
+	return n, err
+}
+
+func (t *tracked) Mkdir(ctx context.Context, name string) error {
+	err := t.Store.Mkdir(ctx, name)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		t.names[name] = true
+	}
+	return err
+}
+
+func (t *tracked) Remove(ctx context.Context, name string) error {
+	err := t.Store.Remove(ctx, name)
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		delete(t.names, name)
+	}
+	return err
+}
+
+// has reports whether the upper store may hold name.
+func (t *tracked) has(name string) bool {
+	_, ok := t.names[name]
+	return ok
+}
+
+// fileAbove reports whether a parent of name is a file of the upper store.
+func (t *tracked) fileAbove(name string) bool {
+	for p := path.Dir(name); p != treeDir && p != "."; p = path.Dir(p) {
+		if dir, ok := t.names[p]; ok && !dir {
+			return true
+		}
+	}
+	return false
+}
+
+// scan rebuilds the set from the upper store's tree.
+func (t *tracked) scan(ctx context.Context) error {
+	t.names = map[string]bool{treeDir: true}
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		es, err := t.Store.ReadDir(ctx, dir)
+		if err != nil {
+			return err
+		}
+		for _, e := range es {
+			name := dir + "/" + e.Name()
+			t.names[name] = e.IsDir()
+			if e.IsDir() {
+				if err := walk(name); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(treeDir)
+}
+
+// load reads the state and the upper store's names, when the state differs from the one
+// last read: another process (a reviewer's apply or discard) may have changed both.
+// Callers hold o.mu for writing.
+func (o *Overlay) load(ctx context.Context) error {
+	f, err := o.upper.Store.Open(ctx, stateName)
+	var b []byte
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("overlay: reading its state: %w", err)
+	default:
+		b, err = io.ReadAll(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("overlay: reading its state: %w", err)
+		}
+	}
+	if o.loaded && bytes.Equal(b, o.raw) {
+		return nil
+	}
+	var st state
+	if len(b) > 0 {
+		if err := json.Unmarshal(b, &st); err != nil {
+			return fmt.Errorf("overlay: its state %s is damaged: %w", stateName, err)
+		}
+	}
+	if st.Whiteouts == nil {
+		st.Whiteouts = map[string]bool{}
+	}
+	if st.From == nil {
+		st.From = map[string]string{}
+	}
+	if st.Seen == nil {
+		st.Seen = map[string]string{}
+	}
+	if err := o.upper.scan(ctx); err != nil {
+		return fmt.Errorf("overlay: listing the upper store: %w", err)
+	}
+	o.st, o.raw, o.loaded = st, b, true
+	return nil
+}
+
+// upperHas reports whether the upper store may hold the overlay name, or a parent of it
+// that is a file. Callers hold o.mu.
+func (o *Overlay) upperHas(name string) bool {
+	return o.upper.has(up(name)) || o.upper.fileAbove(up(name))
+}
