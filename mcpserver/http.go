@@ -55,7 +55,7 @@ type HTTPOptions struct {
 
 // DefaultMemoryBudget is the default of [HTTPOptions.MemoryBudget]: room for one write of
 // the largest default body, or many small calls.
-const DefaultMemoryBudget = 160 << 20
+const DefaultMemoryBudget = 128 << 20
 
 // RequestCostFactor is the memory a request is reckoned to take per byte of its body.
 const RequestCostFactor = 8

@@ -41,6 +41,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"syscall/js"
 
 	"github.com/llmfs/llmfs"
@@ -121,6 +122,32 @@ type instance struct {
 	ws    *llmfs.Workspace // the agent's session: its reads vouch for its edits
 	view  *llmfs.Workspace // the page's viewer, a session of its own
 	tb    *tools.Toolbox
+
+	// stale says a change may have made /AGENT.md's summary out of date. It is refreshed
+	// before the next read, not after every change: a burst of 1,000 writes then costs one
+	// summary walk, not 1,000.
+	mu    sync.Mutex
+	stale bool
+}
+
+// markStale records that a tool call may have changed files.
+func (in *instance) markStale() {
+	in.mu.Lock()
+	in.stale = true
+	in.mu.Unlock()
+}
+
+// refreshIfStale brings /AGENT.md up to date before anything reads, if a change since the
+// last refresh may have made it stale. A change during the refresh marks it stale again.
+func (in *instance) refreshIfStale(ctx context.Context) {
+	in.mu.Lock()
+	stale := in.stale
+	in.stale = false
+	in.mu.Unlock()
+	if stale {
+		// The tool's result stands whatever this does.
+		_ = ensureSystemFiles(ctx, in.tb)
+	}
 }
 
 func open(v js.Value) (any, error) {
@@ -191,14 +218,17 @@ func (in *instance) call(args []js.Value) (any, error) {
 		}
 	}
 	ctx := context.Background()
+	// Keep /AGENT.md's summary current while nobody edited it: what reads sees it fresh.
+	changing := changes(in.tb, args[0].String())
+	if !changing {
+		in.refreshIfStale(ctx)
+	}
 	out, err := in.tb.Call(ctx, args[0].String(), json.RawMessage(raw))
+	if changing {
+		in.markStale()
+	}
 	if err != nil {
 		return jsonString(map[string]any{"ok": false, "error": tools.ErrorOf(err)}), nil
-	}
-	if changes(in.tb, args[0].String()) {
-		// Keep /AGENT.md's summary current while nobody edited it; the tool's result
-		// stands whatever this does.
-		_ = ensureSystemFiles(ctx, in.tb)
 	}
 	return `{"ok":true,"result":` + string(out) + `}`, nil
 }
@@ -209,6 +239,7 @@ func (in *instance) readText(args []js.Value) (any, error) {
 	if len(args) < 1 || args[0].Type() != js.TypeString {
 		return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "readText(path): path must be a string"}
 	}
+	in.refreshIfStale(context.Background())
 	res, err := in.view.Read(context.Background(), args[0].String(), llmfs.ReadOptions{Limit: llmfs.NoLimit})
 	if err != nil {
 		return nil, err

@@ -74,7 +74,7 @@ func ensureSystemFiles(ctx context.Context, tb *tools.Toolbox) error {
 }
 
 // changes reports whether the tool name of tb may change files (it is not read-only), so
-// that /AGENT.md is refreshed after it: the page has no "next open" to wait for.
+// that /AGENT.md is refreshed before the next read: the page has no "next open" to wait for.
 func changes(tb *tools.Toolbox, name string) bool {
 	for _, d := range tb.Definitions() {
 		if d.Name == name {

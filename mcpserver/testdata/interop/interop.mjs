@@ -38,7 +38,7 @@ async function fails(client, name, args, code) {
 async function exercise(client, root, label) {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ["directory_create", "directory_list", "file_copy", "file_delete", "file_edit", "file_find", "file_grep", "file_move", "file_read", "file_write"]);
+  assert.deepEqual(names, ["directory_create", "directory_list", "file_copy", "file_delete", "file_edit", "file_find", "file_grep", "file_move", "file_read", "file_write", "patch"]);
   for (const t of tools) {
     const a = t.annotations;
     assert.ok(a, `${t.name}: no annotations`);
