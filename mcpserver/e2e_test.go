@@ -27,6 +27,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/mcpserver"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -226,6 +227,7 @@ func ok(t *testing.T, cs *mcp.ClientSession, name, args string) map[string]any {
 		t.Fatalf("%s %s: %s", name, args, text(res))
 	}
 	sc := structured(t, res)
+	checkOutput(t, cs, name, sc)
 	if name == "read" {
 		// The rtc read's text is its numbered lines, then a note.
 		if content, _ := sc["content"].(string); !strings.HasPrefix(text(res), content) {
@@ -250,13 +252,19 @@ func fails(t *testing.T, cs *mcp.ClientSession, name, args, code string) string 
 	if !res.IsError {
 		t.Fatalf("%s %s: succeeded (%s), want %s", name, args, text(res), code)
 	}
-	sc := structured(t, res)
+	if res.StructuredContent != nil {
+		t.Errorf("%s: an error has structured content %v; it must not (the outputSchema is the success's)", name, res.StructuredContent)
+	}
+	var sc map[string]any
+	if err := json.Unmarshal([]byte(mustJSON(res.Meta[mcpserver.ErrorMetaKey])), &sc); err != nil || sc == nil {
+		t.Fatalf("%s %s: _meta %v holds no error object", name, args, res.Meta)
+	}
 	if sc["code"] != code {
-		t.Fatalf("%s %s: structured content %v, want code %s", name, args, sc, code)
+		t.Fatalf("%s %s: error %v, want code %s", name, args, sc, code)
 	}
 	msg, _ := sc["message"].(string)
 	if len(sc) != 2 || msg == "" {
-		t.Errorf("%s: structured content %v, want exactly {code, message}", name, sc)
+		t.Errorf("%s: error %v, want exactly {code, message}", name, sc)
 	}
 	if want := code + ": " + msg; text(res) != want {
 		t.Errorf("%s: text %q, want %q", name, text(res), want)

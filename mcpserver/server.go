@@ -4,9 +4,10 @@
 // Every tool of the chosen dialect (package tools) becomes an MCP tool with its JSON Schema,
 // description and annotations. Arguments go through the strict decoder of package tools,
 // so an MCP call and a direct [tools.Toolbox.Call] refuse exactly the same input (1.0 or
-// "1" for an integer, an unknown key). A failure comes back as an isError result whose text
-// starts with the error code ("FILE_NOT_FOUND: ...") and whose structured content is
-// {"code", "message"}; a success as structured content (the result object) plus its JSON
+// "1" for an integer, an unknown key). Every tool has an outputSchema, the JSON Schema of
+// its result object. A failure comes back as an isError result whose text starts with the
+// error code ("FILE_NOT_FOUND: ...") and whose _meta holds {"code", "message"} under
+// [ErrorMetaKey]; a success as structured content (the result object) plus its JSON
 // text, except in the rtc dialect's read, whose text is the numbered lines themselves with
 // a short trailing note, as Claude Code's Read returns them. No text escapes <, > or &.
 //
@@ -167,10 +168,11 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 			return nil, fmt.Errorf("tool %s: %w", d.Name, err)
 		}
 		srv.AddTool(&mcp.Tool{
-			Name:        d.Name,
-			Description: d.Description,
-			InputSchema: d.InputSchema,
-			Annotations: annotations(d),
+			Name:         d.Name,
+			Description:  d.Description,
+			InputSchema:  d.InputSchema,
+			OutputSchema: d.OutputSchema,
+			Annotations:  annotations(d),
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			out, err := s.call(ctx, req, d.Name, keys)
 			return result(out, err), nil
@@ -203,16 +205,24 @@ func annotations(d tools.Definition) *mcp.ToolAnnotations {
 	}
 }
 
+// ErrorMetaKey is the _meta key of a failed call's result that holds its
+// {"code", "message"} object.
+const ErrorMetaKey = "io.github.llmfs/error"
+
 // result turns a tool's outcome into an MCP result: a coded error as an isError result
 // whose text starts with the code, a success as structured content (the result object)
 // plus the text a model reads (its JSON, or the numbered lines of an rtc read).
+//
+// An error carries no structured content: every tool has an outputSchema, and clients
+// (the TypeScript SDK among them) check any structured content against it, errors
+// included. Its {code, message} goes in _meta under [ErrorMetaKey] instead.
 func result(out *tools.Result, err error) *mcp.CallToolResult {
 	if err != nil {
 		e := tools.ErrorOf(err)
 		return &mcp.CallToolResult{
-			IsError:           true,
-			Content:           []mcp.Content{&mcp.TextContent{Text: e.Code + ": " + e.Message}},
-			StructuredContent: e,
+			Meta:    mcp.Meta{ErrorMetaKey: e},
+			IsError: true,
+			Content: []mcp.Content{&mcp.TextContent{Text: e.Code + ": " + e.Message}},
 		}
 	}
 	return &mcp.CallToolResult{
