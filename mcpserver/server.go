@@ -77,6 +77,9 @@ type Options struct {
 	Logger *slog.Logger
 	// RootsTimeout bounds the wait for a client's roots/list answer. Default 10 seconds.
 	RootsTimeout time.Duration
+	// ProgressInterval is how often a running call whose request carries a progress
+	// token reports progress. Default [DefaultProgressInterval]; negative: never.
+	ProgressInterval time.Duration
 }
 
 // DefaultRootsTimeout is the default of [Options.RootsTimeout].
@@ -96,6 +99,8 @@ type server struct {
 	requireRead  *bool
 	logger       *slog.Logger
 	rootsTimeout time.Duration
+	// progressInterval: see [Options.ProgressInterval]; 0 sends none.
+	progressInterval time.Duration
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -124,17 +129,24 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	if o.RootsTimeout <= 0 {
 		o.RootsTimeout = DefaultRootsTimeout
 	}
+	switch {
+	case o.ProgressInterval == 0:
+		o.ProgressInterval = DefaultProgressInterval
+	case o.ProgressInterval < 0:
+		o.ProgressInterval = 0
+	}
 	defs, err := tools.Definitions(o.Dialect, ws.Mode())
 	if err != nil {
 		return nil, err
 	}
 	s := &server{
-		roots:        append([]*llmfs.Workspace{ws}, o.Roots...),
-		dialect:      o.Dialect,
-		requireRead:  o.RequireRead,
-		logger:       o.Logger,
-		rootsTimeout: o.RootsTimeout,
-		sessions:     map[*mcp.ServerSession]*session{},
+		roots:            append([]*llmfs.Workspace{ws}, o.Roots...),
+		dialect:          o.Dialect,
+		requireRead:      o.RequireRead,
+		logger:           o.Logger,
+		rootsTimeout:     o.RootsTimeout,
+		progressInterval: o.ProgressInterval,
+		sessions:         map[*mcp.ServerSession]*session{},
 	}
 	if err := s.checkRoots(); err != nil {
 		return nil, err
@@ -174,8 +186,15 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 			OutputSchema: d.OutputSchema,
 			Annotations:  annotations(d),
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			out, err := s.call(ctx, req, d.Name, keys)
-			return result(out, err), nil
+			return s.withProgress(ctx, req, func() *mcp.CallToolResult {
+				out, err := s.call(ctx, req, d.Name, keys)
+				if err != nil && ctx.Err() != nil {
+					// notifications/cancelled (or the session's end) cancelled ctx, and
+					// the work stopped: say so rather than how it broke off.
+					err = &llmfs.Error{Code: llmfs.CodeIO, Msg: "the call was cancelled", Err: err}
+				}
+				return result(out, err)
+			}), nil
 		})
 	}
 	return srv, nil
