@@ -80,6 +80,12 @@ type Options struct {
 	// ProgressInterval is how often a running call whose request carries a progress
 	// token reports progress. Default [DefaultProgressInterval]; negative: never.
 	ProgressInterval time.Duration
+	// ResourcePageSize is the most files a resources/list page holds. Default
+	// [DefaultResourcePageSize].
+	ResourcePageSize int
+	// PollInterval is how often a subscribed resource's file is checked for changes.
+	// Default [DefaultPollInterval].
+	PollInterval time.Duration
 }
 
 // DefaultRootsTimeout is the default of [Options.RootsTimeout].
@@ -101,6 +107,10 @@ type server struct {
 	rootsTimeout time.Duration
 	// progressInterval: see [Options.ProgressInterval]; 0 sends none.
 	progressInterval time.Duration
+	pageSize         int
+	pollInterval     time.Duration
+	srv              *mcp.Server
+	watches          watches
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -129,6 +139,12 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	if o.RootsTimeout <= 0 {
 		o.RootsTimeout = DefaultRootsTimeout
 	}
+	if o.ResourcePageSize <= 0 {
+		o.ResourcePageSize = DefaultResourcePageSize
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = DefaultPollInterval
+	}
 	switch {
 	case o.ProgressInterval == 0:
 		o.ProgressInterval = DefaultProgressInterval
@@ -146,6 +162,9 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		logger:           o.Logger,
 		rootsTimeout:     o.RootsTimeout,
 		progressInterval: o.ProgressInterval,
+		pageSize:         o.ResourcePageSize,
+		pollInterval:     o.PollInterval,
+		watches:          watches{subs: map[string]*watch{}},
 		sessions:         map[*mcp.ServerSession]*session{},
 	}
 	if err := s.checkRoots(); err != nil {
@@ -156,9 +175,15 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		Logger:                    o.Logger,
 		RootsListChangedHandler:   s.rootsChanged,
 		SupportedProtocolVersions: protocolVersions(),
+		SubscribeHandler:          s.subscribe,
+		UnsubscribeHandler:        s.unsubscribe,
 		// No logging capability: llmfs logs to its own stderr.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:     &mcp.ToolCapabilities{},
+			Resources: &mcp.ResourceCapabilities{Subscribe: true},
+		},
 	})
+	s.addResources(srv)
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
 	all, err := tools.Definitions(o.Dialect, llmfs.Full)

@@ -56,6 +56,7 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 	s.sessions[ss] = st
 	go func() {
 		ss.Wait()
+		s.dropWatch("", ss)
 		s.mu.Lock()
 		delete(s.sessions, ss)
 		s.mu.Unlock()
