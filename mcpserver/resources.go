@@ -75,7 +75,7 @@ func fileURIOf(p string) string { return (&url.URL{Scheme: "file", Path: p}).Str
 
 // resolveResource returns the workspace that holds the file of uri, and its path there,
 // after the client's roots.
-func (s *server) resolveResource(ctx context.Context, ss *mcp.ServerSession, uri string) (*llmfs.Workspace, string, error) {
+func (s *server) resolveResource(ctx context.Context, ss *mcp.ServerSession, meta mcp.Meta, uri string) (*llmfs.Workspace, string, error) {
 	p, err := s.uriPath(uri)
 	if err != nil {
 		return nil, "", err
@@ -93,6 +93,7 @@ func (s *server) resolveResource(ctx context.Context, ss *mcp.ServerSession, uri
 		if err != nil {
 			return nil, "", err
 		}
+		allowed = s.metaNarrow(meta, allowed)
 		if allowed != nil && !slices.ContainsFunc(allowed, func(dir string) bool { return within(dir, abs) }) {
 			return nil, "", &llmfs.Error{Code: llmfs.CodeInvalidPath, Path: p, Msg: "path is outside the client's roots: " + p}
 		}
@@ -111,7 +112,7 @@ func (s *server) workspace(i int) *llmfs.Workspace {
 
 func (s *server) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	ws, p, err := s.resolveResource(ctx, req.Session, uri)
+	ws, p, err := s.resolveResource(ctx, req.Session, req.Params.Meta, uri)
 	if err != nil {
 		return nil, resourceError(uri, err)
 	}
@@ -159,11 +160,11 @@ func (s *server) listResourcesMiddleware(next mcp.MethodHandler) mcp.MethodHandl
 		if !ok {
 			return next(ctx, method, req)
 		}
-		cursor := ""
+		cursor, meta := "", mcp.Meta(nil)
 		if lr.Params != nil {
-			cursor = lr.Params.Cursor
+			cursor, meta = lr.Params.Cursor, lr.Params.Meta
 		}
-		res, err := s.listResources(ctx, lr.Session, cursor)
+		res, err := s.listResources(ctx, lr.Session, meta, cursor)
 		if err != nil {
 			return nil, resourceError("", err)
 		}
@@ -177,7 +178,7 @@ type listCursor struct {
 	Path string `json:"p"`
 }
 
-func (s *server) listResources(ctx context.Context, ss *mcp.ServerSession, cursor string) (*mcp.ListResourcesResult, error) {
+func (s *server) listResources(ctx context.Context, ss *mcp.ServerSession, meta mcp.Meta, cursor string) (*mcp.ListResourcesResult, error) {
 	var after *listCursor
 	if cursor != "" {
 		b, err := base64.RawURLEncoding.DecodeString(cursor)
@@ -200,6 +201,7 @@ func (s *server) listResources(ctx context.Context, ss *mcp.ServerSession, curso
 			return nil, err
 		}
 	}
+	allowed = s.metaNarrow(meta, allowed)
 	res := &mcp.ListResourcesResult{Resources: []*mcp.Resource{}}
 	for i, ws := range wss {
 		if after != nil && i < after.Root {
@@ -289,7 +291,7 @@ type watch struct {
 // subscribe starts polling the resource's file, unless someone watches it already.
 func (s *server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	ws, p, err := s.resolveResource(ctx, req.Session, uri)
+	ws, p, err := s.resolveResource(ctx, req.Session, req.Params.Meta, uri)
 	if err != nil {
 		return resourceError(uri, err)
 	}

@@ -38,8 +38,12 @@
 // next roots/list_changed. Client roots are checked lexically, on top of the directories'
 // own sandbox. In relaxed mode there is nothing to narrow, and client roots are ignored.
 //
-// The server speaks the MCP versions that have sessions (up to 2025-11-25): the read
-// tracker and the roots belong to a session.
+// The server speaks every MCP version the go-sdk does: 2024-11-05 to 2025-11-25, with
+// sessions and initialize, and 2026-07-28, stateless. Roots are deprecated in 2026-07-28
+// (SEP-2577) and stay for the older clients. The non-deprecated way to narrow the
+// directories, for any client, is to name them in each request's _meta under
+// [RootsMetaKey], as a list of file:// URIs: they narrow that request exactly as client
+// roots narrow a session (and on top of them), never widen it.
 package mcpserver
 
 import (
@@ -90,13 +94,6 @@ type Options struct {
 
 // DefaultRootsTimeout is the default of [Options.RootsTimeout].
 const DefaultRootsTimeout = 10 * time.Second
-
-// protocolVersions are the MCP versions served: those with sessions. The 2026-07-28
-// protocol has no sessions (so no per-session read tracker) and no roots; its clients
-// fall back to 2025-11-25.
-func protocolVersions() []string {
-	return slices.DeleteFunc(mcp.SupportedProtocolVersions(), func(v string) bool { return v >= "2026-07-28" })
-}
 
 // server is the state behind one *mcp.Server.
 type server struct {
@@ -171,12 +168,10 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		return nil, err
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Title: "llmfs file system", Version: o.Version}, &mcp.ServerOptions{
-		Instructions:              s.instructions(),
-		Logger:                    o.Logger,
-		RootsListChangedHandler:   s.rootsChanged,
-		SupportedProtocolVersions: protocolVersions(),
-		SubscribeHandler:          s.subscribe,
-		UnsubscribeHandler:        s.unsubscribe,
+		Instructions:       s.instructions(),
+		Logger:             o.Logger,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
 		// No logging capability: llmfs logs to its own stderr.
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{},
@@ -184,6 +179,8 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		},
 	})
 	s.addResources(srv)
+	servers.Store(srv, s)
+	srv.AddReceivingMiddleware(s.rootsChangedMiddleware)
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
 	all, err := tools.Definitions(o.Dialect, llmfs.Full)
@@ -223,6 +220,16 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		})
 	}
 	return srv, nil
+}
+
+// servers maps each *mcp.Server that [New] made to its state, for [NewHTTPHandler].
+var servers sync.Map // *mcp.Server -> *server
+
+// needsSessions reports whether the server keeps per-client state that a stateless
+// request could not carry: a read tracker.
+func (s *server) needsSessions() bool {
+	tb, err := tools.NewWithOptions(s.roots[0], s.dialect, &tools.Options{RequireRead: s.requireRead})
+	return err != nil || tb.Workspace().RequiresRead()
 }
 
 // denyHidden answers a call of a tool in hidden (those the mode forbids) with the
