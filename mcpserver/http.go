@@ -120,7 +120,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 		MaxRequestBodyBytes: o.MaxBodyBytes,
 		Stateless:           true,
 	})
-	if st, ok := servers.Load(srv); ok && st.(*server).needsSessions() {
+	if needsSessions(srv) {
 		statelessHandler = nil
 	}
 	h := &httpHandler{next: mcpHandler, stateless: statelessHandler, srv: srv, token: o.Token, hosts: hosts, maxBody: o.MaxBodyBytes,

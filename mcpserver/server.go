@@ -50,10 +50,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -179,7 +181,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		},
 	})
 	s.addResources(srv)
-	servers.Store(srv, s)
+	register(srv, s)
 	srv.AddReceivingMiddleware(s.rootsChangedMiddleware)
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
@@ -222,8 +224,22 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	return srv, nil
 }
 
-// servers maps each *mcp.Server that [New] made to its state, for [NewHTTPHandler].
-var servers sync.Map // *mcp.Server -> *server
+// sessionful records, for [NewHTTPHandler], which servers [New] made need a session per
+// client ([server.needsSessions]). The key is a weak pointer and the value holds nothing
+// of the server, so the entry goes when the server is collected.
+var sessionful sync.Map // weak.Pointer[mcp.Server] -> bool
+
+func register(srv *mcp.Server, s *server) {
+	key := weak.Make(srv)
+	sessionful.Store(key, s.needsSessions())
+	runtime.AddCleanup(srv, func(k weak.Pointer[mcp.Server]) { sessionful.Delete(k) }, key)
+}
+
+// needsSessions reports whether srv, made by [New], keeps per-client state.
+func needsSessions(srv *mcp.Server) bool {
+	v, ok := sessionful.Load(weak.Make(srv))
+	return ok && v.(bool)
+}
 
 // needsSessions reports whether the server keeps per-client state that a stateless
 // request could not carry: a read tracker.
