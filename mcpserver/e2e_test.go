@@ -2,6 +2,8 @@
 
 package mcpserver_test
 
+//lint:file-ignore SA1019 the roots tests drive clients before 2026-07-28, which keep roots
+
 // End-to-end tests: they build the real llmfs binary, start it as `llmfs mcp` (stdio) or
 // `llmfs serve` (streamable HTTP), and drive it with the go-sdk client.
 
@@ -27,6 +29,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/mcpserver"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -97,7 +100,7 @@ func stdioSession(t *testing.T, client *mcp.Client, args ...string) *mcp.ClientS
 	if client == nil {
 		client = newClient()
 	}
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOptions(client))
 	if err != nil {
 		t.Fatalf("connecting to llmfs mcp: %v", err)
 	}
@@ -107,6 +110,26 @@ func stdioSession(t *testing.T, client *mcp.Client, args ...string) *mcp.ClientS
 
 func newClient() *mcp.Client {
 	return mcp.NewClient(&mcp.Implementation{Name: "llmfs-test", Version: "v0"}, nil)
+}
+
+// oldClient is a client speaking 2025-11-25, the last revision with roots.
+func oldClient() *mcp.Client { return clientAt("2025-11-25") }
+
+// clientVersions holds the protocol version each client made by clientAt connects with.
+var clientVersions sync.Map // *mcp.Client -> string
+
+func clientAt(version string) *mcp.Client {
+	c := mcp.NewClient(&mcp.Implementation{Name: "llmfs-test-" + version, Version: "v0"}, nil)
+	clientVersions.Store(c, version)
+	return c
+}
+
+// sessionOptions asks for the client's protocol version, if clientAt set one.
+func sessionOptions(c *mcp.Client) *mcp.ClientSessionOptions {
+	if v, ok := clientVersions.Load(c); ok {
+		return &mcp.ClientSessionOptions{ProtocolVersion: v.(string)}
+	}
+	return nil
 }
 
 // testLog passes a child's standard error to the test log.
@@ -198,7 +221,7 @@ func (s *httpServer) connect(t *testing.T, client *mcp.Client) *mcp.ClientSessio
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{
 		Endpoint:   s.url,
 		HTTPClient: &http.Client{Transport: bearer{s.token, http.DefaultTransport}},
-	}, nil)
+	}, sessionOptions(client))
 	if err != nil {
 		t.Fatalf("connecting to llmfs serve: %v", err)
 	}
@@ -226,6 +249,7 @@ func ok(t *testing.T, cs *mcp.ClientSession, name, args string) map[string]any {
 		t.Fatalf("%s %s: %s", name, args, text(res))
 	}
 	sc := structured(t, res)
+	checkOutput(t, cs, name, sc)
 	if name == "read" {
 		// The rtc read's text is its numbered lines, then a note.
 		if content, _ := sc["content"].(string); !strings.HasPrefix(text(res), content) {
@@ -250,13 +274,19 @@ func fails(t *testing.T, cs *mcp.ClientSession, name, args, code string) string 
 	if !res.IsError {
 		t.Fatalf("%s %s: succeeded (%s), want %s", name, args, text(res), code)
 	}
-	sc := structured(t, res)
+	if res.StructuredContent != nil {
+		t.Errorf("%s: an error has structured content %v; it must not (the outputSchema is the success's)", name, res.StructuredContent)
+	}
+	var sc map[string]any
+	if err := json.Unmarshal([]byte(mustJSON(res.Meta[mcpserver.ErrorMetaKey])), &sc); err != nil || sc == nil {
+		t.Fatalf("%s %s: _meta %v holds no error object", name, args, res.Meta)
+	}
 	if sc["code"] != code {
-		t.Fatalf("%s %s: structured content %v, want code %s", name, args, sc, code)
+		t.Fatalf("%s %s: error %v, want code %s", name, args, sc, code)
 	}
 	msg, _ := sc["message"].(string)
 	if len(sc) != 2 || msg == "" {
-		t.Errorf("%s: structured content %v, want exactly {code, message}", name, sc)
+		t.Errorf("%s: error %v, want exactly {code, message}", name, sc)
 	}
 	if want := code + ": " + msg; text(res) != want {
 		t.Errorf("%s: text %q, want %q", name, text(res), want)
@@ -617,7 +647,7 @@ func testClientRootsNarrow(t *testing.T, connect func(dir string, client *mcp.Cl
 	writeFile(t, filepath.Join(dir, "sub", "in.txt"), "in\n")
 	writeFile(t, filepath.Join(dir, "other", "no.txt"), "no\n")
 	writeFile(t, filepath.Join(outside, "x.txt"), "x\n")
-	client := newClient()
+	client := oldClient()
 	client.AddRoots(&mcp.Root{URI: fileURI(filepath.Join(dir, "sub"))}, &mcp.Root{URI: fileURI(outside)})
 	cs := connect(dir, client)
 

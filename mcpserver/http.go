@@ -76,6 +76,13 @@ const DefaultMaxBodyBytes = 16 << 20
 // NewHTTPHandler serves srv over streamable HTTP, one MCP session per client session
 // (Mcp-Session-Id), after checking the Host and Origin headers and the bearer token.
 // Mount it where clients expect it, conventionally at /mcp.
+//
+// Requests of the stateless 2026-07-28 revision are served statelessly, unless srv needs
+// a session per client: with read-before-edit on (the rtc default), reads must be
+// tracked per client, which a stateless request cannot say; such a server refuses
+// 2026-07-28 over HTTP, and clients fall back to 2025-11-25 (as the go-sdk and
+// TypeScript clients do). Over standard input and output the connection is the session,
+// and 2026-07-28 is served in full.
 func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	var o HTTPOptions
 	if opts != nil {
@@ -105,7 +112,18 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 		MaxRequestBodyBytes: o.MaxBodyBytes,
 		SessionTimeout:      o.SessionTimeout,
 	})
-	h := &httpHandler{next: mcpHandler, srv: srv, token: o.Token, hosts: hosts, maxBody: o.MaxBodyBytes,
+	// 2026-07-28 is stateless over HTTP: its requests, which name their revision in the
+	// MCP-Protocol-Version header, go to a stateless handler; the older revisions keep
+	// their sessions (read tracker, roots, subscriptions) on the other.
+	var statelessHandler http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Logger:              o.Logger,
+		MaxRequestBodyBytes: o.MaxBodyBytes,
+		Stateless:           true,
+	})
+	if needsSessions(srv) {
+		statelessHandler = nil
+	}
+	h := &httpHandler{next: mcpHandler, stateless: statelessHandler, srv: srv, token: o.Token, hosts: hosts, maxBody: o.MaxBodyBytes,
 		maxSessions: o.MaxSessions, logger: o.Logger}
 	if o.MemoryBudget == 0 {
 		o.MemoryBudget = DefaultMemoryBudget
@@ -121,6 +139,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 
 type httpHandler struct {
 	next        http.Handler
+	stateless   http.Handler // for 2026-07-28 and later
 	srv         *mcp.Server
 	token       string
 	hosts       []string
@@ -191,6 +210,10 @@ func (h *httpHandler) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer h.budget.Release(cost)
+	}
+	if h.stateless != nil && r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
+		h.stateless.ServeHTTP(w, r)
+		return
 	}
 	h.next.ServeHTTP(w, r)
 }

@@ -4,9 +4,10 @@
 // Every tool of the chosen dialect (package tools) becomes an MCP tool with its JSON Schema,
 // description and annotations. Arguments go through the strict decoder of package tools,
 // so an MCP call and a direct [tools.Toolbox.Call] refuse exactly the same input (1.0 or
-// "1" for an integer, an unknown key). A failure comes back as an isError result whose text
-// starts with the error code ("FILE_NOT_FOUND: ...") and whose structured content is
-// {"code", "message"}; a success as structured content (the result object) plus its JSON
+// "1" for an integer, an unknown key). Every tool has an outputSchema, the JSON Schema of
+// its result object. A failure comes back as an isError result whose text starts with the
+// error code ("FILE_NOT_FOUND: ...") and whose _meta holds {"code", "message"} under
+// [ErrorMetaKey]; a success as structured content (the result object) plus its JSON
 // text, except in the rtc dialect's read, whose text is the numbered lines themselves with
 // a short trailing note, as Claude Code's Read returns them. No text escapes <, > or &.
 //
@@ -37,18 +38,24 @@
 // next roots/list_changed. Client roots are checked lexically, on top of the directories'
 // own sandbox. In relaxed mode there is nothing to narrow, and client roots are ignored.
 //
-// The server speaks the MCP versions that have sessions (up to 2025-11-25): the read
-// tracker and the roots belong to a session.
+// The server speaks every MCP version the go-sdk does: 2024-11-05 to 2025-11-25, with
+// sessions and initialize, and 2026-07-28, stateless. Roots are deprecated in 2026-07-28
+// (SEP-2577) and stay for the older clients. The non-deprecated way to narrow the
+// directories, for any client, is to name them in each request's _meta under
+// [RootsMetaKey], as a list of file:// URIs: they narrow that request exactly as client
+// roots narrow a session (and on top of them), never widen it.
 package mcpserver
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -76,17 +83,19 @@ type Options struct {
 	Logger *slog.Logger
 	// RootsTimeout bounds the wait for a client's roots/list answer. Default 10 seconds.
 	RootsTimeout time.Duration
+	// ProgressInterval is how often a running call whose request carries a progress
+	// token reports progress. Default [DefaultProgressInterval]; negative: never.
+	ProgressInterval time.Duration
+	// ResourcePageSize is the most files a resources/list page holds. Default
+	// [DefaultResourcePageSize].
+	ResourcePageSize int
+	// PollInterval is how often a subscribed resource's file is checked for changes.
+	// Default [DefaultPollInterval].
+	PollInterval time.Duration
 }
 
 // DefaultRootsTimeout is the default of [Options.RootsTimeout].
 const DefaultRootsTimeout = 10 * time.Second
-
-// protocolVersions are the MCP versions served: those with sessions. The 2026-07-28
-// protocol has no sessions (so no per-session read tracker) and no roots; its clients
-// fall back to 2025-11-25.
-func protocolVersions() []string {
-	return slices.DeleteFunc(mcp.SupportedProtocolVersions(), func(v string) bool { return v >= "2026-07-28" })
-}
 
 // server is the state behind one *mcp.Server.
 type server struct {
@@ -95,6 +104,12 @@ type server struct {
 	requireRead  *bool
 	logger       *slog.Logger
 	rootsTimeout time.Duration
+	// progressInterval: see [Options.ProgressInterval]; 0 sends none.
+	progressInterval time.Duration
+	pageSize         int
+	pollInterval     time.Duration
+	srv              *mcp.Server
+	watches          watches
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -123,29 +138,51 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	if o.RootsTimeout <= 0 {
 		o.RootsTimeout = DefaultRootsTimeout
 	}
+	if o.ResourcePageSize <= 0 {
+		o.ResourcePageSize = DefaultResourcePageSize
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = DefaultPollInterval
+	}
+	switch {
+	case o.ProgressInterval == 0:
+		o.ProgressInterval = DefaultProgressInterval
+	case o.ProgressInterval < 0:
+		o.ProgressInterval = 0
+	}
 	defs, err := tools.Definitions(o.Dialect, ws.Mode())
 	if err != nil {
 		return nil, err
 	}
 	s := &server{
-		roots:        append([]*llmfs.Workspace{ws}, o.Roots...),
-		dialect:      o.Dialect,
-		requireRead:  o.RequireRead,
-		logger:       o.Logger,
-		rootsTimeout: o.RootsTimeout,
-		sessions:     map[*mcp.ServerSession]*session{},
+		roots:            append([]*llmfs.Workspace{ws}, o.Roots...),
+		dialect:          o.Dialect,
+		requireRead:      o.RequireRead,
+		logger:           o.Logger,
+		rootsTimeout:     o.RootsTimeout,
+		progressInterval: o.ProgressInterval,
+		pageSize:         o.ResourcePageSize,
+		pollInterval:     o.PollInterval,
+		watches:          watches{subs: map[string]*watch{}},
+		sessions:         map[*mcp.ServerSession]*session{},
 	}
 	if err := s.checkRoots(); err != nil {
 		return nil, err
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Title: "llmfs file system", Version: o.Version}, &mcp.ServerOptions{
-		Instructions:              s.instructions(),
-		Logger:                    o.Logger,
-		RootsListChangedHandler:   s.rootsChanged,
-		SupportedProtocolVersions: protocolVersions(),
+		Instructions:       s.instructions(),
+		Logger:             o.Logger,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
 		// No logging capability: llmfs logs to its own stderr.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:     &mcp.ToolCapabilities{},
+			Resources: &mcp.ResourceCapabilities{Subscribe: true},
+		},
 	})
+	s.addResources(srv)
+	register(srv, s)
+	srv.AddReceivingMiddleware(s.rootsChangedMiddleware)
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
 	all, err := tools.Definitions(o.Dialect, llmfs.Full)
@@ -167,16 +204,48 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 			return nil, fmt.Errorf("tool %s: %w", d.Name, err)
 		}
 		srv.AddTool(&mcp.Tool{
-			Name:        d.Name,
-			Description: d.Description,
-			InputSchema: d.InputSchema,
-			Annotations: annotations(d),
+			Name:         d.Name,
+			Description:  d.Description,
+			InputSchema:  d.InputSchema,
+			OutputSchema: d.OutputSchema,
+			Annotations:  annotations(d),
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			out, err := s.call(ctx, req, d.Name, keys)
-			return result(out, err), nil
+			return s.withProgress(ctx, req, func() *mcp.CallToolResult {
+				out, err := s.call(ctx, req, d.Name, keys)
+				if err != nil && ctx.Err() != nil {
+					// notifications/cancelled (or the session's end) cancelled ctx, and
+					// the work stopped: say so rather than how it broke off.
+					err = &llmfs.Error{Code: llmfs.CodeIO, Msg: "the call was cancelled", Err: err}
+				}
+				return result(out, err)
+			}), nil
 		})
 	}
 	return srv, nil
+}
+
+// sessionful records, for [NewHTTPHandler], which servers [New] made need a session per
+// client ([server.needsSessions]). The key is a weak pointer and the value holds nothing
+// of the server, so the entry goes when the server is collected.
+var sessionful sync.Map // weak.Pointer[mcp.Server] -> bool
+
+func register(srv *mcp.Server, s *server) {
+	key := weak.Make(srv)
+	sessionful.Store(key, s.needsSessions())
+	runtime.AddCleanup(srv, func(k weak.Pointer[mcp.Server]) { sessionful.Delete(k) }, key)
+}
+
+// needsSessions reports whether srv, made by [New], keeps per-client state.
+func needsSessions(srv *mcp.Server) bool {
+	v, ok := sessionful.Load(weak.Make(srv))
+	return ok && v.(bool)
+}
+
+// needsSessions reports whether the server keeps per-client state that a stateless
+// request could not carry: a read tracker.
+func (s *server) needsSessions() bool {
+	tb, err := tools.NewWithOptions(s.roots[0], s.dialect, &tools.Options{RequireRead: s.requireRead})
+	return err != nil || tb.Workspace().RequiresRead()
 }
 
 // denyHidden answers a call of a tool in hidden (those the mode forbids) with the
@@ -203,16 +272,24 @@ func annotations(d tools.Definition) *mcp.ToolAnnotations {
 	}
 }
 
+// ErrorMetaKey is the _meta key of a failed call's result that holds its
+// {"code", "message"} object.
+const ErrorMetaKey = "io.github.llmfs/error"
+
 // result turns a tool's outcome into an MCP result: a coded error as an isError result
 // whose text starts with the code, a success as structured content (the result object)
 // plus the text a model reads (its JSON, or the numbered lines of an rtc read).
+//
+// An error carries no structured content: every tool has an outputSchema, and clients
+// (the TypeScript SDK among them) check any structured content against it, errors
+// included. Its {code, message} goes in _meta under [ErrorMetaKey] instead.
 func result(out *tools.Result, err error) *mcp.CallToolResult {
 	if err != nil {
 		e := tools.ErrorOf(err)
 		return &mcp.CallToolResult{
-			IsError:           true,
-			Content:           []mcp.Content{&mcp.TextContent{Text: e.Code + ": " + e.Message}},
-			StructuredContent: e,
+			Meta:    mcp.Meta{ErrorMetaKey: e},
+			IsError: true,
+			Content: []mcp.Content{&mcp.TextContent{Text: e.Code + ": " + e.Message}},
 		}
 	}
 	return &mcp.CallToolResult{

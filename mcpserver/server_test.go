@@ -2,6 +2,8 @@
 
 package mcpserver_test
 
+//lint:file-ignore SA1019 the roots tests drive clients before 2026-07-28, which keep roots
+
 import (
 	"context"
 	"encoding/json"
@@ -44,7 +46,7 @@ func connectInMemory(t *testing.T, srv *mcp.Server, client *mcp.Client) *mcp.Cli
 	if client == nil {
 		client = newClient()
 	}
-	cs, err := client.Connect(ctx, ct, nil)
+	cs, err := client.Connect(ctx, ct, sessionOptions(client))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,16 +77,16 @@ func TestNewRefuses(t *testing.T) {
 	}
 }
 
-// TestSessionProtocol: llmfs speaks the session-based protocol versions, so a client that
-// tries 2026-07-28 first falls back to 2025-11-25.
+// TestSessionProtocol: a go-sdk client gets the revision it asks for, 2026-07-28 by
+// default.
 func TestSessionProtocol(t *testing.T) {
 	srv, err := mcpserver.New(openWS(t, tempDir(t), llmfs.Options{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cs := connectInMemory(t, srv, nil)
-	if v := cs.InitializeResult().ProtocolVersion; v != "2025-11-25" {
-		t.Errorf("protocol version %s, want 2025-11-25", v)
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Errorf("protocol version %s, want 2026-07-28", v)
 	}
 	if !strings.Contains(cs.InitializeResult().Instructions, "Relative paths") {
 		t.Errorf("instructions: %q", cs.InitializeResult().Instructions)
@@ -101,7 +103,7 @@ func TestRTCClientRoots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := newClient()
+	client := oldClient()
 	client.AddRoots(&mcp.Root{URI: fileURI(filepath.Join(dir, "sub"))})
 	cs := connectInMemory(t, srv, client)
 	ok(t, cs, "read", `{"path":"/sub/in.txt"}`)
@@ -119,7 +121,7 @@ func TestRelaxedIgnoresClientRoots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := newClient()
+	client := oldClient()
 	client.AddRoots(&mcp.Root{URI: fileURI(dir)})
 	cs := connectInMemory(t, srv, client)
 	ok(t, cs, "file_read", `{"path":"`+other+`/x.txt"}`)
@@ -133,7 +135,7 @@ func TestNonFileRootsIgnored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := newClient()
+	client := oldClient()
 	client.AddRoots(&mcp.Root{URI: "https://example.com/repo"})
 	cs := connectInMemory(t, srv, client)
 	ok(t, cs, "file_read", `{"path":"a.txt"}`)

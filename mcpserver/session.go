@@ -54,12 +54,16 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 		}
 		st.toolboxes = append(st.toolboxes, tb)
 	}
-	if p := ss.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil && !s.roots[0].Relaxed() {
+	//lint:ignore SA1019 roots stay for clients before 2026-07-28, within the deprecation window
+	// Roots are asked only of clients before 2026-07-28, which has none (a server may
+	// not send roots/list there).
+	if p := ss.InitializeParams(); p != nil && p.ProtocolVersion < "2026-07-28" && p.Capabilities != nil && p.Capabilities.RootsV2 != nil && !s.roots[0].Relaxed() {
 		st.stale.Store(true)
 	}
 	s.sessions[ss] = st
 	go func() {
 		ss.Wait()
+		s.dropWatch("", ss)
 		s.mu.Lock()
 		delete(s.sessions, ss)
 		s.mu.Unlock()
@@ -67,13 +71,61 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 	return st, nil
 }
 
-// rootsChanged marks the session's client roots for fetching before its next call.
-func (s *server) rootsChanged(ctx context.Context, req *mcp.RootsListChangedRequest) {
-	st, err := s.session(req.Session)
-	if err != nil {
-		return
+// RootsMetaKey is the _meta key of a request that narrows the directories for that
+// request: a list of file:// URIs, the non-deprecated counterpart of client roots.
+const RootsMetaKey = "io.github.llmfs/roots"
+
+// rootsChangedMiddleware marks the session's client roots for fetching before its next
+// call when the client says they changed. It is a middleware rather than the go-sdk's
+// deprecated RootsListChangedHandler option.
+func (s *server) rootsChangedMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "notifications/roots/list_changed" {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+				if st, err := s.session(ss); err == nil {
+					st.stale.Store(!s.roots[0].Relaxed())
+				}
+			}
+		}
+		return next(ctx, method, req)
 	}
-	st.stale.Store(!s.roots[0].Relaxed())
+}
+
+// metaNarrow narrows allowed (nil: everything) by the directories a request names under
+// [RootsMetaKey] in meta. A key that is not a list of strings narrows to nothing, so a
+// malformed request cannot escape a narrowing it meant.
+func (s *server) metaNarrow(meta map[string]any, allowed []string) []string {
+	v, ok := meta[RootsMetaKey]
+	if !ok || s.roots[0].Relaxed() {
+		return allowed
+	}
+	list, _ := v.([]any)
+	var uris []string
+	for _, u := range list {
+		if str, ok := u.(string); ok {
+			uris = append(uris, str)
+		}
+	}
+	narrowed := s.intersect(clientDirs(uris))
+	if narrowed == nil || len(uris) != len(list) {
+		narrowed = []string{} // named nothing usable: allow nothing
+	}
+	if allowed == nil {
+		return narrowed
+	}
+	out := []string{}
+	for _, m := range narrowed {
+		for _, a := range allowed {
+			switch {
+			case within(a, m):
+				out = append(out, m)
+			case within(m, a):
+				out = append(out, a)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // call routes one tool call to the toolbox of the directory that holds its paths, after
@@ -87,6 +139,7 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 	if err != nil {
 		return nil, err
 	}
+	allowed = s.metaNarrow(req.Params.Meta, allowed)
 	args := json.RawMessage(req.Params.Arguments)
 	i, err := s.route(args, keys, allowed)
 	if err != nil {
@@ -105,6 +158,7 @@ func (s *server) allowed(ctx context.Context, ss *mcp.ServerSession, st *session
 	}
 	lctx, cancel := context.WithTimeout(ctx, s.rootsTimeout)
 	defer cancel()
+	//lint:ignore SA1019 roots stay for clients before 2026-07-28, within the deprecation window
 	res, err := ss.ListRoots(lctx, nil)
 	if err != nil && ctx.Err() != nil {
 		// The call itself ended (cancelled by the client): it must not pass unchecked,
@@ -119,17 +173,21 @@ func (s *server) allowed(ctx context.Context, ss *mcp.ServerSession, st *session
 		s.logger.Warn("listing the client's roots failed; not narrowing", "session", ss.ID(), "error", err)
 		return st.allowed, nil
 	}
-	st.allowed = s.intersect(clientDirs(res.Roots))
+	uris := make([]string, len(res.Roots))
+	for i, r := range res.Roots {
+		uris[i] = r.URI
+	}
+	st.allowed = s.intersect(clientDirs(uris))
 	s.logger.Info("client roots", "session", ss.ID(), "roots", len(res.Roots), "allowed", st.allowed)
 	return st.allowed, nil
 }
 
 // clientDirs returns the directories of the file:// roots, cleaned and with symbolic links
 // resolved where they exist, so they compare with the canonical server directories.
-func clientDirs(roots []*mcp.Root) []string {
+func clientDirs(uris []string) []string {
 	var dirs []string
-	for _, r := range roots {
-		u, err := url.Parse(r.URI)
+	for _, uri := range uris {
+		u, err := url.Parse(uri)
 		if err != nil || u.Scheme != "file" || u.Path == "" || u.Host != "" && u.Host != "localhost" {
 			continue
 		}

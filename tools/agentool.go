@@ -29,7 +29,7 @@ const pathDesc = "Path of the file, absolute or relative to the workspace root."
 // agentoolTools is the agentool dialect (seed 002) plus llmfs's additions.
 var agentoolTools = []tool{
 	{
-		name: "file_read", op: llmfs.OpRead, readOnly: true, idempotent: true,
+		name: "file_read", output: readOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
 		description: "Read a text file. Returns its content (line endings kept) and total_lines, the number of lines in the whole file. " +
 			"Lines over 2000 characters are cut and marked; cut_lines counts them. Page through large files with offset (first line, from 1) " +
 			"and limit (number of lines). Without limit at most 2000 lines or 256 KiB are returned; then truncated is true and next_offset " +
@@ -53,7 +53,7 @@ var agentoolTools = []tool{
 		},
 	},
 	{
-		name: "file_write", op: llmfs.OpWrite, destructive: true,
+		name: "file_write", output: pathOut, op: llmfs.OpWrite, destructive: true,
 		description: "Write a file, creating it and any missing parent directories. mode is overwrite (default: replace the content), " +
 			"append (add to the end) or create (fail with FILE_ALREADY_EXISTS if the file exists). The write is atomic. Returns the absolute path.",
 		params: []param{
@@ -70,7 +70,7 @@ var agentoolTools = []tool{
 		},
 	},
 	{
-		name: "file_edit", op: llmfs.OpEdit, destructive: true,
+		name: "file_edit", output: editOut, op: llmfs.OpEdit, destructive: true,
 		description: "Replace exact text in a file. old_text must match the file exactly (whitespace and indentation included) and occur exactly once, " +
 			"unless replace_all is true; it must not be empty and must differ from new_text. To make several changes at once, all or nothing, " +
 			"pass edits: [{old_text, new_text, replace_all?}, ...] instead. Returns the path, the number of replacements and a short diff.",
@@ -99,7 +99,7 @@ var agentoolTools = []tool{
 		},
 	},
 	{
-		name: "directory_create", op: llmfs.OpMkdir, idempotent: true,
+		name: "directory_create", output: pathOut, op: llmfs.OpMkdir, idempotent: true,
 		description: "Create a directory and any missing parents. An existing directory is not an error. Returns the absolute path.",
 		params:      []param{str("path", "Path of the directory.", true)},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
@@ -111,7 +111,7 @@ var agentoolTools = []tool{
 		},
 	},
 	{
-		name: "directory_list", op: llmfs.OpList, readOnly: true, idempotent: true,
+		name: "directory_list", output: listOut, op: llmfs.OpList, readOnly: true, idempotent: true,
 		description: "List a directory (default the workspace root): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories).",
 		params:      []param{str("path", "Path of the directory, absolute or relative to the workspace root; default the root.", false)},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
@@ -123,7 +123,7 @@ var agentoolTools = []tool{
 		},
 	},
 	{
-		name: "file_delete", op: llmfs.OpDelete, destructive: true,
+		name: "file_delete", output: pathOut, op: llmfs.OpDelete, destructive: true,
 		description: "Delete a file. Directories are refused with INVALID_PATH. Returns the absolute path of the deleted file.",
 		params:      []param{str("path", pathDesc, true)},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
@@ -135,7 +135,7 @@ var agentoolTools = []tool{
 		},
 	},
 	{
-		name: "file_move", op: llmfs.OpMove, destructive: true,
+		name: "file_move", output: moveOut, op: llmfs.OpMove, destructive: true,
 		description: "Move or rename a file. Fails with FILE_ALREADY_EXISTS if the destination exists; missing parent directories of the destination are created.",
 		params:      []param{str("source", "Path of the file to move.", true), str("destination", "New path of the file.", true)},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
@@ -143,7 +143,7 @@ var agentoolTools = []tool{
 		},
 	},
 	{
-		name: "file_copy", op: llmfs.OpCopy,
+		name: "file_copy", output: moveOut, op: llmfs.OpCopy,
 		description: "Copy a file. Fails with FILE_ALREADY_EXISTS if the destination exists; missing parent directories of the destination are created.",
 		params:      []param{str("source", "Path of the file to copy.", true), str("destination", "Path of the copy.", true)},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {

@@ -26,7 +26,7 @@ const MemoryRoot = "/memories"
 var anthropicEditor = tool{
 	// One tool that both reads and writes: it needs the edit mode, so a read-only
 	// workspace does not offer it (see the package doc).
-	name: "str_replace_based_edit_tool", op: llmfs.OpEdit, destructive: true,
+	name: "str_replace_based_edit_tool", output: editorOut, op: llmfs.OpEdit, destructive: true,
 	description: "View, create and edit files of the workspace. Paths are absolute, with / the workspace root. Commands: " +
 		"view (a file, with line numbers like cat -n, optionally only view_range [first, last] with last -1 for the end; or a directory, " +
 		"listing files and directories two levels deep, hidden ones left out); create (a new file with file_text; parents are made); " +
@@ -52,7 +52,7 @@ var editorParams = []param{
 }
 
 var anthropicMemory = tool{
-	name: "memory", op: llmfs.OpEdit, destructive: true,
+	name: "memory", output: editorOut, op: llmfs.OpEdit, destructive: true,
 	description: "Keep notes across conversations in the /memories directory: check it before starting a task, and record progress " +
 		"and what you learn as you go. Commands: view (a directory listing or a file with line numbers, optionally view_range), " +
 		"create (a file with file_text), str_replace (old_str once to new_str), insert (insert_text after insert_line, 0 for the start), " +

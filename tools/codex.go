@@ -42,7 +42,7 @@ eof_line: "*** End of File" LF
 `
 
 var codexApplyPatch = tool{
-	name: "apply_patch", op: llmfs.OpEdit, destructive: true, freeform: true,
+	name: "apply_patch", output: patchOut, op: llmfs.OpEdit, destructive: true, freeform: true,
 	description: "Edit files with a patch in the V4A format. The patch starts with '*** Begin Patch' and ends with '*** End Patch'; " +
 		"between them, one section per file: '*** Add File: path' followed by the new file's lines, each prefixed with '+'; " +
 		"'*** Delete File: path'; or '*** Update File: path' (optionally followed by '*** Move to: new/path') and chunks. " +
@@ -57,7 +57,7 @@ var codexApplyPatch = tool{
 }
 
 var codexReadFile = tool{
-	name: "read_file", op: llmfs.OpRead, readOnly: true, idempotent: true,
+	name: "read_file", output: codexReadOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
 	description: "Read a text file. Each line comes prefixed with its number as 'L<n>: '. offset is the first line (from 1), limit the " +
 		"number of lines (default: up to 2000). The result says when there is more and where to continue.",
 	params: []param{
@@ -90,7 +90,7 @@ var codexReadFile = tool{
 }
 
 var codexListDir = tool{
-	name: "list_dir", op: llmfs.OpList, readOnly: true, idempotent: true,
+	name: "list_dir", output: codexListOut, op: llmfs.OpList, readOnly: true, idempotent: true,
 	description: "List a directory and, down to depth levels (default 2), the directories below it: one entry a line, indented two " +
 		"spaces per level, directories ending in '/'. offset (from 1) and limit (default 200) page through long listings.",
 	params: []param{
@@ -149,7 +149,7 @@ func (tb *Toolbox) tree(ctx context.Context, dir string, depth, max int) ([]stri
 }
 
 var codexGrepFiles = tool{
-	name: "grep_files", op: llmfs.OpGrep, readOnly: true, idempotent: true,
+	name: "grep_files", output: findOut, op: llmfs.OpGrep, readOnly: true, idempotent: true,
 	description: "Find the files whose contents match a regular expression (RE2 syntax), newest first. include filters files by glob " +
 		"(*.rs, **/*.{ts,tsx}); path is the directory to search (default the root); limit caps the paths returned (default 100).",
 	params: []param{

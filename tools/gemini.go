@@ -33,7 +33,7 @@ func either(a sj.Object, name, alias string, required bool) (string, error) {
 }
 
 var geminiReadFile = tool{
-	name: "read_file", op: llmfs.OpRead, readOnly: true, idempotent: true,
+	name: "read_file", output: geminiReadOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
 	description: "Read a text file and return its content. Large files are truncated; the result then says so and which lines to " +
 		"read next. Read a part with start_line and end_line (1-based, inclusive), or offset (0-based line) and limit.",
 	params: []param{
@@ -83,7 +83,7 @@ var geminiReadFile = tool{
 }
 
 var geminiWriteFile = tool{
-	name: "write_file", op: llmfs.OpWrite, destructive: true,
+	name: "write_file", output: geminiWriteOut, op: llmfs.OpWrite, destructive: true,
 	description: "Write content to a file, replacing what it held; the file and its parent directories are created if missing. " +
 		"Give the complete content: no placeholders for parts left out.",
 	params: []param{str("file_path", geminiPathDesc, true), str("content", "The complete content to write.", true)},
@@ -97,7 +97,7 @@ var geminiWriteFile = tool{
 }
 
 var geminiReplace = tool{
-	name: "replace", op: llmfs.OpEdit, destructive: true,
+	name: "replace", output: geminiEditOut, op: llmfs.OpEdit, destructive: true,
 	description: "Replace text in a file. old_string must be the literal text to replace, with enough context (about three lines " +
 		"before and after) to occur exactly once; set allow_multiple to replace every occurrence (or give expected_replacements, " +
 		"the number of occurrences you expect). new_string is the literal replacement. instruction says in a sentence what the " +
@@ -132,7 +132,7 @@ var geminiReplace = tool{
 }
 
 var geminiListDirectory = tool{
-	name: "list_directory", op: llmfs.OpList, readOnly: true, idempotent: true,
+	name: "list_directory", output: listOut, op: llmfs.OpList, readOnly: true, idempotent: true,
 	description: "List the files and subdirectories directly in a directory, sorted by name, each with its type and size. ignore " +
 		"leaves out entries whose names match any of the given globs.",
 	params: []param{
@@ -161,7 +161,7 @@ var geminiListDirectory = tool{
 }
 
 var geminiGlob = tool{
-	name: "glob", op: llmfs.OpFind, readOnly: true, idempotent: true,
+	name: "glob", output: findOut, op: llmfs.OpFind, readOnly: true, idempotent: true,
 	description: "Find files whose paths match a glob pattern (src/**/*.ts, **/*.md), newest first, relative to the workspace root. " +
 		"Matching is case-sensitive. Files ignored by .gitignore are skipped unless respect_git_ignore is false.",
 	params: []param{
@@ -196,7 +196,7 @@ var geminiGlob = tool{
 }
 
 var geminiSearch = tool{
-	name: "search_file_content", op: llmfs.OpGrep, readOnly: true, idempotent: true,
+	name: "search_file_content", output: geminiGrepOut, op: llmfs.OpGrep, readOnly: true, idempotent: true,
 	description: "Search file contents for a regular expression (RE2 syntax). Returns the matching lines as path:line:text, at most " +
 		"250. include keeps only files matching a glob (*.js, src/**/*.{ts,tsx}).",
 	params: []param{
@@ -227,7 +227,7 @@ var geminiSearch = tool{
 const maxManyFiles = 100
 
 var geminiReadMany = tool{
-	name: "read_many_files", op: llmfs.OpRead, readOnly: true, idempotent: true,
+	name: "read_many_files", output: readManyOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
 	description: "Read several text files at once, named by paths or glob patterns relative to the workspace root (src/**/*.go, " +
 		"README.md). Each file comes as '--- path ---' then its content. exclude leaves out files matching its globs. At most 100 files.",
 	params: []param{

@@ -11,7 +11,7 @@ import (
 // write, applied all or nothing.
 func patchTool(pathDesc string) tool {
 	return tool{
-		name: "patch", op: llmfs.OpEdit, destructive: true,
+		name: "patch", output: patchOut, op: llmfs.OpEdit, destructive: true,
 		description: "Apply a patch to one or more files, all or nothing. Accepts a V4A patch (*** Begin Patch / *** Update File: path / @@ / " +
 			"-old / +new / *** End Patch, as Codex's apply_patch), a unified diff (--- a/path, +++ b/path, @@ hunks; line numbers optional), " +
 			"or SEARCH/REPLACE blocks (the file's path on the line before <<<<<<< SEARCH, then the old text, =======, the new text, " +

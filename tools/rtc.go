@@ -19,7 +19,7 @@ const vpathDesc = "Absolute path in the workspace, where / is the workspace root
 var rtcTools = []tool{rtcLs, rtcRead, rtcWrite, rtcEdit, rtcFind, rtcGrep, patchTool(vpathDesc)}
 
 var rtcLs = tool{
-	name: "ls", op: llmfs.OpList, readOnly: true, idempotent: true,
+	name: "ls", output: rtcListOut, op: llmfs.OpList, readOnly: true, idempotent: true,
 	description: "List a directory (default /): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories).",
 	params:      []param{str("path", "Directory to list, a virtual path; default /.", false)},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
@@ -34,7 +34,7 @@ var rtcLs = tool{
 }
 
 var rtcRead = tool{
-	name: "read", op: llmfs.OpRead, readOnly: true, idempotent: true,
+	name: "read", output: rtcReadOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
 	description: "Read a text file. Lines come numbered like cat -n: the line number, a tab, then the line. Without limit at most 2000 lines " +
 		"(or 256 KiB) are returned; page through big files with offset (first line, from 1) and limit. Lines over 2000 characters are cut. " +
 		"A note at the end says when there is more and which offset to continue from. Read a file before you edit or overwrite it.",
@@ -64,7 +64,7 @@ var rtcRead = tool{
 }
 
 var rtcWrite = tool{
-	name: "write", op: llmfs.OpWrite, destructive: true,
+	name: "write", output: rtcWriteOut, op: llmfs.OpWrite, destructive: true,
 	description: "Create or write a file; parent directories are created. mode: overwrite (default), append, or create (fails if the file exists). " +
 		"Overwriting an existing file requires reading it first in this session.",
 	params: []param{
@@ -82,7 +82,7 @@ var rtcWrite = tool{
 }
 
 var rtcEdit = tool{
-	name: "edit", op: llmfs.OpEdit, destructive: true,
+	name: "edit", output: editOut, op: llmfs.OpEdit, destructive: true,
 	description: "Replace exact text in a file you have read in this session. old_string must match the file exactly (indentation included) and " +
 		"occur once, unless replace_all is true; new_string must differ from it. Returns the number of replacements and a diff.",
 	params: []param{

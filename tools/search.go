@@ -17,7 +17,7 @@ const DefaultHeadLimit = 250
 
 func findTool(name, pathDesc string) tool {
 	return tool{
-		name: name, op: llmfs.OpFind, readOnly: true, idempotent: true,
+		name: name, output: findOut, op: llmfs.OpFind, readOnly: true, idempotent: true,
 		description: "Find files by name with a glob pattern: * and ? within a name, ** across directories, {a,b} alternatives, [a-z] classes. " +
 			"A pattern without / matches file names at any depth (*.go); one with / matches the path below the search directory " +
 			"(cmd/**/main.go). Newest-modified files come first. Hidden files and files ignored by .gitignore are skipped. " +
@@ -50,7 +50,7 @@ func findTool(name, pathDesc string) tool {
 
 func grepTool(name, pathDesc string) tool {
 	return tool{
-		name: name, op: llmfs.OpGrep, readOnly: true, idempotent: true,
+		name: name, output: grepOut, op: llmfs.OpGrep, readOnly: true, idempotent: true,
 		description: "Search file contents with a regular expression (Go RE2 syntax, like ripgrep). output_mode: files_with_matches " +
 			"(default: the paths of matching files), content (matching lines as path:line:text, context lines as path-line-text, " +
 			"-- between groups) or count (path:count). Filter files with glob (*.js, **/*.tsx) or type (go, py, js, ts, rust, ...). " +

@@ -47,6 +47,9 @@ type Definition struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	// OutputSchema is the JSON Schema of the result object a success returns (MCP's
+	// outputSchema): a closed object.
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 	// Hints for clients that show or gate tool use (MCP annotations).
 	ReadOnly    bool `json:"read_only"`
 	Destructive bool `json:"destructive"`
@@ -62,6 +65,7 @@ type tool struct {
 	op          llmfs.Op // the policy operation it needs
 	description string
 	params      []param
+	output      map[string]any // JSON Schema of the result object (output.go)
 	readOnly    bool
 	destructive bool
 	idempotent  bool
@@ -127,12 +131,13 @@ func Definitions(d Dialect, m llmfs.Mode) ([]Definition, error) {
 			continue
 		}
 		def := Definition{
-			Name:        t.name,
-			Description: t.description,
-			InputSchema: schema(t.params),
-			ReadOnly:    t.readOnly,
-			Destructive: t.destructive,
-			Idempotent:  t.idempotent,
+			Name:         t.name,
+			Description:  t.description,
+			InputSchema:  schema(t.params),
+			OutputSchema: outputSchema(t.output),
+			ReadOnly:     t.readOnly,
+			Destructive:  t.destructive,
+			Idempotent:   t.idempotent,
 		}
 		if t.freeform {
 			def.Grammar = CodexPatchGrammar

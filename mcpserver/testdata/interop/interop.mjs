@@ -29,9 +29,13 @@ async function ok(client, name, args) {
 async function fails(client, name, args, code) {
   const res = await client.callTool({ name, arguments: args });
   assert.equal(res.isError, true, `${name} ${JSON.stringify(args)} succeeded, want ${code}`);
-  assert.equal(res.structuredContent.code, code, JSON.stringify(res.structuredContent));
-  assert.deepEqual(Object.keys(res.structuredContent).sort(), ["code", "message"]);
-  assert.equal(res.content[0].text, `${code}: ${res.structuredContent.message}`);
+  // No structured content on an error (the outputSchema is the success's); the
+  // {code, message} object is in _meta.
+  assert.equal(res.structuredContent, undefined);
+  const e = res._meta["io.github.llmfs/error"];
+  assert.equal(e.code, code, JSON.stringify(e));
+  assert.deepEqual(Object.keys(e).sort(), ["code", "message"]);
+  assert.equal(res.content[0].text, `${code}: ${e.message}`);
 }
 
 // exercise runs every agentool tool; root is the served directory, as llmfs shows it.
@@ -48,6 +52,7 @@ async function exercise(client, root, label) {
     assert.equal(a.openWorldHint, false);
     assert.equal(t.inputSchema.type, "object");
     assert.equal(t.inputSchema.additionalProperties, false);
+    assert.equal(t.outputSchema?.type, "object", `${t.name}: no outputSchema`);
   }
   assert.equal(tools.find((t) => t.name === "file_read").annotations.readOnlyHint, true);
   assert.equal(tools.find((t) => t.name === "file_delete").annotations.destructiveHint, true);

@@ -1,0 +1,171 @@
+package tools
+
+import "encoding/json"
+
+// Output schemas: each tool's entry in its dialect's table carries the JSON Schema of its
+// result object (tool.output), so a tool added to any dialect declares its result where
+// its parameters are declared, and [Definitions] hands it out as OutputSchema (MCP's
+// outputSchema). The objects are closed (additionalProperties false): a field added to a
+// result without its schema fails the tests that validate results against these.
+
+// field is one property of a result object.
+type field struct {
+	name     string
+	schema   map[string]any
+	required bool
+}
+
+func must(name string, s map[string]any) field { return field{name: name, schema: s, required: true} }
+func may(name string, s map[string]any) field  { return field{name: name, schema: s} }
+
+func outString(desc string) map[string]any {
+	return map[string]any{"type": "string", "description": desc}
+}
+func outInt(desc string) map[string]any {
+	return map[string]any{"type": "integer", "minimum": 0, "description": desc}
+}
+func outBool(desc string) map[string]any {
+	return map[string]any{"type": "boolean", "description": desc}
+}
+
+// outObject is a closed object schema of fields.
+func outObject(fields ...field) map[string]any {
+	props := map[string]any{}
+	required := []string{}
+	for _, f := range fields {
+		props[f.name] = f.schema
+		if f.required {
+			required = append(required, f.name)
+		}
+	}
+	return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}
+}
+
+// readNotes are the fields that say a read is partial or altered (addReadNotes).
+var readNotes = []field{
+	may("truncated", outBool("More lines follow; continue at next_offset.")),
+	may("next_offset", outInt("First line of the next page.")),
+	may("cut_lines", outInt("Lines cut short for being too long.")),
+	may("invalid_utf8", outBool("Bytes that are not UTF-8 were replaced with U+FFFD.")),
+}
+
+var entriesField = must("entries", map[string]any{
+	"type":        "array",
+	"description": "The directory's entries, sorted by name.",
+	"items": outObject(
+		must("name", outString("Name of the entry.")),
+		must("type", map[string]any{"type": "string", "enum": []string{"file", "directory"}, "description": "file or directory."}),
+		must("size", outInt("Size in bytes; 0 for a directory.")),
+	),
+})
+
+var (
+	pathOut     = outObject(must("path", outString("Absolute path.")))
+	moveOut     = outObject(must("source", outString("Absolute path of the source.")), must("destination", outString("Absolute path of the destination.")))
+	editOut     = outObject(must("path", outString("Absolute path.")), must("replacements", outInt("Number of replacements made.")), must("diff", outString("Unified diff of the change.")), may("matched", outString("How the old text matched when not exactly: whitespace, indent, unicode or prefix.")))
+	listOut     = outObject(entriesField)
+	rtcListOut  = outObject(must("path", outString("The directory listed.")), entriesField)
+	rtcWriteOut = outObject(must("path", outString("The file written.")), must("bytes", outInt("Bytes written.")), must("created", outBool("The file did not exist before.")))
+	readOut     = outObject(append([]field{
+		must("content", outString("The lines read, line endings kept.")),
+		must("total_lines", outInt("Lines in the whole file.")),
+		may("note", outString("Why no lines came back (an offset past the end).")),
+	}, readNotes...)...)
+	rtcReadOut = outObject(append([]field{
+		must("path", outString("The file read.")),
+		must("content", outString("The lines read, numbered like cat -n, with notes.")),
+		must("total_lines", outInt("Lines in the whole file.")),
+	}, readNotes...)...)
+	findOut = outObject(
+		must("files", map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Matching paths, newest first."}),
+		must("count", outInt("Number of paths returned.")),
+		may("truncated", outBool("More paths matched than head_limit.")),
+	)
+	grepOut = outObject(
+		must("mode", map[string]any{"type": "string", "enum": []string{"files_with_matches", "content", "count"}, "description": "The output mode."}),
+		must("output", outString("The results, one entry a line.")),
+		must("count", outInt("Number of entries returned.")),
+		may("truncated", outBool("More entries follow; continue at next_offset.")),
+		may("next_offset", outInt("The offset of the next page.")),
+		may("binary", outBool("The file named was binary and not searched.")),
+		may("note", outString("Why the result stops short, or why the file named was not searched.")),
+	)
+)
+
+// The codex, anthropic and gemini dialects' results, and the patch tool's.
+var (
+	patchOut = outObject(
+		must("format", map[string]any{"type": "string", "enum": []string{"v4a", "unified", "search-replace"}, "description": "The patch format read."}),
+		must("files", map[string]any{"type": "array", "description": "The files the patch changed, in the order it names them.", "items": outObject(
+			must("path", outString("Absolute path.")),
+			must("op", map[string]any{"type": "string", "enum": []string{"add", "update", "delete"}, "description": "What happened to the file."}),
+			may("hunks", outInt("Hunks applied.")),
+			may("matched", map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "How each hunk matched: exact, whitespace, indent, unicode or prefix."}),
+		)}),
+		must("diff", outString("Unified diff of every change.")),
+	)
+	// imageFields are what a read of an image returns instead of text (image.go).
+	imageFields = []field{
+		may("type", map[string]any{"type": "string", "enum": []string{"file", "directory", "image"}, "description": "What was read."}),
+		may("mime_type", outString("The image's MIME type.")),
+		may("data", outString("The image, base64.")),
+		may("bytes", outInt("Size in bytes.")),
+	}
+	writeFields = []field{
+		may("created", outBool("The file did not exist before.")),
+	}
+	editFields = []field{
+		may("replacements", outInt("Number of replacements made.")),
+		may("diff", outString("Unified diff of the change.")),
+		may("matched", outString("How the old text matched: exact, whitespace, indent, unicode or prefix.")),
+	}
+	// codexReadOut and geminiReadOut are text reads, or an image.
+	codexReadOut = outObject(append(append([]field{
+		may("path", outString("Absolute path (images).")),
+		may("content", outString("The lines read, each prefixed with 'L<n>: '.")),
+		may("total_lines", outInt("Lines in the whole file.")),
+	}, imageFields...), readNotes...)...)
+	geminiReadOut = outObject(append(append([]field{
+		may("path", outString("Absolute path (images).")),
+		may("content", outString("The lines read, line endings kept.")),
+		may("total_lines", outInt("Lines in the whole file.")),
+		may("note", outString("Which lines these are and where to read on.")),
+	}, imageFields...), readNotes...)...)
+	codexListOut = outObject(
+		must("total_entries", outInt("Entries in the whole listing.")),
+		must("entries", outString("One entry a line, indented per level, directories ending in '/'.")),
+		may("truncated", outBool("More entries follow; continue at next_offset.")),
+		may("next_offset", outInt("First entry of the next page.")),
+	)
+	// editorOut is every command's result of the anthropic editor and memory tools.
+	editorOut = outObject(append(append(append(append([]field{
+		may("path", outString("The file or directory.")),
+		may("content", outString("What view shows: numbered lines, or the directory tree.")),
+		may("total_lines", outInt("Lines in the whole file.")),
+		may("undone", outBool("undo_edit took the last edit back.")),
+		may("deleted", outBool("The file was deleted.")),
+		may("source", outString("rename: the old path.")),
+		may("destination", outString("rename: the new path.")),
+	}, imageFields...), writeFields...), editFields...), readNotes...)...)
+	geminiWriteOut = outObject(must("path", outString("Absolute path.")), must("bytes", outInt("Bytes written.")), must("created", outBool("The file did not exist before.")))
+	geminiEditOut  = outObject(must("path", outString("Absolute path.")), must("replacements", outInt("Number of replacements made.")), must("diff", outString("Unified diff of the change.")), must("matched", outString("How the old text matched: exact, whitespace, indent, unicode or prefix.")))
+	geminiGrepOut  = outObject(
+		must("output", outString("The matching lines, path:line:text.")),
+		must("count", outInt("Number of entries returned.")),
+		may("truncated", outBool("More matches than shown.")),
+	)
+	readManyOut = outObject(
+		must("content", outString("Each file as '--- path ---' then its content.")),
+		must("files", map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "The files read."}),
+		may("skipped", outInt("Files left out past the 100-file cap.")),
+	)
+)
+
+// outputSchema renders a result schema; nil for a tool that declares none.
+func outputSchema(s map[string]any) json.RawMessage {
+	if s == nil {
+		return nil
+	}
+	b, _ := Marshal(s)
+	return b
+}
