@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/llmfs/llmfs/internal/glob"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -100,8 +101,9 @@ func ValidateDeny(patterns []string) error {
 // ".ENV" is hidden too); that errs on the side of the secret, and keeps one answer for a
 // workspace wherever it lives (macOS and Windows file systems ignore case).
 type denyRules struct {
-	patterns []string // as given
-	folded   []string // lowercased
+	patterns []string       // as given
+	folded   []string       // lowercased
+	fast     []glob.Matcher // folded, compiled: walks try every rule on every entry
 }
 
 func newDenyRules(opts *Options) (*denyRules, error) {
@@ -123,6 +125,7 @@ func newDenyRules(opts *Options) (*denyRules, error) {
 	d := &denyRules{patterns: pats}
 	for _, p := range pats {
 		d.folded = append(d.folded, strings.ToLower(p))
+		d.fast = append(d.fast, glob.Compile(strings.ToLower(p)))
 	}
 	return d, nil
 }
@@ -140,8 +143,8 @@ func (d *denyRules) match(rel string) (string, bool) {
 			continue
 		}
 		prefix := folded[:i]
-		for j, p := range d.folded {
-			if doublestar.MatchUnvalidated(p, prefix) {
+		for j, m := range d.fast {
+			if m.Match(prefix) {
 				return d.patterns[j], true
 			}
 		}
@@ -154,8 +157,8 @@ func (d *denyRules) match(rel string) (string, bool) {
 // parent.
 func (d *denyRules) matchSelf(rel string) bool {
 	folded := strings.ToLower(rel)
-	for _, p := range d.folded {
-		if doublestar.MatchUnvalidated(p, folded) {
+	for _, m := range d.fast {
+		if m.Match(folded) {
 			return true
 		}
 	}
