@@ -13,6 +13,7 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/llmfs/llmfs/internal/glob"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -110,8 +111,9 @@ func ValidateDeny(patterns []string) error {
 // one answer for a workspace wherever it lives (macOS and Windows file systems ignore case,
 // and macOS ignores normalization).
 type denyRules struct {
-	patterns []string // as given
-	folded   []string // foldName of each
+	patterns []string       // as given
+	folded   []string       // foldName of each
+	fast     []glob.Matcher // folded, compiled: walks try every rule on every entry
 }
 
 func newDenyRules(opts *Options) (*denyRules, error) {
@@ -139,6 +141,7 @@ func newDenyRules(opts *Options) (*denyRules, error) {
 			f = p
 		}
 		d.folded = append(d.folded, f)
+		d.fast = append(d.fast, glob.Compile(f))
 	}
 	return d, nil
 }
@@ -175,8 +178,8 @@ func (d *denyRules) match(rel string) (string, bool) {
 			continue
 		}
 		prefix := folded[:i]
-		for j, p := range d.folded {
-			if doublestar.MatchUnvalidated(p, prefix) {
+		for j, m := range d.fast {
+			if m.Match(prefix) {
 				return d.patterns[j], true
 			}
 		}
@@ -189,8 +192,8 @@ func (d *denyRules) match(rel string) (string, bool) {
 // parent.
 func (d *denyRules) matchSelf(rel string) bool {
 	folded := foldName(rel)
-	for _, p := range d.folded {
-		if doublestar.MatchUnvalidated(p, folded) {
+	for _, m := range d.fast {
+		if m.Match(folded) {
 			return true
 		}
 	}

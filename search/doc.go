@@ -19,13 +19,20 @@
 // leave the root, as [os.Root] does. Other stores are read through their interface.
 //
 // Matching: a literal that every match must contain is found with a vectorized byte
-// search on its rarest byte, and a lazily built DFA confirms the lines around each hit,
+// search on its rarest byte (by a frequency table measured on Go's source tree, see
+// byterank.go), each hit checked on a second rare byte before the literal is compared,
+// and a lazily built DFA confirms the lines around each hit,
 // or scans the whole buffer when there is no such literal. The DFA's cache has a fixed
 // budget: when full it is flushed whole, and when flushes come too often it gives way to
 // regexp for the rest of the file. Each worker reuses one buffer (128 KiB, grown only for
 // longer lines, up to 16 MiB), so memory stays bounded whatever the size of the file or
 // the pattern; only multiline mode reads a file whole. A file with a NUL byte in its first
 // 8000 bytes, or that starts with the signature of a binary format, is binary and skipped.
+//
+// Walking: a fixed pool of workers lists directories ahead of the visit, at most 16 per
+// worker waiting, so the work in flight and the memory held do not grow with the tree.
+// Globs (find's pattern, -g, ignore and deny rules) are compiled once: the common shapes
+// ("**/*.c", "dir/**", "name*") are string tests, the rest go to doublestar.
 //
 // Output order is stable: grep reports files in the order of a depth-first walk in which
 // each directory's entries are sorted by name (what ripgrep prints with --sort path), and

@@ -5,30 +5,34 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/llmfs/llmfs/internal/glob"
 )
 
 // filter decides which files a grep looks at: an optional glob and an optional type.
 type filter struct {
 	glob    string // doublestar pattern; "" for none
-	negate  bool   // the glob began with "!": matching files are left out
-	byPath  bool   // the glob has a "/": match the path relative to the search dir
+	match   glob.Matcher
+	typeM   []glob.Matcher
+	negate  bool // the glob began with "!": matching files are left out
+	byPath  bool // the glob has a "/": match the path relative to the search dir
 	typeGlb []string
 }
 
 // newFilter checks and compiles a glob filter and a type name.
-func newFilter(glob, typ string) (*filter, error) {
+func newFilter(pattern, typ string) (*filter, error) {
 	f := &filter{}
-	if glob != "" {
-		g := glob
+	if pattern != "" {
+		g := pattern
 		if strings.HasPrefix(g, "!") {
 			f.negate = true
 			g = g[1:]
 		}
 		g = strings.TrimPrefix(g, "/")
 		if g == "" || !doublestar.ValidatePattern(g) {
-			return nil, &PatternError{Kind: "glob", Pattern: glob, Err: doublestar.ErrBadPattern}
+			return nil, &PatternError{Kind: "glob", Pattern: pattern, Err: doublestar.ErrBadPattern}
 		}
 		f.glob = g
+		f.match = glob.Compile(g)
 		f.byPath = strings.Contains(g, "/")
 	}
 	if typ != "" {
@@ -37,6 +41,9 @@ func newFilter(glob, typ string) (*filter, error) {
 			return nil, &PatternError{Kind: "type", Pattern: typ, Err: errors.New("unknown file type; known types: " + strings.Join(Types(), ", "))}
 		}
 		f.typeGlb = g
+		for _, p := range g {
+			f.typeM = append(f.typeM, glob.Compile(p))
+		}
 	}
 	return f, nil
 }
@@ -52,7 +59,7 @@ func (f *filter) rule(rel string) verdict {
 		if f.byPath {
 			subject = rel
 		}
-		ok := doublestar.MatchUnvalidated(f.glob, subject)
+		ok := f.match.Match(subject)
 		switch {
 		case ok && f.negate, !ok && !f.negate:
 			return exclude
@@ -61,8 +68,8 @@ func (f *filter) rule(rel string) verdict {
 		}
 	}
 	if f.typeGlb != nil {
-		for _, g := range f.typeGlb {
-			if doublestar.MatchUnvalidated(g, base) {
+		for _, m := range f.typeM {
+			if m.Match(base) {
 				return overHidden
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/llmfs/llmfs/internal/glob"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -108,13 +109,14 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 		threads = runtime.GOMAXPROCS(0)
 	}
 	wk := newWalker(ctx, fsys, walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads, skip: opts.Skip})
+	match := glob.Compile(pat)
 	var files []file
 	werr := wk.walk(dir, real, func(f file) bool {
 		subject := f.rel
 		if !byPath {
 			subject = f.rel[strings.LastIndexByte(f.rel, '/')+1:]
 		}
-		if doublestar.MatchUnvalidated(pat, subject) {
+		if match.Match(subject) {
 			files = append(files, f)
 		}
 		return true

@@ -5,50 +5,82 @@ import "bytes"
 // finder looks for one literal, case-sensitive or ASCII case-insensitive, by scanning for
 // its rarest byte with the vectorized bytes.IndexByte and comparing the literal around
 // each hit. A common first byte (the "e" of "errorf") would stop the scan every few bytes;
-// a rare one lets it run.
+// a rare one lets it run. Even the rarest byte of a literal can be common (the "m" of
+// "func main" is in most lines of code), so each hit first checks a second rare byte at
+// its fixed offset, which turns most false hits away before the whole literal is compared.
+// Rarity is measured, not guessed: [byteRank] is generated from Go's source tree.
 type finder struct {
 	lit    []byte // lower case when fold
 	fold   bool
 	rare   int  // offset in lit of the rarest byte
 	r1, r2 byte // that byte, and its other case (r1 == r2 when there is none)
+	rare2  int  // offset of the second rarest byte, or -1 when lit has one byte
+	s1, s2 byte // the byte at rare2, and its other case
 }
 
 func newFinder(lit []byte, fold bool) *finder {
 	f := &finder{lit: lit, fold: fold}
-	for i, c := range lit {
-		if byteRank[c] < byteRank[lit[f.rare]] {
-			f.rare = i
-		}
-	}
-	f.setRare(f.rare)
+	f.pick(func(c byte) int { return int(byteRank[c]) })
 	return f
 }
 
-func (f *finder) setRare(i int) {
-	f.rare = i
-	f.r1, f.r2 = f.lit[i], f.lit[i]
-	if f.fold && 'a' <= f.r1 && f.r1 <= 'z' {
-		f.r2 = f.r1 - ('a' - 'A')
+// pick sets the rare byte and the second one to the two offsets of the lowest score,
+// preferring for the second a byte unlike the first, whose check would add nothing.
+func (f *finder) pick(score func(c byte) int) {
+	f.rare, f.rare2 = 0, -1
+	for i, c := range f.lit {
+		if score(c) < score(f.lit[f.rare]) {
+			f.rare = i
+		}
+	}
+	best := 0
+	for i, c := range f.lit {
+		if i == f.rare {
+			continue
+		}
+		s := score(c)
+		if c == f.lit[f.rare] {
+			s += 1 << 30
+		}
+		if f.rare2 < 0 || s < best {
+			best, f.rare2 = s, i
+		}
+	}
+	f.r1, f.r2 = f.cases(f.rare)
+	if f.rare2 >= 0 {
+		f.s1, f.s2 = f.cases(f.rare2)
 	}
 }
 
-// tuned returns a finder for the same literal whose rare byte is the one least frequent
+// cases returns the byte at offset i of the literal and its other case when folding.
+func (f *finder) cases(i int) (byte, byte) {
+	c := f.lit[i]
+	if f.fold && 'a' <= c && c <= 'z' {
+		return c, c - ('a' - 'A')
+	}
+	return c, c
+}
+
+// tuned returns a finder for the same literal whose rare bytes are the ones least frequent
 // in sample, a first buffer of a large file: the general ranking fails on text unlike
 // source code (a log file of Greek letter names is full of the "m" of "func main").
 func (f *finder) tuned(sample []byte) *finder {
 	t := *f
-	best := -1
-	for i, c := range f.lit {
-		n := bytes.Count(sample, []byte{c})
-		if f.fold && 'a' <= c && c <= 'z' {
-			n += bytes.Count(sample, []byte{c - ('a' - 'A')})
+	// Count only the literal's bytes, each once, with the vectorized bytes.Count: a loop
+	// over every byte of the sample cost more than the search it tuned.
+	var count [256]int
+	var seen [256]bool
+	for _, c := range f.lit {
+		if seen[c] {
+			continue
 		}
-		if best < 0 || n < best {
-			best = n
-			t.rare = i
+		seen[c] = true
+		count[c] = bytes.Count(sample, []byte{c})
+		if f.fold && 'a' <= c && c <= 'z' {
+			count[c] += bytes.Count(sample, []byte{c - ('a' - 'A')})
 		}
 	}
-	t.setRare(t.rare)
+	t.pick(func(c byte) int { return count[c] })
 	return &t
 }
 
@@ -88,31 +120,16 @@ func (f *finder) index(h []byte) int {
 		if s+n > len(h) {
 			return -1
 		}
+		if f.rare2 >= 0 {
+			if c := h[s+f.rare2]; c != f.s1 && c != f.s2 {
+				p = i + 1
+				continue
+			}
+		}
 		if f.fold && equalFold(h[s:s+n], f.lit) || !f.fold && bytes.Equal(h[s:s+n], f.lit) {
 			return s
 		}
 		p = i + 1
 	}
 	return -1
-}
-
-// byteRank orders bytes by how often they occur in source code and text, 0 the rarest.
-// Measured on Go's source tree and /usr/share/doc.
-var byteRank = [256]uint8{
-	0, 19, 13, 15, 25, 20, 26, 34, 1, 245, 246, 16, 2, 85, 47, 3,
-	21, 43, 44, 40, 4, 36, 62, 37, 14, 5, 9, 35, 32, 22, 27, 28,
-	255, 170, 228, 175, 165, 167, 172, 176, 230, 229, 189, 171, 240, 206, 235, 236,
-	243, 227, 224, 214, 216, 197, 212, 192, 205, 194, 223, 179, 210, 225, 211, 156,
-	160, 222, 191, 208, 200, 218, 193, 185, 183, 209, 161, 168, 198, 195, 196, 207,
-	201, 166, 213, 221, 219, 186, 190, 178, 182, 177, 162, 188, 184, 187, 158, 217,
-	180, 250, 226, 242, 241, 254, 237, 231, 233, 249, 181, 199, 244, 232, 251, 247,
-	238, 169, 252, 248, 253, 239, 215, 202, 234, 220, 174, 204, 173, 203, 155, 23,
-	154, 136, 151, 144, 117, 140, 131, 94, 145, 120, 124, 83, 103, 73, 89, 84,
-	104, 82, 86, 106, 153, 132, 80, 128, 139, 138, 66, 71, 141, 135, 95, 113,
-	163, 107, 81, 92, 126, 118, 101, 110, 87, 150, 97, 130, 119, 114, 91, 76,
-	90, 127, 122, 116, 102, 98, 121, 159, 109, 143, 125, 100, 137, 115, 129, 77,
-	10, 17, 164, 152, 69, 79, 49, 64, 57, 75, 74, 59, 112, 72, 148, 99,
-	133, 78, 29, 54, 52, 67, 68, 88, 146, 149, 61, 63, 53, 6, 30, 51,
-	111, 142, 157, 147, 93, 123, 134, 108, 96, 70, 65, 56, 58, 55, 18, 60,
-	105, 24, 38, 50, 42, 31, 46, 7, 41, 11, 12, 8, 45, 48, 39, 33,
 }

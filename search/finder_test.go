@@ -50,3 +50,43 @@ func TestFinderTuned(t *testing.T) {
 		t.Errorf("tuned index = %d, want 25", i)
 	}
 }
+
+// TestFinderSecondRareByte: issue 18.1: the finder keyed on one byte, and for "func main"
+// that byte ("m") is in most lines of code, so the whole literal was compared at every
+// one. The finder now checks a second rare byte, by the measured table, at its offset.
+func TestFinderSecondRareByte(t *testing.T) {
+	for _, tc := range []struct {
+		lit       string
+		fold      bool
+		rare, two byte
+	}{
+		{"func main", false, 'm', 'u'},
+		{"errorf", true, 'f', 'o'},
+		{"mm", false, 'm', 'm'}, // no other byte: the second check is the same byte
+		{"x", false, 'x', 0},
+	} {
+		f := newFinder([]byte(tc.lit), tc.fold)
+		if f.lit[f.rare] != tc.rare {
+			t.Errorf("%q: rare byte %q, want %q", tc.lit, f.lit[f.rare], tc.rare)
+		}
+		if tc.two == 0 {
+			if f.rare2 != -1 {
+				t.Errorf("%q: second rare offset %d, want none", tc.lit, f.rare2)
+			}
+			continue
+		}
+		if f.rare2 < 0 || f.rare2 == f.rare || f.lit[f.rare2] != tc.two {
+			t.Errorf("%q: second rare byte at %d, want %q at another offset than %d", tc.lit, f.rare2, tc.two, f.rare)
+		}
+	}
+	// A hit on the rare byte whose second byte differs is passed over, then found.
+	f := newFinder([]byte("func main"), false)
+	h := []byte("xxxx main func mxxx func main")
+	if i := f.index(h); i != 20 {
+		t.Errorf("index = %d, want 20", i)
+	}
+	g := newFinder([]byte("errorf"), true)
+	if i := g.index([]byte("ERROR fOO errorF")); i != 10 {
+		t.Errorf("fold index = %d, want 10", i)
+	}
+}

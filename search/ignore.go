@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/llmfs/llmfs/internal/glob"
 )
 
 // The kinds of ignore file, in ripgrep's order of precedence, lowest first: a match in a
@@ -68,6 +69,7 @@ type ignorePattern struct {
 	dirOnly  bool   // trailing "/": matches directories only
 	kind     uint8  // fast paths, below
 	lit      string // the literal for the fast paths
+	fast     glob.Matcher
 }
 
 // Fast paths for the commonest patterns: "name", "*.ext", "prefix*".
@@ -168,6 +170,7 @@ func parsePattern(s string) (ignorePattern, bool) {
 		return p, false
 	}
 	p.glob = s
+	p.fast = glob.Compile(s)
 	if !p.anchored {
 		meta := strings.IndexAny(s, `*?[\{`)
 		switch {
@@ -200,7 +203,7 @@ func (p *ignorePattern) match(rel, base string, isDir bool) bool {
 	if p.anchored {
 		subject = rel
 	}
-	return doublestar.MatchUnvalidated(p.glob, subject)
+	return p.fast.Match(subject)
 }
 
 // match says what the ignore files say of the entry name (a store name, with base name

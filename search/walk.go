@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // walkOptions choose what a walk visits.
@@ -47,6 +48,7 @@ type dirNode struct {
 	real   string // real host path, when known, for symbolic link loop detection
 	parent *dirNode
 	ig     *ignorer
+	claim  atomic.Bool // set by whoever loads n: a worker ahead of the visit, or the visit
 	done   chan struct{}
 	items  []item // set before done is closed
 	err    error  // the listing's error, set before done is closed
@@ -59,14 +61,26 @@ type item struct {
 
 // walker lists a tree in parallel and visits its files in a stable order: the entries of
 // each directory sorted by name, depth first (ripgrep's --sort path). Directory listings
-// are read by up to threads goroutines ahead of the visit.
+// are read by a fixed pool of threads workers ahead of the visit, nearest the visit first
+// (a stack), and at most ahead listings are held loaded and not yet visited: the work in
+// flight and the memory it holds do not grow with the tree (issue 18.3). A directory no
+// worker reached yet the visit lists itself, so a full window never stalls the walk.
 type walker struct {
 	ctx  context.Context
 	fsys fileSystem
 	opts walkOptions
-	sem  chan struct{}
-	wg   sync.WaitGroup // the directory loads under way
+	wg   sync.WaitGroup // the workers
+
+	mu      sync.Mutex
+	cond    *sync.Cond // signalled when pending grows, held shrinks or the walk stops
+	pending []*dirNode // directories found and not yet claimed; the top is visited soonest
+	held    int        // listings loaded ahead of the visit and not yet visited
+	ahead   int        // the bound on held
+	stop    bool
 }
+
+// aheadPerThread is how many listings each worker may hold ready ahead of the visit.
+const aheadPerThread = 16
 
 func newWalker(ctx context.Context, f fileSystem, opts walkOptions) *walker {
 	if opts.threads <= 0 {
@@ -75,7 +89,60 @@ func newWalker(ctx context.Context, f fileSystem, opts walkOptions) *walker {
 	if opts.base == "" {
 		opts.base = "."
 	}
-	return &walker{ctx: ctx, fsys: f, opts: opts, sem: make(chan struct{}, opts.threads)}
+	w := &walker{ctx: ctx, fsys: f, opts: opts, ahead: aheadPerThread * opts.threads}
+	w.cond = sync.NewCond(&w.mu)
+	return w
+}
+
+// work is a worker: it claims the pending directory nearest the visit and lists it,
+// while fewer than ahead listings wait for the visit.
+func (w *walker) work() {
+	defer w.wg.Done()
+	for {
+		w.mu.Lock()
+		for !w.stop && (len(w.pending) == 0 || w.held >= w.ahead) {
+			w.cond.Wait()
+		}
+		if w.stop {
+			w.mu.Unlock()
+			return
+		}
+		n := w.pending[len(w.pending)-1]
+		w.pending[len(w.pending)-1] = nil
+		w.pending = w.pending[:len(w.pending)-1]
+		if n.claim.Swap(true) {
+			w.mu.Unlock()
+			continue // the visit got there first
+		}
+		w.held++
+		w.mu.Unlock()
+		w.load(n)
+	}
+}
+
+// push queues the subdirectories of a listing, the first to be visited on top.
+func (w *walker) push(subs []*dirNode) {
+	if len(subs) == 0 {
+		return
+	}
+	w.mu.Lock()
+	for i := len(subs) - 1; i >= 0; i-- {
+		w.pending = append(w.pending, subs[i])
+	}
+	w.mu.Unlock()
+	w.cond.Broadcast()
+}
+
+// watchContext wakes the workers when the context ends; stop ends the watch.
+func (w *walker) watchContext(stop <-chan struct{}) {
+	select {
+	case <-w.ctx.Done():
+		w.mu.Lock()
+		w.stop = true
+		w.mu.Unlock()
+		w.cond.Broadcast()
+	case <-stop:
+	}
 }
 
 // walk visits every file below the directory dir (a store name) in order, until visit
@@ -84,20 +151,41 @@ func newWalker(ctx context.Context, f fileSystem, opts walkOptions) *walker {
 // search of a directory that cannot be listed must not look like one that found nothing.
 func (w *walker) walk(dir, real string, visit func(file) bool) error {
 	root := &dirNode{name: dir, real: real, ig: w.ancestorIgnores(dir), done: make(chan struct{})}
-	w.wg.Add(1)
-	go w.load(root)
+	stopWatch := make(chan struct{})
+	go w.watchContext(stopWatch)
+	for range w.opts.threads {
+		w.wg.Add(1)
+		go w.work()
+	}
 	w.visit(root, visit)
+	w.mu.Lock()
+	w.stop = true
+	w.pending = nil
+	w.mu.Unlock()
+	w.cond.Broadcast()
+	close(stopWatch)
 	w.wg.Wait()
 	return root.err
 }
 
 func (w *walker) visit(n *dirNode, visit func(file) bool) bool {
-	select {
-	case <-n.done:
-	case <-w.ctx.Done():
-		return false
+	if !n.claim.Swap(true) {
+		w.load(n) // no worker got here first: list it now
+	} else {
+		select {
+		case <-n.done:
+		case <-w.ctx.Done():
+			return false
+		}
+		w.mu.Lock()
+		w.held--
+		w.mu.Unlock()
+		w.cond.Signal()
 	}
-	for _, it := range n.items {
+	items := n.items
+	n.items = nil // what is visited is let go: only the path to the visit stays held
+	for i, it := range items {
+		items[i] = item{}
 		if it.sub != nil {
 			if !w.visit(it.sub, visit) {
 				return false
@@ -169,14 +257,11 @@ func (w *walker) readIgnores(ig *ignorer, dir string, git int) *ignorer {
 	return ig
 }
 
-// load lists n, applies the hidden and ignore rules, starts loading its subdirectories,
-// and marks n done.
+// load lists n, applies the hidden and ignore rules, queues its subdirectories, and marks
+// n done.
 func (w *walker) load(n *dirNode) {
-	defer w.wg.Done()
 	defer close(n.done)
-	select {
-	case w.sem <- struct{}{}:
-	case <-w.ctx.Done():
+	if w.ctx.Err() != nil {
 		return
 	}
 	des, err := w.fsys.readDir(w.ctx, n.name)
@@ -196,11 +281,12 @@ func (w *walker) load(n *dirNode) {
 			n.ig = w.readIgnores(n.ig, n.name, git)
 		}
 	}
-	<-w.sem
 	if err != nil {
 		n.err = err
 		return
 	}
+	var subs []*dirNode
+	defer func() { w.push(subs) }()
 	for _, de := range des {
 		base := de.Name()
 		name := joinName(n.name, base)
@@ -253,8 +339,7 @@ func (w *walker) load(n *dirNode) {
 			}
 			sub := &dirNode{name: name, rel: rel, real: real, parent: n, ig: n.ig, done: make(chan struct{})}
 			n.items = append(n.items, item{sub: sub})
-			w.wg.Add(1)
-			go w.load(sub)
+			subs = append(subs, sub)
 			continue
 		}
 		n.items = append(n.items, item{f: file{name: name, rel: rel, de: de}})

@@ -94,18 +94,37 @@ type txn struct {
 	ctx context.Context
 	q   querier
 	d   *dialect
+	x   *DB // set when q is x.db, outside a transaction: queries use x's prepared statements
 }
 
 func (t *txn) exec(q string, args ...any) (sql.Result, error) {
-	return t.q.ExecContext(t.ctx, t.d.rebind(q), args...)
+	q = t.d.rebind(q)
+	if t.x != nil {
+		if st, ok := t.x.prepared(t.ctx, q); ok {
+			return st.ExecContext(t.ctx, args...)
+		}
+	}
+	return t.q.ExecContext(t.ctx, q, args...)
 }
 
 func (t *txn) query(q string, args ...any) (*sql.Rows, error) {
-	return t.q.QueryContext(t.ctx, t.d.rebind(q), args...)
+	q = t.d.rebind(q)
+	if t.x != nil {
+		if st, ok := t.x.prepared(t.ctx, q); ok {
+			return st.QueryContext(t.ctx, args...)
+		}
+	}
+	return t.q.QueryContext(t.ctx, q, args...)
 }
 
 func (t *txn) queryRow(q string, args ...any) *sql.Row {
-	return t.q.QueryRowContext(t.ctx, t.d.rebind(q), args...)
+	q = t.d.rebind(q)
+	if t.x != nil {
+		if st, ok := t.x.prepared(t.ctx, q); ok {
+			return st.QueryRowContext(t.ctx, args...)
+		}
+	}
+	return t.q.QueryRowContext(t.ctx, q, args...)
 }
 
 // busyTimeoutMS is how long a SQLite writer waits for another connection's write lock.

@@ -58,6 +58,7 @@ import (
 	"io/fs"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -118,6 +119,9 @@ type DB struct {
 	owned bool // Close closes db
 
 	notifiers sync.Map // workspace row id -> *store.Notifier, for journal waiters
+
+	stmts  sync.Map     // rebound query -> *sql.Stmt, for reads outside transactions
+	nstmts atomic.Int64 // entries in stmts
 }
 
 // New returns a DB over db, which must be a database of the given dialect, and brings its
@@ -147,6 +151,7 @@ func (x *DB) Dialect() Dialect { return x.d.name }
 
 // Close closes the database handle if the DB opened it ([Connect]); otherwise it does nothing.
 func (x *DB) Close() error {
+	x.closeStatements()
 	if x.owned {
 		return x.db.Close()
 	}

@@ -175,7 +175,7 @@ func (s *Store) read(ctx context.Context) *txn {
 	if s.tx != nil {
 		return s.tx
 	}
-	return &txn{ctx: ctx, q: s.x.db, d: s.x.d}
+	return &txn{ctx: ctx, q: s.x.db, d: s.x.d, x: s.x}
 }
 
 // Stat implements [store.Store].

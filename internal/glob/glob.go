@@ -1,0 +1,88 @@
+// Package glob compiles a doublestar glob once into a matcher that decides the common
+// shapes by a string test: a literal, "*.c" (a suffix), "name*" (a prefix), "**/x",
+// "**/*.c" and "**/name*" (a test of the last element) and "dir/**" (a prefix of
+// elements). Anything else goes to github.com/bmatcuk/doublestar/v4, with the same result:
+// the fast tests are the meaning doublestar gives those shapes, checked against it in the
+// tests. Walks call a matcher once per entry per rule, so the general matcher, which
+// decodes the pattern rune by rune on every call, was a large share of find's CPU.
+package glob
+
+import (
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// kind is how a Matcher decides.
+type kind uint8
+
+const (
+	general  kind = iota // doublestar
+	literal              // s == lit
+	suffix               // s ends in lit, no "/" in s before it
+	prefix               // s starts with lit, no "/" in s after it
+	anyExact             // the last element of s is lit
+	anySuf               // the last element of s ends in lit
+	anyPre               // the last element of s starts with lit
+	under                // s is lit or below it
+)
+
+// Matcher matches one valid doublestar pattern. The zero Matcher matches only "".
+type Matcher struct {
+	kind kind
+	lit  string
+	pat  string
+}
+
+const meta = `*?[{\`
+
+// Compile returns the matcher of pat, which the caller has validated
+// (doublestar.ValidatePattern).
+func Compile(pat string) Matcher {
+	m := Matcher{pat: pat}
+	plain := func(s string) bool { return !strings.ContainsAny(s, meta) }
+	switch {
+	case plain(pat):
+		m.kind, m.lit = literal, pat
+	case strings.HasPrefix(pat, "**/") && plain(pat[3:]) && !strings.Contains(pat[3:], "/"):
+		m.kind, m.lit = anyExact, pat[3:]
+	case strings.HasPrefix(pat, "**/*") && len(pat) > 4 && plain(pat[4:]) && !strings.Contains(pat[4:], "/"):
+		m.kind, m.lit = anySuf, pat[4:]
+	case strings.HasPrefix(pat, "**/") && strings.HasSuffix(pat, "*") && len(pat) > 4 &&
+		plain(pat[3:len(pat)-1]) && !strings.Contains(pat[3:], "/"):
+		m.kind, m.lit = anyPre, pat[3:len(pat)-1]
+	case strings.HasPrefix(pat, "*") && plain(pat[1:]) && !strings.Contains(pat, "/"):
+		m.kind, m.lit = suffix, pat[1:]
+	case strings.HasSuffix(pat, "*") && plain(pat[:len(pat)-1]) && !strings.Contains(pat, "/"):
+		m.kind, m.lit = prefix, pat[:len(pat)-1]
+	case strings.HasSuffix(pat, "/**") && len(pat) > 3 && plain(pat[:len(pat)-3]):
+		m.kind, m.lit = under, pat[:len(pat)-3]
+	}
+	return m
+}
+
+// Pattern returns the pattern m was compiled from.
+func (m Matcher) Pattern() string { return m.pat }
+
+// Match reports whether s, a slash-separated path, matches the pattern.
+func (m Matcher) Match(s string) bool {
+	switch m.kind {
+	case literal:
+		return s == m.lit
+	case suffix:
+		return strings.HasSuffix(s, m.lit) && !strings.Contains(s[:len(s)-len(m.lit)], "/")
+	case prefix:
+		return strings.HasPrefix(s, m.lit) && !strings.Contains(s[len(m.lit):], "/")
+	case anyExact:
+		return last(s) == m.lit
+	case anySuf:
+		return strings.HasSuffix(last(s), m.lit)
+	case anyPre:
+		return strings.HasPrefix(last(s), m.lit)
+	case under:
+		return strings.HasPrefix(s, m.lit) && (len(s) == len(m.lit) || s[len(m.lit)] == '/')
+	}
+	return doublestar.MatchUnvalidated(m.pat, s)
+}
+
+func last(s string) string { return s[strings.LastIndexByte(s, '/')+1:] }
