@@ -188,18 +188,21 @@ type plan struct {
 }
 
 // maxLookAgain bounds how often a change is planned again after the journal found the
-// path changed since the plan (another writer got in between).
-const maxLookAgain = 8
+// path changed since the plan (another writer got in between). Each time means another
+// transaction committed a change to the path, so the bound matters only under unending
+// contention: 8 concurrent overwrites of one file on PostgreSQL used up a bound of 8.
+const maxLookAgain = 100
 
 // do plans the changes (looking at the paths now), records them, runs the change, and
 // settles them by its outcome.
 func (r *recorder) do(ctx context.Context, prepare func() (plan, error), change func() error) error {
 	for attempt := 1; ; attempt++ {
 		p, err := prepare()
-		if err != nil {
-			return err
+		if err == nil {
+			err = r.tx.Add(ctx, p.changes, nonNil(p.blobs))
 		}
-		err = r.tx.Add(ctx, p.changes, nonNil(p.blobs))
+		// Changed under the plan: the journal found another version than planned, or the
+		// look itself read a file another writer replaced meanwhile (its content is gone).
 		if errors.Is(err, store.ErrChanged) && attempt < maxLookAgain {
 			continue
 		}
