@@ -104,7 +104,7 @@ func (w *Workspace) change(sc *store.Change) (Change, bool) {
 	}
 	c := Change{ID: sc.ID, Set: sc.Set, Time: sc.Time, Actor: sc.Actor, Op: sc.Op,
 		Path: w.display(sc.Path), Before: sc.Before, After: sc.After, State: sc.State, name: sc.Path, other: sc.Other}
-	if sc.Other != "" && w.inRoot(sc.Other) {
+	if sc.Other != "" && w.inRoot(sc.Other) && !w.deniedName(sc.Other) {
 		c.Other = w.display(sc.Other)
 	}
 	return c, true

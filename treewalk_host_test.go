@@ -145,7 +145,7 @@ func TestQuotaUsageWalkSkipsTemporaryFiles(t *testing.T) {
 	if err := os.WriteFile(dir+"/a.txt", []byte("abc"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(dir+"/.a.txt.llmfs-1x2y3z", []byte("partial write"), 0o644); err != nil {
+	if err := os.WriteFile(dir+"/.a.txt.llmfs-00000001x2y3z", []byte("partial write"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	w, err := llmfs.Open(&llmfs.Options{Root: dir, Quota: llmfs.Quota{MaxBytes: 1 << 30}})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 
@@ -148,6 +149,9 @@ func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*path
 			rmFiles = append(rmFiles, p)
 		}
 	}
+	if err := w.checkEmptied(ctx, rmFiles, rmDirs); err != nil {
+		return nil, err
+	}
 	slices.SortStableFunc(rmDirs, func(a, b *pathState) int { return depth(b) - depth(a) })
 	slices.SortStableFunc(mkDirs, func(a, b *pathState) int { return depth(a) - depth(b) })
 	for _, p := range rmFiles {
@@ -194,4 +198,28 @@ func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*path
 		res.Paths = append(res.Paths, w.display(p.name))
 	}
 	return res, nil
+}
+
+// checkEmptied fails with [CodeFileChanged] unless every directory of rmDirs holds nothing
+// but paths the undo removes too: a directory someone has since put a file in cannot be
+// removed, and finding that out only after removing the rest would half-apply the undo.
+func (w *Workspace) checkEmptied(ctx context.Context, rmFiles, rmDirs []*pathState) error {
+	gone := map[string]bool{}
+	for _, p := range slices.Concat(rmFiles, rmDirs) {
+		gone[p.name] = true
+	}
+	for _, p := range rmDirs {
+		des, err := w.store.ReadDir(ctx, p.name)
+		if err != nil {
+			return storeError(w.display(p.name), err)
+		}
+		for _, de := range des {
+			if name := path.Join(p.name, de.Name()); !gone[name] {
+				rel := w.Rel(w.display(p.name))
+				return &Error{Code: CodeFileChanged, Path: w.display(p.name), Err: store.ErrChanged,
+					Msg: fmt.Sprintf("cannot undo: %s has since been given %s (by someone else, or outside llmfs), so it cannot be removed; nothing was touched", rel, w.Rel(w.display(name)))}
+			}
+		}
+	}
+	return nil
 }

@@ -44,7 +44,7 @@ func TestAppendThroughHardLinkLeavesOutsideAlone(t *testing.T) {
 func TestCrashTempFilesNotListedOrCounted(t *testing.T) {
 	root := t.TempDir()
 	noErr(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a"), 0o644))
-	tmp := filepath.Join(root, ".a.txt.llmfs-k3j2h1")
+	tmp := filepath.Join(root, ".a.txt.llmfs-0000000k3j2h1")
 	noErr(t, os.WriteFile(tmp, []byte(strings.Repeat("partial\n", 125)), 0o644))
 	w, err := llmfs.Open(&llmfs.Options{Root: root, Quota: llmfs.Quota{MaxFiles: 2, MaxBytes: 100}})
 	noErr(t, err)

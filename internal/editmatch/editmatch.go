@@ -184,18 +184,37 @@ func Tolerant(text, old, new string) (Result, error) {
 	if nw.endsNL {
 		newText += "\n"
 	}
+	// A numbered line was a whole line of the read, so only a match at a line's start counts.
 	for _, o := range exactForms(stripped, newText, f.crlf) {
-		switch n := strings.Count(text, o.old); {
-		case n == 1:
-			i := strings.Index(text, o.old)
+		switch at := atLineStarts(text, o.old); {
+		case len(at) == 1:
+			i := at[0]
 			return Result{Start: i, End: i + len(o.old), New: o.new, Step: Prefix}, nil
-		case n > 1:
-			a := ambiguousExact(text, o.old, n).(*Ambiguous)
-			a.Step = Prefix
+		case len(at) > 1:
+			a := &Ambiguous{Step: Prefix, Count: len(at)}
+			for _, i := range at[:min(len(at), maxAmbiguousLines)] {
+				a.Lines = append(a.Lines, 1+strings.Count(text[:i], "\n"))
+			}
 			return Result{}, a
 		}
 	}
 	return f.lineSteps(m, nw, Prefix)
+}
+
+// atLineStarts returns the offsets in text where s occurs at the start of a line.
+func atLineStarts(text, s string) []int {
+	var at []int
+	for i := 0; i <= len(text); {
+		j := strings.Index(text[i:], s)
+		if j < 0 {
+			break
+		}
+		if k := i + j; k == 0 || text[k-1] == '\n' {
+			at = append(at, k)
+		}
+		i += j + 1
+	}
+	return at
 }
 
 // model is an old or new text split into lines without their endings.

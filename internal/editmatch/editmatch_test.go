@@ -139,3 +139,19 @@ func TestReindentInconsistentOld(t *testing.T) {
 		}
 	}
 }
+
+// Review: after stripping copied line-number prefixes, the old text was looked up as a
+// substring anywhere, so "     2\tbar" matched the "bar" inside "foobar()" on line 1 and
+// edited the middle of that line. A numbered line starts a line.
+func TestPrefixMatchStartsAtALine(t *testing.T) {
+	text := "foobar()\nother\n"
+	r, err := Find(text, "     2\tbar", "     2\tbaz")
+	if err == nil {
+		t.Fatalf("matched at %d..%d (%s): %q", r.Start, r.End, r.Step, r.Apply(text))
+	}
+	text = "x := foobar()\nbar\n"
+	r, err = Find(text, "     2\tbar", "     2\tbaz")
+	if err != nil || r.Apply(text) != "x := foobar()\nbaz\n" {
+		t.Fatalf("Find = %q, %v", r.Apply(text), err)
+	}
+}

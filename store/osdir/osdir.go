@@ -524,7 +524,10 @@ func (s *Store) newNamedTemp(target string) (*tempFile, error) {
 
 // tempName is a fresh name for a temporary file for base: ".BASE.llmfs-SUFFIX".
 func tempName(base string) string {
-	return "." + tmpPrefix(base) + tempMark + randomSuffix()
+	// Padded to the fixed length IsTemp asks for, so that a user's ".env.llmfs-backup"
+	// is never taken for one of these.
+	suffix := randomSuffix()
+	return "." + tmpPrefix(base) + tempMark + strings.Repeat("0", tempSuffixLen-len(suffix)) + suffix
 }
 
 // commit puts t in place of its target: by rename, or, when exclusive, by a hard link

@@ -6,6 +6,9 @@ import "strings"
 // prefix of the name it is for and a random suffix: ".NAME.llmfs-SUFFIX".
 const tempMark = ".llmfs-"
 
+// tempSuffixLen is the length of the random suffix: a uint64 in base 36, zero-padded.
+const tempSuffixLen = 13
+
 // IsTemp reports whether base, the last element of a name, is that of a temporary file a
 // write of this package makes and renames into place. A crash can leave one behind where
 // the system has no unnamed temporary files (Linux O_TMPFILE); [Store.ReadDir] hides them
@@ -21,7 +24,7 @@ func IsTemp(base string) bool {
 		return false
 	}
 	suffix := base[i+len(tempMark):]
-	if suffix == "" || len(suffix) > 13 { // a uint64 in base 36
+	if len(suffix) != tempSuffixLen {
 		return false
 	}
 	for _, c := range []byte(suffix) {

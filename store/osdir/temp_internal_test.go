@@ -17,8 +17,9 @@ import (
 func TestIsTemp(t *testing.T) {
 	for name, want := range map[string]bool{
 		".f.txt.llmfs-3218tyfkd4481": true,
-		".f.llmfs-0":                 true,
-		"." + tmpPrefix(strings.Repeat("é", 200)) + ".llmfs-zz": true,
+		".f.llmfs-000000000000z":     true,
+		".f.llmfs-0":                 false, // too short: tempName pads to 13
+		"." + tmpPrefix(strings.Repeat("é", 200)) + ".llmfs-zz00000000000": true,
 		"f.txt.llmfs-abc":             false, // no leading dot
 		".f.txt.llmfs-":               false,
 		".f.txt.llmfs-ABC":            false,
@@ -42,7 +43,7 @@ func TestIsTemp(t *testing.T) {
 func TestTempFilesHiddenAndSwept(t *testing.T) {
 	dir := t.TempDir()
 	old := time.Now().Add(-time.Hour)
-	for _, p := range []string{".a.txt.llmfs-old1", "sub/.b.txt.llmfs-old2", ".c.txt.llmfs-fresh"} {
+	for _, p := range []string{".a.txt.llmfs-000000000old1", "sub/.b.txt.llmfs-000000000old2", ".c.txt.llmfs-00000000fresh"} {
 		p = filepath.Join(dir, p)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
@@ -58,10 +59,10 @@ func TestTempFilesHiddenAndSwept(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := os.Lstat(filepath.Join(dir, ".a.txt.llmfs-old1")); err == nil {
+	if _, err := os.Lstat(filepath.Join(dir, ".a.txt.llmfs-000000000old1")); err == nil {
 		t.Error("New left a stale temporary file at the top")
 	}
-	if _, err := os.Lstat(filepath.Join(dir, ".c.txt.llmfs-fresh")); err != nil {
+	if _, err := os.Lstat(filepath.Join(dir, ".c.txt.llmfs-00000000fresh")); err != nil {
 		t.Error("New removed a fresh temporary file, which may be a write in progress")
 	}
 	for _, d := range []string{".", "sub"} {
@@ -75,7 +76,7 @@ func TestTempFilesHiddenAndSwept(t *testing.T) {
 			}
 		}
 	}
-	if _, err := os.Lstat(filepath.Join(dir, "sub/.b.txt.llmfs-old2")); err == nil {
+	if _, err := os.Lstat(filepath.Join(dir, "sub/.b.txt.llmfs-000000000old2")); err == nil {
 		t.Error("ReadDir left a stale temporary file")
 	}
 }
@@ -138,4 +139,32 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 	if strings.Join(got, " ") != strings.Join(names, " ") {
 		t.Errorf("%s holds %v, want %v", dir, got, names)
 	}
+}
+
+// Review: IsTemp took any short lowercase suffix for a random one, so a user's old file
+// such as ".env.llmfs-backup" was hidden from listings and deleted by the sweep. Only the
+// fixed-length suffix tempName makes is taken for a temporary file.
+func TestSweepSparesLookalikeUserFiles(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	for _, n := range []string{".env.llmfs-backup", ".f.llmfs-0", ".notes.llmfs-v2"} {
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, []byte("mine"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, old, old)
+	}
+	s, err := New(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	des, err := s.ReadDir(ctx, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(des) != 3 {
+		t.Errorf("ReadDir lists %d of the 3 user files", len(des))
+	}
+	assertOnly(t, dir, ".env.llmfs-backup", ".f.llmfs-0", ".notes.llmfs-v2")
 }
