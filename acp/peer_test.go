@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/testcache"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -25,7 +26,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv("LLMFS_ACP_PEER") == "agent" {
 		os.Exit(runAgentPeer())
 	}
-	os.Exit(m.Run())
+	restore := testcache.Isolate()
+	code := m.Run()
+	restore()
+	os.Exit(code)
 }
 
 // peerResult is one observation the agent peer reports.

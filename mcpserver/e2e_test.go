@@ -28,6 +28,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/llmfs/llmfs/internal/testcache"
+
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/mcpserver"
 	"github.com/llmfs/llmfs/tools"
@@ -41,7 +43,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	restore := testcache.Isolate()
 	code := m.Run()
+	restore()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

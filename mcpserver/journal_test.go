@@ -11,6 +11,39 @@ import (
 	"github.com/llmfs/llmfs"
 )
 
+// TestJournalActorStdioSession: issue 14.2, a stdio session has no protocol session ID,
+// and its changes were journaled as plain "mcp"; each gets an mcp:<id> of its own.
+func TestJournalActorStdioSession(t *testing.T) {
+	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
+	dir := tempDir(t)
+	a := stdioSession(t, nil, "--root", dir)
+	ok(t, a, "file_write", `{"path":"a.txt","content":"from a\n"}`)
+	a.Close()
+	b := stdioSession(t, nil, "--root", dir)
+	ok(t, b, "file_write", `{"path":"b.txt","content":"from b\n"}`)
+	b.Close()
+	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := w.History(context.Background(), llmfs.HistoryFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	actors := map[string]string{}
+	for _, c := range cs {
+		actors[w.Rel(c.Path)] = c.Actor
+	}
+	for _, p := range []string{"a.txt", "b.txt"} {
+		if id, found := strings.CutPrefix(actors[p], "mcp:"); !found || id == "" {
+			t.Errorf("actor of %s = %q, want mcp:<id>", p, actors[p])
+		}
+	}
+	if actors["a.txt"] == actors["b.txt"] {
+		t.Errorf("two stdio sessions share the actor %q", actors["a.txt"])
+	}
+}
+
 // TestJournalActorPerSession: issue 14.2, each MCP session's changes are journaled under
 // an actor of its own, and another process following the journal sees them (the feed the
 // console will use).

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -40,10 +41,7 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 		return st, nil
 	}
 	st := &session{}
-	actor := "mcp" // the journal's name for this session's changes
-	if id := ss.ID(); id != "" {
-		actor += ":" + id
-	}
+	actor := sessionActor(ss.ID()) // the journal's name for this session's changes
 	for i, r := range s.roots {
 		// A session of its own, so its reads are its own; NewWithOptions switches
 		// read-before-edit on or off as asked. Relative paths resolve against the first
@@ -342,4 +340,14 @@ func pathKeys(schema json.RawMessage) ([]string, error) {
 		}
 	}
 	return keys, nil
+}
+
+// sessionActor is the journal's actor for an MCP session: "mcp:<id>". A stdio session has
+// no session ID in the protocol, so it gets a random one: two stdio servers on one
+// directory, or one run after another, are still told apart in the history.
+func sessionActor(id string) string {
+	if id == "" {
+		id = "stdio-" + rand.Text()[:12]
+	}
+	return "mcp:" + id
 }

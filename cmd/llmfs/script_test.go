@@ -5,15 +5,28 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/llmfs/llmfs/internal/testcache"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(isolated{m}, map[string]func(){
 		"llmfs": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
+}
+
+// isolated runs the tests (not the llmfs commands of the scripts, which testscript runs
+// through the same binary) with the host workspaces' journals in a temporary cache
+// directory instead of ~/.cache.
+type isolated struct{ m *testing.M }
+
+func (i isolated) Run() int {
+	defer testcache.Isolate()()
+	return i.m.Run()
 }
 
 // TestScripts runs the binary as a person would, one script per behaviour, in
@@ -22,5 +35,11 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
+		// testscript starts each script with a clean environment; give it a cache of its
+		// own under the test binary's isolated one (a script may still set its own).
+		Setup: func(env *testscript.Env) error {
+			env.Setenv(testcache.Env, filepath.Join(os.Getenv(testcache.Env), filepath.Base(env.WorkDir)))
+			return nil
+		},
 	})
 }
