@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/acp/internal/jsonrpc"
@@ -66,6 +67,19 @@ type Summary struct {
 	StopReason string
 	// Changes are the agent's writes, oldest first.
 	Changes []Change
+	// Checkpoint names the journal's point at the start of the prompt turn, "" when the
+	// directories keep no journal.
+	Checkpoint string
+}
+
+// turnCheckpoint names the checkpoint of prompt turn n of session id.
+func turnCheckpoint(id string, n int) string {
+	return fmt.Sprintf("acp:%.120s:turn-%d", strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.IsSpace(r) {
+			return '_'
+		}
+		return r
+	}, id), n)
 }
 
 // RunClient is a headless ACP client, the logic of `llmfs acp`. It starts the agent,
@@ -202,6 +216,10 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 	close(ready)
 
 	sum := &Summary{SessionID: sess.SessionID}
+	// A checkpoint at the start of the prompt turn: `llmfs restore NAME` takes it back.
+	if cp := turnCheckpoint(sess.SessionID, 1); fsrv.Checkpoint(callCtx, sess.SessionID, cp) == nil {
+		sum.Checkpoint = cp
+	}
 	var res struct {
 		StopReason string `json:"stopReason"`
 	}

@@ -149,6 +149,27 @@ func (s *FileServer) AddSession(id, cwd string, extra ...string) error {
 	return nil
 }
 
+// Checkpoint names the present point of the journal of each directory session id works
+// in (see [llmfs.Workspace.Checkpoint]), so that `llmfs restore NAME` takes back what the
+// agent changes after it. Directories without a journal are skipped.
+func (s *FileServer) Checkpoint(ctx context.Context, id, name string) error {
+	s.mu.Lock()
+	roots := s.sessions[id]
+	s.mu.Unlock()
+	if roots == nil {
+		return fmt.Errorf("acp: unknown session %q", id)
+	}
+	for _, r := range roots {
+		if !r.ws.Journaled() {
+			continue
+		}
+		if _, err := r.ws.Checkpoint(ctx, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // RemoveSession forgets session id; its later requests fail as for an unknown session.
 func (s *FileServer) RemoveSession(id string) {
 	s.mu.Lock()

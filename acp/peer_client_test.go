@@ -110,6 +110,32 @@ func checkResults(t *testing.T, got map[string]peerResult, want []peerResult) {
 	}
 }
 
+// TestPromptTurnCheckpoint: issue 14.7, llmfs acp makes a checkpoint at the start of
+// every prompt turn, so the turn's changes can be restored away.
+func TestPromptTurnCheckpoint(t *testing.T) {
+	p := newPeerProject(t)
+	sum, _ := runPeer(t, p, "direct", ClientOptions{})
+	if sum.Checkpoint == "" {
+		t.Fatal("no checkpoint named in the summary")
+	}
+	w, err := llmfs.Open(&llmfs.Options{Root: p.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cps, err := w.Checkpoints(context.Background())
+	if err != nil || len(cps) != 1 || cps[0].Name != sum.Checkpoint {
+		t.Fatalf("checkpoints %v, %v; want one, %q", cps, err, sum.Checkpoint)
+	}
+	cp := cps[0]
+	after, err := w.History(context.Background(), llmfs.HistoryFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) == 0 || after[0].ID <= cp.ID {
+		t.Errorf("checkpoint at %d, newest change %v: want the turn's changes after it", cp.ID, after)
+	}
+}
+
 // TestPeerDirect runs the fs cases from a Go agent in another process against RunClient's
 // file server.
 func TestPeerDirect(t *testing.T) {
