@@ -1,0 +1,322 @@
+// The llmfs web console. Every request carries the token as "Authorization: Bearer";
+// the token comes from the URL fragment (#token=...) once, then from session storage.
+// No cookie, no token in a URL the server sees.
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, props = {}, ...kids) => {
+  const e = Object.assign(document.createElement(tag), props);
+  e.append(...kids);
+  return e;
+};
+
+const page = { ready: false, error: null, feed: [], current: null };
+window.llmfsConsole = page;
+
+function takeToken() {
+  const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (m) {
+    sessionStorage.setItem("llmfs-token", decodeURIComponent(m[1]));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem("llmfs-token");
+}
+
+class Unauthorized extends Error {}
+
+async function api(path, opts = {}) {
+  const headers = { Authorization: "Bearer " + (sessionStorage.getItem("llmfs-token") || "") };
+  if (opts.json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    opts = { ...opts, body: JSON.stringify(opts.json) };
+  }
+  const res = await fetch("api/" + path, { ...opts, headers });
+  if (res.status === 401) {
+    showLogin("The token was refused: paste the right one.");
+    throw new Unauthorized("unauthorized");
+  }
+  const type = res.headers.get("Content-Type") || "";
+  const body = type.startsWith("application/json") ? await res.json() : await res.text();
+  if (!res.ok) throw new Error(body.message || body || res.statusText);
+  return body;
+}
+
+function status(msg, isErr = false) {
+  const s = $("status");
+  s.textContent = msg;
+  s.className = isErr ? "err" : "";
+  if (!isErr) setTimeout(() => { if (s.textContent === msg) s.textContent = ""; }, 3000);
+}
+
+function report(err) {
+  if (!(err instanceof Unauthorized)) status(err.message, true);
+}
+
+function showLogin(why) {
+  $("app").hidden = true;
+  $("login").hidden = false;
+  if (why) $("loginwhy").textContent = why;
+  $("token").focus();
+}
+
+// --- the tree, loaded one directory at a time
+
+async function listInto(ul, dir) {
+  const entries = await api("list?path=" + encodeURIComponent(dir));
+  ul.replaceChildren();
+  for (const e of entries) {
+    const path = dir === "." ? e.name : dir + "/" + e.name;
+    const li = el("li");
+    if (e.type === "directory") {
+      const b = el("button", { className: "dir", textContent: e.name + "/" });
+      const sub = el("ul");
+      sub.hidden = true;
+      b.onclick = async () => {
+        const opening = sub.hidden;
+        sub.hidden = !opening;
+        b.classList.toggle("open", opening);
+        if (opening) await listInto(sub, path).catch(report);
+      };
+      li.append(b, sub);
+    } else {
+      li.append(el("button", { className: "file", textContent: e.name, title: e.size + " bytes",
+        onclick: () => openFile(path).catch(report) }));
+    }
+    ul.append(li);
+  }
+}
+
+async function refreshTree() {
+  const ul = el("ul");
+  $("tree").replaceChildren(ul);
+  await listInto(ul, ".");
+}
+
+// --- the viewer and editor
+
+function codeTable(text, hitLine) {
+  const lines = text.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  const t = el("table", { className: "code" });
+  lines.forEach((line, i) => {
+    const tr = el("tr", {}, el("td", { className: "n", textContent: String(i + 1) }), el("td", { textContent: line }));
+    tr.id = "L" + (i + 1);
+    if (i + 1 === hitLine) tr.className = "hit";
+    t.append(tr);
+  });
+  return t;
+}
+
+async function openFile(path, line) {
+  const f = await api("read?path=" + encodeURIComponent(path));
+  page.current = { path: f.path, content: f.content };
+  $("viewtitle").textContent = f.path + (f.truncated ? " (truncated)" : "");
+  $("viewactions").replaceChildren(
+    el("button", { textContent: "Edit", onclick: () => editFile() }),
+    el("button", { textContent: "Rename", onclick: () => renameFile().catch(report) }),
+    el("button", { textContent: "Delete", onclick: () => deleteFile().catch(report) }),
+    el("button", { textContent: "History", onclick: () => fileHistory(f.path).catch(report) }));
+  $("viewbody").replaceChildren(codeTable(f.content, line));
+  if (line) document.getElementById("L" + line)?.scrollIntoView({ block: "center" });
+}
+
+function editFile() {
+  const cur = page.current;
+  const ta = el("textarea", { id: "editor", value: cur.content, spellcheck: false });
+  $("viewactions").replaceChildren(
+    el("button", { id: "save", textContent: "Save", onclick: async () => {
+      try {
+        // Send the edit as a replacement of the text as loaded: if the file changed
+        // since, the edit fails (a conflict shown) instead of overwriting.
+        if (cur.content === "") {
+          await api("file?path=" + encodeURIComponent(cur.path), { method: "PUT", json: { content: ta.value } });
+        } else {
+          await api("edit", { method: "POST", json: { path: cur.path, old: cur.content, new: ta.value } });
+        }
+        status("saved " + cur.path);
+        await openFile(cur.path);
+      } catch (e) { report(e); }
+    } }),
+    el("button", { textContent: "Cancel", onclick: () => openFile(cur.path).catch(report) }));
+  $("viewbody").replaceChildren(ta);
+  ta.focus();
+}
+
+async function renameFile() {
+  const to = prompt("Rename " + page.current.path + " to", page.current.path);
+  if (!to || to === page.current.path) return;
+  await api("move", { method: "POST", json: { from: page.current.path, to } });
+  await refreshTree();
+  await openFile(to);
+}
+
+async function deleteFile() {
+  if (!confirm("Delete " + page.current.path + "?")) return;
+  await api("delete", { method: "POST", json: { path: page.current.path } });
+  $("viewtitle").textContent = "deleted " + page.current.path;
+  $("viewactions").replaceChildren();
+  $("viewbody").replaceChildren();
+  await refreshTree();
+}
+
+async function fileHistory(path) {
+  const cs = await api("history/changes?limit=100&path=" + encodeURIComponent(path));
+  $("viewtitle").textContent = "History of " + path;
+  $("viewbody").replaceChildren(el("ol", {}, ...cs.map((c) => el("li", {}, changeLine(c)))));
+}
+
+function showDiff(title, text) {
+  $("viewtitle").textContent = title;
+  const pre = el("pre", { className: "diff", id: "diff" });
+  for (const line of text.split("\n")) {
+    const cls = line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "";
+    pre.append(el("div", { className: cls, textContent: line || " " }));
+  }
+  $("viewbody").replaceChildren(pre);
+}
+
+// --- the change feed
+
+function when(t) {
+  return new Date(t).toLocaleTimeString();
+}
+
+function changeLine(c) {
+  const span = el("span", { className: c.state === "undone" ? "undone" : "" },
+    el("span", { className: "who", textContent: c.actor }), " ", c.op, " ",
+    el("button", { className: "link", style: "display:inline", textContent: c.path + (c.other ? " ⇄ " + c.other : ""),
+      onclick: async () => {
+        try {
+          showDiff(`#${c.id} ${c.actor} ${c.op} ${c.path}`, await api(`history/changes/${c.id}/diff`));
+          $("viewactions").replaceChildren(undoButton(c));
+        } catch (e) { report(e); }
+      } }),
+    ` +${c.added} −${c.removed} `, el("span", { className: "when", textContent: when(c.time) }), " ");
+  return span;
+}
+
+function undoButton(c) {
+  return el("button", { className: "undo", textContent: "Undo", title: "undo change #" + c.id, onclick: async () => {
+    try {
+      const r = await api("history/undo", { method: "POST", json: { ids: [c.id] } });
+      status("undone: " + r.paths.join(", "));
+      if (page.current && r.paths.includes(page.current.path)) await openFile(page.current.path);
+    } catch (e) { report(e); }
+  } });
+}
+
+function addChange(c) {
+  page.feed.push(c);
+  const li = el("li", { id: "change-" + c.id }, changeLine(c), undoButton(c));
+  $("feed").prepend(li);
+  while ($("feed").children.length > 300) $("feed").lastChild.remove();
+}
+
+// follow reads the Server-Sent Events feed with a streaming fetch (EventSource cannot send
+// the header), reconnecting after the last change seen.
+async function follow() {
+  let after = 0;
+  for (;;) {
+    try {
+      const res = await fetch("api/history/events?after=" + after,
+        { headers: { Authorization: "Bearer " + sessionStorage.getItem("llmfs-token") } });
+      if (res.status === 401) { showLogin("The token was refused: paste the right one."); return; }
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buf = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += value;
+        let i;
+        while ((i = buf.indexOf("\n\n")) >= 0) {
+          const event = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const data = event.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+          if (!data) continue;
+          const c = JSON.parse(data);
+          after = Math.max(after, c.id);
+          addChange(c);
+          if (page.current && c.path === page.current.path && !document.getElementById("editor")) {
+            openFile(c.path).catch(() => {});
+          }
+        }
+      }
+    } catch (e) {
+      // The server went away or the network dropped: try again shortly.
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+// --- checkpoints
+
+async function refreshCheckpoints() {
+  const cps = await api("history/checkpoints");
+  $("checkpoints").replaceChildren(...cps.map((cp) => el("li", {},
+    el("strong", { textContent: cp.name }), " ", el("span", { className: "when", textContent: when(cp.time) }), " ",
+    el("button", { textContent: "Changes since", onclick: async () => {
+      try { showDiff("Since checkpoint " + cp.name, await api("history/checkpoints/" + encodeURIComponent(cp.name) + "/diff")); } catch (e) { report(e); }
+    } }),
+    el("button", { className: "restore", textContent: "Restore", onclick: async () => {
+      if (!confirm("Restore every file to checkpoint " + cp.name + "?")) return;
+      try {
+        const r = await api("history/restore", { method: "POST", json: { name: cp.name } });
+        status("restored " + r.paths.length + " file(s)");
+        await refreshTree();
+      } catch (e) { report(e); }
+    } }))));
+}
+
+// --- search
+
+async function search(ev) {
+  ev.preventDefault();
+  const q = $("q").value.trim();
+  if (!q) return;
+  try {
+    let items;
+    if ($("qkind").value === "grep") {
+      const hits = await api("grep?pattern=" + encodeURIComponent(q));
+      items = hits.map((h) => el("li", {}, el("button", { className: "link", textContent: `${h.path}:${h.line}: ${h.text}`,
+        onclick: () => openFile(h.path, h.line).catch(report) })));
+    } else {
+      const files = await api("find?pattern=" + encodeURIComponent(q));
+      items = files.map((p) => el("li", {}, el("button", { className: "link", textContent: p, onclick: () => openFile(p).catch(report) })));
+    }
+    $("viewtitle").textContent = `${items.length} result(s) for ${q}`;
+    $("viewactions").replaceChildren();
+    $("viewbody").replaceChildren(el("ul", { id: "results" }, ...items));
+  } catch (e) { report(e); }
+}
+
+async function start() {
+  if (!takeToken()) { showLogin(); return; }
+  try {
+    const info = await api("info");
+    $("info").textContent = `${info.root} · ${info.mode || "default"} mode` + (info.files ? ` · ${info.files} entries, ${info.bytes} bytes` : "");
+    $("login").hidden = true;
+    $("app").hidden = false;
+    await refreshTree();
+    await refreshCheckpoints();
+    follow();
+    page.ready = true;
+  } catch (e) {
+    page.error = e.message;
+    report(e);
+  }
+}
+
+$("loginform").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  sessionStorage.setItem("llmfs-token", $("token").value.trim());
+  start();
+});
+$("cpform").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  try {
+    await api("history/checkpoints", { method: "POST", json: { name: $("cpname").value.trim() } });
+    $("cpname").value = "";
+    await refreshCheckpoints();
+  } catch (e) { report(e); }
+});
+$("search").addEventListener("submit", search);
+start();
