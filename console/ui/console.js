@@ -319,4 +319,8 @@ $("cpform").addEventListener("submit", async (ev) => {
   } catch (e) { report(e); }
 });
 $("search").addEventListener("submit", search);
+// A console URL pasted into this tab again (a new token): start over with it.
+window.addEventListener("hashchange", () => {
+  if (takeToken()) location.reload();
+});
 start();
