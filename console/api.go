@@ -56,10 +56,24 @@ func (a *api) read(w http.ResponseWriter, r *http.Request) {
 
 func (a *api) write(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		Content string `json:"content"`
+		Content string  `json:"content"`
+		Base    *string `json:"base"`
 	}
 	if !decode(w, r, &req) {
 		return
+	}
+	if req.Base != nil {
+		// The content the person started from: if the file holds something else now
+		// (an agent wrote meanwhile), refuse rather than overwrite their change.
+		cur, err := a.ws.Read(r.Context(), pathParam(r), llmfs.ReadOptions{})
+		if err != nil && llmfs.CodeOf(err) != llmfs.CodeFileNotFound {
+			failErr(w, err)
+			return
+		}
+		if (err != nil && *req.Base != "") || (err == nil && (cur.Truncated || cur.Content != *req.Base)) {
+			fail(w, http.StatusConflict, string(llmfs.CodeFileChanged), "the file changed since it was loaded; reload it, then edit again")
+			return
+		}
 	}
 	res, err := a.ws.Write(r.Context(), pathParam(r), req.Content, llmfs.WriteOptions{})
 	if err != nil {

@@ -18,7 +18,9 @@
 //	GET  /api/info                          {"root", "mode", "actor", "bytes", "files"}
 //	GET  /api/list?path=P                   [{"name", "type": "file"|"directory", "size"}]
 //	GET  /api/read?path=P                   {"path", "content", "total_lines", "truncated"}
-//	PUT  /api/file?path=P   {"content"}     write (create or overwrite) {"path", "bytes", "created"}
+//	PUT  /api/file?path=P   {"content", "base"?}  write (create or overwrite) {"path", "bytes", "created"};
+//	                                        with base (the content as loaded; "" for a new file)
+//	                                        a file that holds anything else is refused: 409 FILE_CHANGED
 //	POST /api/edit  {"path", "old", "new", "all"}   replace text {"path", "replacements"}
 //	POST /api/move  {"from", "to"}          rename {"path"}
 //	POST /api/delete {"path"}               delete a file or empty directory {"path"}

@@ -125,13 +125,9 @@ function editFile() {
   $("viewactions").replaceChildren(
     el("button", { id: "save", textContent: "Save", onclick: async () => {
       try {
-        // Send the edit as a replacement of the text as loaded: if the file changed
-        // since, the edit fails (a conflict shown) instead of overwriting.
-        if (cur.content === "") {
-          await api("file?path=" + encodeURIComponent(cur.path), { method: "PUT", json: { content: ta.value } });
-        } else {
-          await api("edit", { method: "POST", json: { path: cur.path, old: cur.content, new: ta.value } });
-        }
+        // Send the content as loaded too: if the file changed since, the save is refused
+        // (a conflict shown) instead of overwriting.
+        await api("file?path=" + encodeURIComponent(cur.path), { method: "PUT", json: { content: ta.value, base: cur.content } });
         status("saved " + cur.path);
         await openFile(cur.path);
       } catch (e) { report(e); }
