@@ -291,6 +291,11 @@ func TestConsole(t *testing.T) {
 	// A file opens with line numbers; a directory opens lazily.
 	b.eval(`[...document.querySelectorAll("#tree button")].find(b => b.textContent === "main.go").click()`, nil)
 	b.wait("main.go shown", `document.getElementById("L3")?.textContent.includes("func main")`, 10*time.Second)
+	var keyword string
+	b.eval(`document.querySelector("#L1 .hljs-keyword")?.textContent ?? ""`, &keyword)
+	if keyword != "package" {
+		t.Errorf("main.go's first line is not highlighted: keyword %q", keyword)
+	}
 	b.eval(`[...document.querySelectorAll("#tree button")].find(b => b.textContent === "notes/").click()`, nil)
 	b.wait("notes/ listed", `[...document.querySelectorAll("#tree button")].some(b => b.textContent === "todo.txt")`, 10*time.Second)
 	b.screenshot("file")

@@ -30,6 +30,10 @@
 //	                                        the live feed (/api/history/events, Server-Sent
 //	                                        Events), diffs, undo, checkpoints, restore
 //
+// The page is plain HTML, one JavaScript module (ui/console.js) and CSS; its third-party
+// code (highlight.js) is bundled by esbuild from the pinned ui-src/package-lock.json into the
+// committed ui/vendor.js: run ui-src/build.sh after changing ui-src, and commit.
+//
 // A client of the feed that must send the header reads /api/history/events with a
 // streaming fetch rather than EventSource (which cannot set headers).
 package console

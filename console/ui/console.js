@@ -2,6 +2,8 @@
 // the token comes from the URL fragment (#token=...) once, then from session storage.
 // No cookie, no token in a URL the server sees.
 
+import { highlight } from "./vendor.js";
+
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...kids) => {
   const e = Object.assign(document.createElement(tag), props);
@@ -93,12 +95,17 @@ async function refreshTree() {
 
 // --- the viewer and editor
 
-function codeTable(text, hitLine) {
+function codeTable(path, text, hitLine) {
   const lines = text.split("\n");
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  // highlight.js escapes the text it is given: its HTML holds only its own spans.
+  const html = lines.length <= 20000 ? highlight(path, lines.join("\n")) : null;
   const t = el("table", { className: "code" });
   lines.forEach((line, i) => {
-    const tr = el("tr", {}, el("td", { className: "n", textContent: String(i + 1) }), el("td", { textContent: line }));
+    const td = el("td");
+    if (html) td.innerHTML = html[i] ?? "";
+    else td.textContent = line;
+    const tr = el("tr", {}, el("td", { className: "n", textContent: String(i + 1) }), td);
     tr.id = "L" + (i + 1);
     if (i + 1 === hitLine) tr.className = "hit";
     t.append(tr);
@@ -115,7 +122,7 @@ async function openFile(path, line) {
     el("button", { textContent: "Rename", onclick: () => renameFile().catch(report) }),
     el("button", { textContent: "Delete", onclick: () => deleteFile().catch(report) }),
     el("button", { textContent: "History", onclick: () => fileHistory(f.path).catch(report) }));
-  $("viewbody").replaceChildren(codeTable(f.content, line));
+  $("viewbody").replaceChildren(codeTable(f.path, f.content, line));
   if (line) document.getElementById("L" + line)?.scrollIntoView({ block: "center" });
 }
 
