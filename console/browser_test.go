@@ -319,6 +319,9 @@ func TestConsole(t *testing.T) {
 	b.eval(`document.querySelector("#feed li .link").click()`, nil)
 	b.wait("the diff", `document.getElementById("diff")?.textContent.includes("+an agent was here")`, 10*time.Second)
 	b.screenshot("diff")
+	b.eval(`document.getElementById("sidebyside").click()`, nil)
+	b.wait("the side-by-side diff", `[...document.querySelectorAll("table.split td.add")].some(td => td.textContent === "an agent was here")`, 10*time.Second)
+	b.screenshot("diff-side-by-side")
 	b.eval(`document.querySelector("#viewactions .undo").click()`, nil)
 	deadline := time.Now().Add(10 * time.Second)
 	for readFile(t, filepath.Join(root, "README.md")) != "# hello\n" {

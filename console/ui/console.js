@@ -169,12 +169,64 @@ async function fileHistory(path) {
 
 function showDiff(title, text) {
   $("viewtitle").textContent = title;
-  const pre = el("pre", { className: "diff", id: "diff" });
+  const body = el("div", { id: "diff" });
+  const render = (sideBySide) => {
+    body.replaceChildren(el("div", { className: "difftabs" },
+      el("button", { textContent: "Unified", disabled: !sideBySide, onclick: () => render(false) }),
+      el("button", { id: "sidebyside", textContent: "Side by side", disabled: sideBySide, onclick: () => render(true) })),
+    sideBySide ? splitDiff(text) : unifiedDiff(text));
+  };
+  render(false);
+  $("viewbody").replaceChildren(body);
+}
+
+function lineClass(line) {
+  return line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "";
+}
+
+function unifiedDiff(text) {
+  const pre = el("pre", { className: "diff" });
+  for (const line of text.split("\n")) pre.append(el("div", { className: lineClass(line), textContent: line || " " }));
+  return pre;
+}
+
+// splitDiff renders a unified diff side by side: the old file left, the new right, a run of
+// removed lines paired with the run of added lines after it.
+function splitDiff(text) {
+  const t = el("table", { className: "code diff split" });
+  const row = (cls, ln, l, rn, r) => t.append(el("tr", { className: cls },
+    el("td", { className: "n", textContent: ln ?? "" }), el("td", { className: l === undefined ? "" : cls === "chg" ? "del" : "", textContent: l ?? "" }),
+    el("td", { className: "n", textContent: rn ?? "" }), el("td", { className: r === undefined ? "" : cls === "chg" ? "add" : "", textContent: r ?? "" })));
+  let oldN = 0, newN = 0, dels = [], adds = [];
+  const flush = () => {
+    for (let i = 0; i < Math.max(dels.length, adds.length); i++) {
+      row("chg", dels[i] !== undefined ? oldN++ : undefined, dels[i], adds[i] !== undefined ? newN++ : undefined, adds[i]);
+    }
+    dels = [];
+    adds = [];
+  };
   for (const line of text.split("\n")) {
-    const cls = line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "";
-    pre.append(el("div", { className: cls, textContent: line || " " }));
+    const h = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+    if (h) {
+      flush();
+      oldN = +h[1];
+      newN = +h[2];
+      t.append(el("tr", { className: "hunk" }, el("td", { colSpan: 4, textContent: line })));
+    } else if (line.startsWith("---") || line.startsWith("+++") || line.startsWith("diff ")) {
+      flush();
+      t.append(el("tr", { className: "hunk" }, el("td", { colSpan: 4, textContent: line })));
+    } else if (line.startsWith("-")) {
+      if (adds.length) flush();
+      dels.push(line.slice(1));
+    } else if (line.startsWith("+")) {
+      adds.push(line.slice(1));
+    } else if (line.startsWith(" ")) {
+      flush();
+      row("", oldN++, line.slice(1), newN++, line.slice(1));
+    }
   }
-  $("viewbody").replaceChildren(pre);
+  flush();
+  return t;
 }
 
 // --- the change feed
@@ -190,11 +242,24 @@ function changeLine(c) {
       onclick: async () => {
         try {
           showDiff(`#${c.id} ${c.actor} ${c.op} ${c.path}`, await api(`history/changes/${c.id}/diff`));
-          $("viewactions").replaceChildren(undoButton(c));
+          $("viewactions").replaceChildren(undoButton(c), undoSetButton(c),
+            el("button", { textContent: "Diff of the set", onclick: async () => {
+              try { showDiff(`set #${c.set}`, await api(`history/changes/${c.id}/diff?set=1`)); } catch (e) { report(e); }
+            } }));
         } catch (e) { report(e); }
       } }),
     ` +${c.added} −${c.removed} `, el("span", { className: "when", textContent: when(c.time) }), " ");
   return span;
+}
+
+function undoSetButton(c) {
+  return el("button", { className: "undoset", textContent: "Undo set", title: "undo change set #" + c.set, onclick: async () => {
+    try {
+      const r = await api("history/undo", { method: "POST", json: { ids: [c.id], set: true } });
+      status("undone: " + r.paths.join(", "));
+      if (page.current && r.paths.includes(page.current.path)) await openFile(page.current.path);
+    } catch (e) { report(e); }
+  } });
 }
 
 function undoButton(c) {
