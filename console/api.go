@@ -6,13 +6,17 @@ import (
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/search"
+	"github.com/llmfs/llmfs/sysfiles"
 )
 
 // maxResults caps the grep and find answers: the page shows a list, not a dump.
 const maxResults = 500
 
 // api answers the console's file requests through the Workspace API, as actor "web".
-type api struct{ ws *llmfs.Workspace }
+type api struct {
+	ws     *llmfs.Workspace
+	system *sysfiles.Options
+}
 
 func (a *api) info(w http.ResponseWriter, r *http.Request) {
 	bytes, files, err := a.ws.Usage(r.Context())

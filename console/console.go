@@ -26,6 +26,8 @@
 //	POST /api/delete {"path"}               delete a file or empty directory {"path"}
 //	GET  /api/grep?pattern=RE&path=P&i=1    [{"path", "line", "text"}] (at most 500)
 //	GET  /api/find?pattern=GLOB&path=P      ["path", ...] (at most 500)
+//	GET  /api/system                        [{"path", "state": "generated"|"edited"|"missing"}]
+//	POST /api/system/restore {"path"}       regenerate a system file, edits dropped {"path"}
 //	     /api/history/...                   the history API of package [history]: changes,
 //	                                        the live feed (/api/history/events, Server-Sent
 //	                                        Events), diffs, undo, checkpoints, restore
@@ -51,6 +53,7 @@ import (
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/console/history"
+	"github.com/llmfs/llmfs/sysfiles"
 )
 
 //go:embed ui
@@ -66,6 +69,9 @@ type Options struct {
 	// Hosts are the host names, besides the loopback ones, that the Host and Origin
 	// headers may name.
 	Hosts []string
+	// System describes the workspace's system files (AGENT.md), to show their state and
+	// restore their default; nil: none are shown.
+	System *sysfiles.Options
 }
 
 // Handler serves the console for ws at "/" (the page) and "/api/" (the API).
@@ -75,7 +81,7 @@ func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
 	for _, h := range opts.Hosts {
 		hosts = append(hosts, strings.ToLower(h))
 	}
-	a := &api{ws: ws}
+	a := &api{ws: ws, system: opts.System}
 	apiMux := http.NewServeMux()
 	apiMux.HandleFunc("GET /api/info", a.info)
 	apiMux.HandleFunc("GET /api/list", a.list)
@@ -86,6 +92,8 @@ func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
 	apiMux.HandleFunc("POST /api/delete", a.delete)
 	apiMux.HandleFunc("GET /api/grep", a.grep)
 	apiMux.HandleFunc("GET /api/find", a.find)
+	apiMux.HandleFunc("GET /api/system", a.systemFiles)
+	apiMux.HandleFunc("POST /api/system/restore", a.restoreSystem)
 	apiMux.Handle("/api/history/", http.StripPrefix("/api/history", history.Handler(ws)))
 
 	ui, _ := fs.Sub(uiFiles, "ui")

@@ -11,6 +11,7 @@ import (
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/console"
 	"github.com/llmfs/llmfs/store/mem"
+	"github.com/llmfs/llmfs/sysfiles"
 )
 
 func request(t *testing.T, method, url, token, body string, header ...string) (int, string) {
@@ -98,5 +99,41 @@ func TestConsoleSaveConflict(t *testing.T) {
 	}
 	if len(cs) == 0 || cs[0].Actor != console.Actor {
 		t.Errorf("the newest change %+v, want one by %q", cs, console.Actor)
+	}
+}
+
+// TestConsoleSystemFiles: the console shows AGENT.md as generated, then as edited after a
+// person's edit, and "restore default" makes it generated again.
+func TestConsoleSystemFiles(t *testing.T) {
+	ctx := context.Background()
+	ws := llmfs.New(mem.New(), &llmfs.Options{Actor: "agent"})
+	opts := &sysfiles.Options{}
+	if _, err := sysfiles.Ensure(ctx, ws, opts); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(console.Handler(ws, console.Options{Token: "tok", System: opts}))
+	defer srv.Close()
+	state := func() string {
+		t.Helper()
+		code, body := request(t, "GET", srv.URL+"/api/system", "tok", "")
+		if code != 200 {
+			t.Fatalf("GET /api/system: %d %s", code, body)
+		}
+		return strings.TrimSpace(body)
+	}
+	if got := state(); got != `[{"path":"AGENT.md","state":"generated"}]` {
+		t.Fatalf("before any edit: %s", got)
+	}
+	if code, body := request(t, "PUT", srv.URL+"/api/file?path=/AGENT.md", "tok", `{"content":"mine\n"}`); code != 200 {
+		t.Fatalf("editing AGENT.md: %d %s", code, body)
+	}
+	if got := state(); got != `[{"path":"AGENT.md","state":"edited"}]` {
+		t.Fatalf("after an edit: %s", got)
+	}
+	if code, body := request(t, "POST", srv.URL+"/api/system/restore", "tok", `{"path":"AGENT.md"}`); code != 200 {
+		t.Fatalf("restore default: %d %s", code, body)
+	}
+	if got := state(); got != `[{"path":"AGENT.md","state":"generated"}]` {
+		t.Fatalf("after restore default: %s", got)
 	}
 }

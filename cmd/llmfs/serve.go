@@ -89,7 +89,7 @@ With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly ove
 				Logger:         logger,
 			}))
 			// The console, for people, on the default root's workspace (issue 16).
-			mux.Handle("/", console.Handler(f.first, console.Options{Token: tok, Hosts: append([]string{host}, allowHosts...)}))
+			mux.Handle("/", console.Handler(f.first, console.Options{Token: tok, Hosts: append([]string{host}, allowHosts...), System: f.ws.sysOptions(f.first)}))
 			if *webPage {
 				// The page runs llmfs in the visitor's browser, on the browser's own
 				// storage: it reads nothing of this workspace, so it needs no token.

@@ -303,6 +303,7 @@ async function follow() {
           const c = JSON.parse(data);
           after = Math.max(after, c.id);
           addChange(c);
+          if (/(^|\/)AGENT\.md$/.test(c.path)) refreshSystem().catch(() => {});
           if (page.current && c.path === page.current.path && !document.getElementById("editor")) {
             openFile(c.path).catch(() => {});
           }
@@ -330,6 +331,25 @@ async function refreshCheckpoints() {
         const r = await api("history/restore", { method: "POST", json: { name: cp.name } });
         status("restored " + r.paths.length + " file(s)");
         await refreshTree();
+      } catch (e) { report(e); }
+    } }))));
+}
+
+// --- system files (AGENT.md): their state, and "restore default"
+
+async function refreshSystem() {
+  const files = await api("system");
+  if (!files.length) return;
+  $("system").replaceChildren(...files.map((f) => el("li", {},
+    el("button", { className: "link", style: "display:inline", textContent: f.path, onclick: () => openFile(f.path).catch(report) }),
+    " ", el("span", { className: "muted", textContent: f.state }), " ",
+    f.state === "generated" ? "" : el("button", { className: "restoredefault", textContent: "Restore default", onclick: async () => {
+      if (!confirm("Replace " + f.path + " with what llmfs generates, dropping its edits?")) return;
+      try {
+        await api("system/restore", { method: "POST", json: { path: f.path } });
+        status("restored the default " + f.path);
+        await refreshSystem();
+        if (page.current?.path === f.path) await openFile(f.path);
       } catch (e) { report(e); }
     } }))));
 }
@@ -365,6 +385,7 @@ async function start() {
     $("app").hidden = false;
     await refreshTree();
     await refreshCheckpoints();
+    await refreshSystem();
     follow();
     page.ready = true;
   } catch (e) {
