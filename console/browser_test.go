@@ -375,6 +375,17 @@ func TestConsole(t *testing.T) {
 	b.wait("the hit line", `document.querySelector("tr.hit")?.id === "L3"`, 10*time.Second)
 	b.screenshot("search")
 
+	// Readable at 700 px wide: the columns stack.
+	b.run("a narrow window", chromedp.EmulateViewport(700, 900))
+	var tree, view float64
+	b.eval(`document.getElementById("tree").getBoundingClientRect().width`, &tree)
+	b.eval(`document.getElementById("view").getBoundingClientRect().width`, &view)
+	if tree < 600 || view < 600 {
+		t.Errorf("at 700 px the tree is %v px and the viewer %v px wide, want them stacked full width", tree, view)
+	}
+	b.screenshot("narrow")
+	b.run("a wide window", chromedp.EmulateViewport(1280, 800))
+
 	for _, e := range b.consoleErrors() {
 		t.Errorf("browser console: %s", e)
 	}
