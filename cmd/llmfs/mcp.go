@@ -57,6 +57,7 @@ type mcpFlags struct {
 	roots       stringList
 	dialect     string
 	requireRead optBool
+	first       *llmfs.Workspace // the default root's workspace, once server has opened it
 }
 
 func (f *mcpFlags) register(fs *flag.FlagSet, ws *wsFlags) {
@@ -100,6 +101,7 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 		}
 		wss = append(wss, ws)
 	}
+	f.first = wss[0]
 	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, Version: buildinfo.Version(), Logger: logger})
 	if err != nil {
 		return nil, usagef("%v", err)

@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/llmfs/llmfs/console"
 	"github.com/llmfs/llmfs/mcpserver"
 	"github.com/llmfs/llmfs/web"
 )
@@ -32,7 +33,9 @@ ends, and past --max-sessions open at once a new one gets 503. SIGINT or SIGTERM
 gracefully. Requests are logged to standard error, one structured line each.
 Without --root and --store it serves the current directory; --store and --workspace serve a
 virtual workspace kept in a database (see 'llmfs ws').
-With --web, / serves a page that runs llmfs in the browser (WebAssembly over IndexedDB).`,
+/ serves the web console for people (browse, edit, the live change feed, diffs, undo,
+checkpoints) on the first root; its URL, printed at start, carries the token in its fragment.
+With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly over IndexedDB).`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
 		f.register(fs, &e.ws)
@@ -42,7 +45,7 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 		sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "end a session idle for `DURATION` (negative: never)")
 		maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most `N` MCP sessions open at once; more get 503 (negative: no cap)")
 		memBudget := fs.Int64("mem-budget", mcpserver.DefaultMemoryBudget, "memory in `BYTES` the requests in flight may take (each counts 8x its body); more wait, then get 503; GOMEMLIMIT defaults to it plus 64 MiB (negative: no budget)")
-		webPage := fs.Bool("web", false, "also serve the browser demo page at / (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
+		webPage := fs.Bool("web", false, "also serve the browser demo page at /demo/ (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
 		var allowHosts stringList
 		fs.Var(&allowHosts, "allow-host", "also accept `NAME` in the Host and Origin headers (repeatable; loopback names and the listening host always are)")
 		return func(ctx context.Context, args []string) error {
@@ -85,11 +88,13 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 				MemoryBudget:   *memBudget,
 				Logger:         logger,
 			}))
+			// The console, for people, on the default root's workspace (issue 16).
+			mux.Handle("/", console.Handler(f.first, console.Options{Token: tok, Hosts: append([]string{host}, allowHosts...), System: f.ws.sysOptions(f.first)}))
 			if *webPage {
 				// The page runs llmfs in the visitor's browser, on the browser's own
 				// storage: it reads nothing of this workspace, so it needs no token.
-				mux.Handle("/", web.Handler())
-				fmt.Fprintf(e.stderr, "llmfs: serving the browser demo at http://%s/\n", ln.Addr())
+				mux.Handle("/demo/", http.StripPrefix("/demo", web.Handler()))
+				fmt.Fprintf(e.stderr, "llmfs: serving the browser demo at http://%s/demo/\n", ln.Addr())
 			}
 			// IdleTimeout closes kept-alive connections nobody uses (without it, forever);
 			// no Read or WriteTimeout: an MCP event stream is one long request.
@@ -99,6 +104,7 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 				fmt.Fprintf(e.stderr, "llmfs: workspace %s in %s\n", f.ws.workspace, redactDSN(f.ws.storeDSN))
 			}
 			fmt.Fprintf(e.stderr, "llmfs: serving MCP at http://%s/mcp\n", ln.Addr())
+			fmt.Fprintf(e.stderr, "llmfs: console at http://%s/#token=%s\n", consoleAddr(ln.Addr()), tok)
 
 			served := make(chan error, 1)
 			go func() { served <- hs.Serve(ln) }()
@@ -128,4 +134,17 @@ With --web, / serves a page that runs llmfs in the browser (WebAssembly over Ind
 			return nil
 		}
 	},
+}
+
+// consoleAddr is the address to print in the console URL: a loopback one when the server
+// listens on all interfaces, since the console accepts loopback names by default.
+func consoleAddr(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
 }

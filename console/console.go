@@ -1,0 +1,188 @@
+// Package console is llmfs's web console: a page for the people who own the files, to
+// browse and edit them, watch every change any actor makes as it happens, read its diff,
+// undo it, and make and restore checkpoints. `llmfs serve` mounts it at "/".
+//
+// The page (ui/, embedded) is static and holds no data: it is served without a token.
+// Everything it shows comes from the JSON API under /api/, which needs the header
+// "Authorization: Bearer TOKEN" (the token `llmfs serve` prints in the console URL's
+// fragment, #token=TOKEN, which the page keeps in session storage). The API answers 401
+// without it. There is no cookie and the token is never in a URL the server sees, so a
+// foreign page cannot make an authorised request (it can neither read the token nor set
+// the header on a cross-origin request without a CORS preflight, which is never granted);
+// the Host and Origin headers must name a loopback address or an allowed host (403),
+// which defeats DNS rebinding.
+//
+// The API, all through the [llmfs.Workspace] API with the actor "web" (paths relative to
+// the workspace root; errors are {"code", "message"} with the status of [history]):
+//
+//	GET  /api/info                          {"root", "mode", "actor", "bytes", "files"}
+//	GET  /api/list?path=P                   [{"name", "type": "file"|"directory", "size"}]
+//	GET  /api/read?path=P                   {"path", "content", "total_lines", "truncated"}
+//	PUT  /api/file?path=P   {"content", "base"?}  write (create or overwrite) {"path", "bytes", "created"};
+//	                                        with base (the content as loaded; "" for a new file)
+//	                                        a file that holds anything else is refused: 409 FILE_CHANGED
+//	POST /api/edit  {"path", "old", "new", "all"}   replace text {"path", "replacements"}
+//	POST /api/move  {"from", "to"}          rename {"path"}
+//	POST /api/delete {"path"}               delete a file or empty directory {"path"}
+//	GET  /api/grep?pattern=RE&path=P&i=1    [{"path", "line", "text"}] (at most 500)
+//	GET  /api/find?pattern=GLOB&path=P      ["path", ...] (at most 500)
+//	GET  /api/system                        [{"path", "state": "generated"|"edited"|"missing"}]
+//	POST /api/system/restore {"path"}       regenerate a system file, edits dropped {"path"}
+//	     /api/history/...                   the history API of package [history]: changes,
+//	                                        the live feed (/api/history/events, Server-Sent
+//	                                        Events), diffs, undo, checkpoints, restore
+//
+// The page is plain HTML, one JavaScript module (ui/console.js) and CSS; its third-party
+// code (highlight.js) is bundled by esbuild from the pinned ui-src/package-lock.json into the
+// committed ui/vendor.js: run ui-src/build.sh after changing ui-src, and commit.
+//
+// A client of the feed that must send the header reads /api/history/events with a
+// streaming fetch rather than EventSource (which cannot set headers).
+package console
+
+import (
+	"crypto/subtle"
+	"embed"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/console/history"
+	"github.com/llmfs/llmfs/sysfiles"
+)
+
+//go:embed ui
+var uiFiles embed.FS
+
+// Actor is the journal's actor for the changes people make in the console.
+const Actor = "web"
+
+// Options configure [Handler].
+type Options struct {
+	// Token is the bearer token the API requires. It must not be empty.
+	Token string
+	// Hosts are the host names, besides the loopback ones, that the Host and Origin
+	// headers may name.
+	Hosts []string
+	// System describes the workspace's system files (AGENT.md), to show their state and
+	// restore their default; nil: none are shown.
+	System *sysfiles.Options
+}
+
+// Handler serves the console for ws at "/" (the page) and "/api/" (the API).
+func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
+	ws = ws.WithActor(Actor)
+	hosts := []string{"localhost", "127.0.0.1", "::1"}
+	for _, h := range opts.Hosts {
+		hosts = append(hosts, strings.ToLower(h))
+	}
+	a := &api{ws: ws, system: opts.System}
+	apiMux := http.NewServeMux()
+	apiMux.HandleFunc("GET /api/info", a.info)
+	apiMux.HandleFunc("GET /api/list", a.list)
+	apiMux.HandleFunc("GET /api/read", a.read)
+	apiMux.HandleFunc("PUT /api/file", a.write)
+	apiMux.HandleFunc("POST /api/edit", a.edit)
+	apiMux.HandleFunc("POST /api/move", a.move)
+	apiMux.HandleFunc("POST /api/delete", a.delete)
+	apiMux.HandleFunc("GET /api/grep", a.grep)
+	apiMux.HandleFunc("GET /api/find", a.find)
+	apiMux.HandleFunc("GET /api/system", a.systemFiles)
+	apiMux.HandleFunc("POST /api/system/restore", a.restoreSystem)
+	apiMux.Handle("/api/history/", http.StripPrefix("/api/history", history.Handler(ws)))
+
+	ui, _ := fs.Sub(uiFiles, "ui")
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServerFS(ui))
+	mux.Handle("/api/", apiMux)
+	return &guard{next: mux, token: opts.Token, hosts: hosts}
+}
+
+// guard checks the Host and Origin headers on every request and the token on the API's.
+type guard struct {
+	next  http.Handler
+	token string
+	hosts []string
+}
+
+func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !slices.Contains(g.hosts, strings.ToLower(hostOnly(r.Host))) {
+		http.Error(w, "forbidden host", http.StatusForbidden)
+		return
+	}
+	if o := r.Header.Get("Origin"); o != "" {
+		_, hostport, _ := strings.Cut(o, "://")
+		if !slices.Contains(g.hosts, strings.ToLower(hostOnly(hostport))) {
+			http.Error(w, "forbidden origin", http.StatusForbidden)
+			return
+		}
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	if strings.HasPrefix(r.URL.Path, "/api/") && !g.authorized(r.Header.Get("Authorization")) {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		fail(w, http.StatusUnauthorized, "UNAUTHENTICATED", "missing or wrong bearer token")
+		return
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+func (g *guard) authorized(header string) bool {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || g.token == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(g.token)) == 1
+}
+
+// hostOnly returns the host name of a host[:port], without port or brackets.
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.Trim(hostport, "[]")
+}
+
+func reply(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+func fail(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"code": code, "message": msg})
+}
+
+// failErr answers with err's code and a status that fits it, as package history does.
+func failErr(w http.ResponseWriter, err error) {
+	code := llmfs.CodeOf(err)
+	status := http.StatusInternalServerError
+	switch code {
+	case llmfs.CodeInvalidArgument, llmfs.CodeInvalidPath, llmfs.CodeFileTooLarge:
+		status = http.StatusBadRequest
+	case llmfs.CodePermissionDenied:
+		status = http.StatusForbidden
+	case llmfs.CodeFileNotFound:
+		status = http.StatusNotFound
+	case llmfs.CodeFileChanged:
+		status = http.StatusConflict
+	}
+	msg := err.Error()
+	var e *llmfs.Error
+	if errors.As(err, &e) && e.Msg != "" {
+		msg = e.Msg
+	}
+	if code == "" {
+		code = llmfs.CodeIO
+	}
+	fail(w, status, string(code), msg)
+}
