@@ -44,7 +44,6 @@ import (
 	"crypto/subtle"
 	"embed"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"net"
 	"net/http"
@@ -162,27 +161,5 @@ func fail(w http.ResponseWriter, status int, code, msg string) {
 	json.NewEncoder(w).Encode(map[string]string{"code": code, "message": msg})
 }
 
-// failErr answers with err's code and a status that fits it, as package history does.
-func failErr(w http.ResponseWriter, err error) {
-	code := llmfs.CodeOf(err)
-	status := http.StatusInternalServerError
-	switch code {
-	case llmfs.CodeInvalidArgument, llmfs.CodeInvalidPath, llmfs.CodeFileTooLarge:
-		status = http.StatusBadRequest
-	case llmfs.CodePermissionDenied:
-		status = http.StatusForbidden
-	case llmfs.CodeFileNotFound:
-		status = http.StatusNotFound
-	case llmfs.CodeFileChanged:
-		status = http.StatusConflict
-	}
-	msg := err.Error()
-	var e *llmfs.Error
-	if errors.As(err, &e) && e.Msg != "" {
-		msg = e.Msg
-	}
-	if code == "" {
-		code = llmfs.CodeIO
-	}
-	fail(w, status, string(code), msg)
-}
+// failErr answers with err's code and the status that fits it, as the history routes do.
+func failErr(w http.ResponseWriter, err error) { history.WriteError(w, err) }

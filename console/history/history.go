@@ -88,12 +88,12 @@ func (h *handler) changes(w http.ResponseWriter, r *http.Request) {
 		f.Since, err = time.Parse(time.RFC3339Nano, q.Get("since"))
 	}
 	if err != nil {
-		fail(w, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: err.Error()})
+		WriteError(w, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: err.Error()})
 		return
 	}
 	cs, err := h.ws.History(r.Context(), f)
 	if err != nil {
-		fail(w, err)
+		WriteError(w, err)
 		return
 	}
 	out := make([]Change, 0, len(cs))
@@ -117,12 +117,12 @@ func intParam(s string) (int64, error) {
 func (h *handler) byID(w http.ResponseWriter, r *http.Request) (llmfs.Change, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		fail(w, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "not a change id: " + r.PathValue("id")})
+		WriteError(w, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "not a change id: " + r.PathValue("id")})
 		return llmfs.Change{}, false
 	}
 	c, err := h.ws.ChangeByID(r.Context(), id)
 	if err != nil {
-		fail(w, err)
+		WriteError(w, err)
 		return llmfs.Change{}, false
 	}
 	return c, true
@@ -147,7 +147,7 @@ func (h *handler) diff(w http.ResponseWriter, r *http.Request) {
 		d, err = h.ws.Diff(r.Context(), []llmfs.Change{c})
 	}
 	if err != nil {
-		fail(w, err)
+		WriteError(w, err)
 		return
 	}
 	text(w, d)
@@ -156,7 +156,7 @@ func (h *handler) diff(w http.ResponseWriter, r *http.Request) {
 func (h *handler) diffSince(w http.ResponseWriter, r *http.Request) {
 	d, err := h.ws.DiffSince(r.Context(), r.PathValue("name"))
 	if err != nil {
-		fail(w, err)
+		WriteError(w, err)
 		return
 	}
 	text(w, d)
@@ -170,12 +170,12 @@ func (h *handler) events(w http.ResponseWriter, r *http.Request) {
 		after, err = intParam(r.URL.Query().Get("after"))
 	}
 	if err != nil {
-		fail(w, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: err.Error()})
+		WriteError(w, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: err.Error()})
 		return
 	}
 	flusher, ok := w.(http.Flusher)
 	if !ok {
-		fail(w, errors.New("streaming unsupported"))
+		WriteError(w, errors.New("streaming unsupported"))
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -214,12 +214,12 @@ func (h *handler) undo(w http.ResponseWriter, r *http.Request) {
 		for _, id := range req.IDs {
 			c, err := h.ws.ChangeByID(r.Context(), id)
 			if err != nil {
-				fail(w, err)
+				WriteError(w, err)
 				return
 			}
 			cs, err := h.ws.History(r.Context(), llmfs.HistoryFilter{Set: c.Set})
 			if err != nil {
-				fail(w, err)
+				WriteError(w, err)
 				return
 			}
 			for _, c := range cs {
@@ -229,7 +229,7 @@ func (h *handler) undo(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := h.ws.Undo(r.Context(), ids...)
 	if err != nil {
-		fail(w, err)
+		WriteError(w, err)
 		return
 	}
 	h.paths(w, res)
@@ -248,7 +248,7 @@ func (h *handler) paths(w http.ResponseWriter, res *llmfs.UndoResult) {
 func (h *handler) checkpoints(w http.ResponseWriter, r *http.Request) {
 	cps, err := h.ws.Checkpoints(r.Context())
 	if err != nil {
-		fail(w, err)
+		WriteError(w, err)
 		return
 	}
 	if cps == nil {
@@ -267,7 +267,7 @@ func (h *handler) checkpoint(w http.ResponseWriter, r *http.Request) {
 	}
 	cp, err := h.ws.Checkpoint(r.Context(), req.Name)
 	if err != nil {
-		fail(w, err)
+		WriteError(w, err)
 		return
 	}
 	reply(w, cp)
@@ -282,7 +282,7 @@ func (h *handler) restore(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := h.ws.Restore(r.Context(), req.Name)
 	if err != nil {
-		fail(w, err)
+		WriteError(w, err)
 		return
 	}
 	h.paths(w, res)
@@ -293,7 +293,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		fail(w, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "bad request body: " + err.Error()})
+		WriteError(w, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "bad request body: " + err.Error()})
 		return false
 	}
 	return true
@@ -309,8 +309,10 @@ func text(w http.ResponseWriter, s string) {
 	fmt.Fprint(w, s)
 }
 
-// fail answers with the error's code and a status that fits it.
-func fail(w http.ResponseWriter, err error) {
+// WriteError answers with err's code and message as JSON ({code, message}) and the HTTP
+// status that fits the code (400, 403, 404, 409, else 500): the one error form of the
+// console's API, whichever package serves the route.
+func WriteError(w http.ResponseWriter, err error) {
 	code := llmfs.CodeOf(err)
 	status := http.StatusInternalServerError
 	switch code {
