@@ -30,6 +30,7 @@ const (
 	ChangeAppend  = "append"
 	ChangeCreate  = "create"
 	ChangeEdit    = "edit"
+	ChangePatch   = "patch"
 	ChangeDelete  = "delete"
 	ChangeMove    = "move"
 	ChangeCopy    = "copy"
