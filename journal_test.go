@@ -304,3 +304,24 @@ func TestPatchJournaled(t *testing.T) {
 		}
 	})
 }
+
+// TestInsertJournaled: issue 14.1, Insert (the anthropic editor's insert) is journaled as
+// an edit; it wrote straight to the store.
+func TestInsertJournaled(t *testing.T) {
+	journalBackends(t, func(t *testing.T, w *llmfs.Workspace) {
+		put(t, w, "a.txt", "one\n")
+		if _, err := w.Insert(bg, "a.txt", 0, "zero"); err != nil {
+			t.Fatal(err)
+		}
+		last := history(t, w, llmfs.HistoryFilter{Limit: 1})[0]
+		if last.Op != llmfs.ChangeEdit || w.Rel(last.Path) != "a.txt" {
+			t.Fatalf("newest change = %s %s, want edit a.txt", last.Op, w.Rel(last.Path))
+		}
+		if _, err := w.Undo(bg, last.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustRaw(t, w, "a.txt"); got != "one\n" {
+			t.Errorf("after undo a.txt = %q", got)
+		}
+	})
+}

@@ -171,7 +171,7 @@ func (tb *Toolbox) undoTool(ctx context.Context, a sj.Object) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return tb.undone(ctx, res, set)
+		return tb.undone(ctx, res, set), nil
 	}
 	c, err := tb.lastChange(ctx, a.String("path", ""))
 	if err != nil {
@@ -181,7 +181,7 @@ func (tb *Toolbox) undoTool(ctx context.Context, a sj.Object) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tb.undone(ctx, res, []llmfs.Change{c})
+	return tb.undone(ctx, res, []llmfs.Change{c}), nil
 }
 
 // undoChange undoes one change: a move as a whole (both its ends), any other change alone.
@@ -236,7 +236,7 @@ func reverses(undos []llmfs.Change, c llmfs.Change) int {
 
 // undone is the result of an undo of changes: the paths put back, the ids undone and the
 // diff of what the undo did (the reverse of the changes' own).
-func (tb *Toolbox) undone(ctx context.Context, res *llmfs.UndoResult, changes []llmfs.Change) (any, error) {
+func (tb *Toolbox) undone(ctx context.Context, res *llmfs.UndoResult, changes []llmfs.Change) map[string]any {
 	ids := []int64{}
 	for _, c := range changes {
 		ids = append(ids, c.ID)
@@ -252,5 +252,5 @@ func (tb *Toolbox) undone(ctx context.Context, res *llmfs.UndoResult, changes []
 	if paths == nil {
 		paths = []string{}
 	}
-	return map[string]any{"paths": paths, "undone": ids, "diff": diff}, nil
+	return map[string]any{"paths": paths, "undone": ids, "diff": diff}
 }

@@ -189,3 +189,62 @@ func TestHistoryToolsVirtualPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestAnthropicUndoEditAcrossRestart: issue 17.1, undo_edit works on the journal: it
+// takes back the session actor's newest change to the file even after the server
+// restarted (here: a new workspace and toolbox on the same host directory), refuses with
+// FILE_CHANGED when the file changed since, and is itself journaled. It was a stack in the
+// toolbox's memory, gone with the process.
+func TestAnthropicUndoEditAcrossRestart(t *testing.T) {
+	tb, dir := historyBox(t, tools.Anthropic, "mcp:claude")
+	callOK(t, tb, "str_replace_based_edit_tool", `{"command":"str_replace","path":"/a.txt","old_str":"one","new_str":"ONE"}`)
+	callOK(t, tb, "str_replace_based_edit_tool", `{"command":"insert","path":"/a.txt","insert_line":0,"insert_text":"zero"}`)
+
+	tb = openBox(t, dir, tools.Anthropic, "mcp:claude") // the restart
+	u := callOK(t, tb, "str_replace_based_edit_tool", `{"command":"undo_edit","path":"/a.txt"}`)
+	if u["undone"] != true || u["path"] != "/a.txt" || !strings.Contains(u["diff"].(string), "-zero") {
+		t.Errorf("undo_edit = %v", u)
+	}
+	fileIs(t, dir, "a.txt", "ONE\ntwo\n")
+	h := callOK(t, tb, "history", `{"limit":1}`)
+	if c := h["changes"].([]any)[0].(map[string]any); c["op"] != "undo" || c["actor"] != "mcp:claude" {
+		t.Errorf("the undo is not journaled as this actor's undo: %v", c)
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("ONE\ntwo\nby hand\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	msg := callErr(t, tb, "str_replace_based_edit_tool", `{"command":"undo_edit","path":"/a.txt"}`, llmfs.CodeFileChanged)
+	if !strings.Contains(msg, "+by hand") {
+		t.Errorf("FILE_CHANGED message lacks the diff: %q", msg)
+	}
+	fileIs(t, dir, "a.txt", "ONE\ntwo\nby hand\n")
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("ONE\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	callOK(t, tb, "str_replace_based_edit_tool", `{"command":"undo_edit","path":"/a.txt"}`)
+	fileIs(t, dir, "a.txt", "one\ntwo\n")
+	callErr(t, tb, "str_replace_based_edit_tool", `{"command":"undo_edit","path":"/a.txt"}`, llmfs.CodeInvalidArgument)
+	// Another actor's toolbox has nothing of its own to undo.
+	callOK(t, tb, "str_replace_based_edit_tool", `{"command":"str_replace","path":"/a.txt","old_str":"one","new_str":"1"}`)
+	other := openBox(t, dir, tools.Anthropic, "mcp:other")
+	callErr(t, other, "str_replace_based_edit_tool", `{"command":"undo_edit","path":"/a.txt"}`, llmfs.CodeInvalidArgument)
+}
+
+// TestGeminiReplaceCountRevertJournaled: issue 14.1, the replace that finds another number
+// of occurrences than expected_replacements takes its edit back; that revert went straight
+// to the store, so the journal held an edit the file no longer showed. It is journaled as
+// an undo now.
+func TestGeminiReplaceCountRevertJournaled(t *testing.T) {
+	tb, dir := historyBox(t, tools.Gemini, "model")
+	callErr(t, tb, "replace", `{"file_path":"a.txt","old_string":"o","new_string":"0","expected_replacements":3}`, llmfs.CodePatternNotUnique)
+	fileIs(t, dir, "a.txt", "one\ntwo\n")
+	h := callOK(t, tb, "history", `{"path":"a.txt"}`)
+	var ops []string
+	for _, c := range h["changes"].([]any) {
+		ops = append(ops, c.(map[string]any)["op"].(string))
+	}
+	if strings.Join(ops, ",") != "undo,edit" {
+		t.Errorf("history of the refused replace = %v, want undo,edit", ops)
+	}
+}

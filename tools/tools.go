@@ -180,8 +180,7 @@ type Toolbox struct {
 	ws       *llmfs.Workspace
 	dialect  Dialect
 	tools    []tool
-	absolute bool       // show search results as absolute paths ([Options.AbsolutePaths])
-	undo     *undoStack // the anthropic dialect's undo_edit
+	absolute bool // show search results as absolute paths ([Options.AbsolutePaths])
 }
 
 // Options configure a [Toolbox]. A nil *Options means the defaults.
@@ -234,7 +233,7 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 	if requireRead != ws.RequiresRead() {
 		ws = ws.RequireRead(requireRead)
 	}
-	tb := &Toolbox{ws: ws, dialect: d, tools: tt, undo: &undoStack{}}
+	tb := &Toolbox{ws: ws, dialect: d, tools: tt}
 	if opts != nil {
 		tb.absolute = opts.AbsolutePaths && !IsVirtual(d)
 	}
