@@ -217,19 +217,15 @@ func (w *Workspace) patchWrite(ctx context.Context, r resolved, content string, 
 	return storeError(r.arg, err)
 }
 
-// patchRemove deletes the file of pf if it still holds what Patch read. The store has no
-// conditional remove, so the check and the remove are two steps.
+// patchRemove deletes the file of pf if it still holds what Patch read, in one step
+// ([store.RemoveIf]).
 func (w *Workspace) patchRemove(ctx context.Context, pf *patchFile) error {
-	data, err := w.load(ctx, pf.r)
-	if err != nil {
-		return err
-	}
-	if store.Hash(data) != pf.hash {
-		return changedError(pf.r.arg, nil)
-	}
 	removed := w.removing(pf.r.name)
-	err = w.store.Remove(ctx, pf.r.name)
-	removed(int64(len(data)), err)
+	err := store.RemoveIf(ctx, w.store, pf.r.name, pf.hash)
+	removed(int64(len(pf.plan.Before)), err)
+	if errors.Is(err, store.ErrChanged) {
+		return changedError(pf.r.arg, err)
+	}
 	return storeError(pf.r.arg, err)
 }
 
@@ -243,11 +239,9 @@ func (w *Workspace) undoPatch(ctx context.Context, done []*patchFile) {
 		case pf.plan.Delete:
 			_ = w.patchWrite(ctx, pf.r, pf.plan.Before, store.WriteOptions{IfAbsent: true})
 		case !pf.exists:
-			if data, err := w.load(ctx, pf.r); err == nil && string(data) == pf.plan.After {
-				removed := w.removing(pf.r.name)
-				err := w.store.Remove(ctx, pf.r.name)
-				removed(int64(len(data)), err)
-			}
+			removed := w.removing(pf.r.name)
+			err := store.RemoveIf(ctx, w.store, pf.r.name, store.Hash([]byte(pf.plan.After)))
+			removed(int64(len(pf.plan.After)), err)
 		default:
 			_ = w.patchWrite(ctx, pf.r, pf.plan.Before, store.WriteOptions{IfMatch: store.Hash([]byte(pf.plan.After))})
 		}
