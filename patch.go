@@ -99,7 +99,7 @@ func (w *Workspace) Patch(ctx context.Context, text string, opts PatchOptions) (
 		return nil, patchError(err)
 	}
 	// Check the policy for what is done to each file before writing anything.
-	res := &PatchResult{Format: p.Format.String()}
+	res := &PatchResult{Format: p.Format.String(), Files: []PatchedFile{}} // [] when nothing changed: never null
 	var diffs []string
 	for _, fp := range pl.Files {
 		pf := files[fp.Path]

@@ -8,7 +8,8 @@
 // numbered lines in reads, and read-before-edit on by default; it never offers deleting.
 // "codex", "anthropic" and "gemini" follow the vendors' own file tools (codex.go,
 // anthropic.go, gemini.go). Every dialect has patch (patch.go); [Format] renders
-// definitions in each vendor API's shape.
+// definitions in each vendor API's shape. Every dialect's read returns an image file as an
+// image (image.go).
 //
 // Arguments are decoded strictly: an unknown tool, a missing or unknown parameter, or a
 // value of the wrong JSON type (1.0 or "1" for an integer) is refused with
@@ -270,6 +271,14 @@ type Result struct {
 	// plain text. In the rtc dialect the text of a read is its numbered lines and a short
 	// trailing note, as Claude Code's Read tool returns them.
 	Text string
+	// Images are the images the call read, in order: a read of a PNG, JPEG, GIF or WebP
+	// file returns it as an image (image.go). JSON holds each in base64 as well; Text and
+	// Structured do not.
+	Images []*llmfs.Image
+	// Structured is the result object without the images' base64 data, for a face that
+	// sends Images on their own (the MCP server's structured content). Nil when the call
+	// read no image: then it is JSON.
+	Structured json.RawMessage
 }
 
 // CallResult is [Toolbox.Call] returning both forms of the result.
@@ -303,8 +312,14 @@ func (tb *Toolbox) CallResult(ctx context.Context, name string, args json.RawMes
 		return nil, err
 	}
 	res := &Result{JSON: b, Text: string(b)}
-	if tr, ok := out.(textResult); ok {
-		res.Text = tr.text
+	switch r := out.(type) {
+	case textResult:
+		res.Text = r.text
+	case imageResult:
+		if res.Structured, err = Marshal(r.lean); err != nil {
+			return nil, err
+		}
+		res.Text, res.Images = string(res.Structured), r.images
 	}
 	return res, nil
 }
