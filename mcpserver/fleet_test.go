@@ -255,6 +255,8 @@ func TestFleetTokens(t *testing.T) {
 		{"missing workspace", "no-such-" + a, rw, 403},
 		{"no workspace", "", rw, 404},
 		{"nested path", a + "/x", rw, 404},
+		{"escaped slash", a + "%2F..%2F" + b, rw, 404},
+		{"dot segments", a + "/../" + b, rw, 403}, // cleaned to b on the way: b, not a
 	} {
 		if code, body := rpc(t, base+tc.path, tc.token, "tools/list", ping); code != tc.want {
 			t.Errorf("%s: status %d, want %d (%s)", tc.name, code, tc.want, body)
