@@ -22,7 +22,7 @@ import (
 func TestFleetIsolation(t *testing.T) {
 	dsn := postgresDSN(t)
 	db, ids := fleetDB(t, dsn, 3)
-	secrets := map[string]string{} // workspace -> the content only it holds
+	secrets := map[string]string{}  // workspace -> the content only it holds
 	tokens := map[string][]string{} // workspace -> a token per mode
 	for _, id := range ids {
 		secrets[id] = "SECRET-" + id + "-c0ffee"
