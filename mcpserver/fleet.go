@@ -87,6 +87,7 @@ func NewFleetHandler(opts *FleetOptions) (http.Handler, error) {
 		return nil, errors.New("mcpserver: a fleet is stateless and cannot track reads per client: no RequireRead")
 	}
 	f.server.RequireRead = new(false)
+	f.server.stateless = true
 	if f.prefix == "" {
 		f.prefix = "/mcp/"
 	}

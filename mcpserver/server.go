@@ -89,9 +89,14 @@ type Options struct {
 	// ResourcePageSize is the most files a resources/list page holds. Default
 	// [DefaultResourcePageSize].
 	ResourcePageSize int
-	// PollInterval is how often a subscribed resource's file is checked for changes.
-	// Default [DefaultPollInterval].
+	// PollInterval is how often a subscribed resource's file is checked for changes in a
+	// workspace without a journal (with one, the journal's feed tells). Default
+	// [DefaultPollInterval].
 	PollInterval time.Duration
+
+	// stateless says the server serves stateless requests only (a fleet's): a session
+	// lasts one request, so nothing is held for its lifetime.
+	stateless bool
 }
 
 // DefaultRootsTimeout is the default of [Options.RootsTimeout].
@@ -110,6 +115,7 @@ type server struct {
 	pollInterval     time.Duration
 	srv              *mcp.Server
 	watches          watches
+	stateless        bool
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -163,7 +169,8 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		progressInterval: o.ProgressInterval,
 		pageSize:         o.ResourcePageSize,
 		pollInterval:     o.PollInterval,
-		watches:          watches{subs: map[string]*watch{}},
+		watches:          watches{subs: map[string]*watch{}, feeds: map[int]*feedRunning{}},
+		stateless:        o.stateless,
 		sessions:         map[*mcp.ServerSession]*session{},
 	}
 	if err := s.checkRoots(); err != nil {
@@ -177,12 +184,12 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		// No logging capability: llmfs logs to its own stderr.
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{},
-			Resources: &mcp.ResourceCapabilities{Subscribe: true},
+			Resources: &mcp.ResourceCapabilities{Subscribe: true, ListChanged: true},
 		},
 	})
 	s.addResources(srv)
 	register(srv, s)
-	srv.AddReceivingMiddleware(s.rootsChangedMiddleware)
+	srv.AddReceivingMiddleware(s.rootsChangedMiddleware, s.listenMiddleware)
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
 	all, err := tools.Definitions(o.Dialect, llmfs.Full)

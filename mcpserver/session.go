@@ -29,6 +29,10 @@ type session struct {
 	// flight, whose answer may come behind it.
 	stale atomic.Bool
 
+	// listing says the session holds the journal feeds for list_changed (it listed
+	// resources; see listenMiddleware).
+	listing atomic.Bool
+
 	mu      sync.Mutex // guards allowed and serializes roots/list calls
 	allowed []string   // directories the client's roots leave; nil: no narrowing
 }
