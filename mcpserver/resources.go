@@ -277,4 +277,3 @@ func (s *server) walk(ctx context.Context, ws *llmfs.Workspace, dir, from string
 func walkOrder(a, b string) int {
 	return slices.Compare(strings.Split(a, "/"), strings.Split(b, "/"))
 }
-
