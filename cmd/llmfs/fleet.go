@@ -25,6 +25,7 @@ type fleetConfig struct {
 	maxBody    int64
 	memBudget  int64
 	maxOpen    int
+	dbConns    int
 }
 
 // serveFleet serves every workspace of --store, each at /mcp/ID, to the holders of its
@@ -50,6 +51,12 @@ func serveFleet(ctx context.Context, e *env, f *mcpFlags, c fleetConfig, logger 
 		return err
 	}
 	defer db.Close()
+	if c.dbConns > 0 {
+		// Every request checks its token and reads or writes its workspace: without a
+		// bound, a burst opens a connection per request, and replicas together can
+		// pass PostgreSQL's max_connections. Past the bound requests wait for one.
+		db.SQL().SetMaxOpenConns(c.dbConns)
+	}
 	w.actor = "mcp"
 	base, _, err := w.options()
 	if err != nil {

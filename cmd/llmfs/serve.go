@@ -51,6 +51,7 @@ With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly ove
 		maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most `N` MCP sessions open at once; more get 503 (negative: no cap)")
 		memBudget := fs.Int64("mem-budget", mcpserver.DefaultMemoryBudget, "memory in `BYTES` the requests in flight may take (each counts 8x its body); more wait, then get 503; GOMEMLIMIT defaults to it plus 64 MiB (negative: no budget)")
 		maxOpen := fs.Int("max-open", mcpserver.DefaultMaxOpen, "serving every workspace of --store: keep at most `N` workspaces open (least recently used dropped first)")
+		dbConns := fs.Int("db-conns", 32, "serving every workspace of --store: open at most `N` database connections (0: no bound)")
 		webPage := fs.Bool("web", false, "also serve the browser demo page at /demo/ (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
 		var allowHosts stringList
 		fs.Var(&allowHosts, "allow-host", "also accept `NAME` in the Host and Origin headers (repeatable; loopback names and the listening host always are)")
@@ -68,7 +69,7 @@ With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly ove
 				if f.ws.set("token") || f.ws.set("session-timeout") || f.ws.set("max-sessions") || *webPage {
 					return usagef("serving every workspace of --store (no --workspace), access is by 'llmfs ws token': --token, --session-timeout, --max-sessions and --web do not apply")
 				}
-				return serveFleet(ctx, e, &f, fleetConfig{addr: *addr, allowHosts: allowHosts, maxBody: *maxBody, memBudget: *memBudget, maxOpen: *maxOpen}, logger)
+				return serveFleet(ctx, e, &f, fleetConfig{addr: *addr, allowHosts: allowHosts, maxBody: *maxBody, memBudget: *memBudget, maxOpen: *maxOpen, dbConns: *dbConns}, logger)
 			}
 			srv, err := f.server(e, logger)
 			if err != nil {
