@@ -39,9 +39,15 @@ var ErrUnauthorized = errors.New("invalid token")
 
 // FleetOptions configure [NewFleetHandler].
 type FleetOptions struct {
-	// Authorize returns the grant of a bearer token, or an error wrapping
-	// [ErrUnauthorized] (401); any other error is a 500. Required.
-	Authorize func(ctx context.Context, token string) (Grant, error)
+	// Authorize returns the grant of a bearer token for the workspace the request
+	// asks for (a token granting several, as OAuth scopes may, returns its grant for that
+	// one; a token granting only others returns any of its grants), or an error
+	// wrapping [ErrUnauthorized] (401); any other error is a 500. Required.
+	Authorize func(ctx context.Context, token, workspace string) (Grant, error)
+	// ResourceMetadata, when set, is the URL of the server's OAuth Protected Resource
+	// Metadata, named in the WWW-Authenticate header of a 401 (RFC 9728), so an OAuth
+	// client can find the authorization server.
+	ResourceMetadata string
 	// Open opens workspace id in mode, or fails with an error wrapping [fs.ErrNotExist]
 	// (404). It is called when a workspace is first asked for and again after the
 	// workspace has been evicted from the cache. Required.
@@ -78,7 +84,7 @@ func NewFleetHandler(opts *FleetOptions) (http.Handler, error) {
 	if opts == nil || opts.Authorize == nil || opts.Open == nil {
 		return nil, errors.New("mcpserver: a fleet needs Authorize and Open")
 	}
-	f := &fleet{authorize: opts.Authorize, open: opts.Open, prefix: opts.Prefix, max: opts.MaxOpen,
+	f := &fleet{authorize: opts.Authorize, metadata: opts.ResourceMetadata, open: opts.Open, prefix: opts.Prefix, max: opts.MaxOpen,
 		byKey: map[grantKey]*list.Element{}, lru: list.New()}
 	if opts.Server != nil {
 		f.server = *opts.Server
@@ -119,7 +125,8 @@ func NewFleetHandler(opts *FleetOptions) (http.Handler, error) {
 }
 
 type fleet struct {
-	authorize func(context.Context, string) (Grant, error)
+	authorize func(context.Context, string, string) (Grant, error)
+	metadata  string
 	open      func(context.Context, string, llmfs.Mode) (*llmfs.Workspace, error)
 	server    Options
 	prefix    string
@@ -161,17 +168,25 @@ func (f *fleet) auth(w http.ResponseWriter, r *http.Request) (*http.Request, boo
 	var g Grant
 	var err error
 	if ok {
-		g, err = f.authorize(r.Context(), token)
+		g, err = f.authorize(r.Context(), token, id)
 	}
 	switch {
 	case !ok || errors.Is(err, ErrUnauthorized):
-		w.Header().Set("WWW-Authenticate", `Bearer realm="llmfs"`)
+		challenge := `Bearer realm="llmfs"`
+		if f.metadata != "" {
+			challenge += `, resource_metadata="` + f.metadata + `"`
+		}
+		if ok {
+			challenge += `, error="invalid_token"`
+		}
+		w.Header().Set("WWW-Authenticate", challenge)
 		http.Error(w, "Unauthorized: a valid bearer token is required", http.StatusUnauthorized)
 		return nil, false
 	case err != nil:
 		http.Error(w, "Internal Server Error: checking the token failed", http.StatusInternalServerError)
 		return nil, false
 	case g.Workspace != id:
+		w.Header().Set("WWW-Authenticate", `Bearer realm="llmfs", error="insufficient_scope"`)
 		http.Error(w, "Forbidden: the token does not grant this workspace", http.StatusForbidden)
 		return nil, false
 	case !g.Mode.Valid() || g.Mode == "":

@@ -332,7 +332,7 @@ func TestFleetMaxOpen(t *testing.T) {
 func TestFleetOpenBounded(t *testing.T) {
 	var opens sync.Map // id -> *atomic.Int64
 	h, err := mcpserver.NewFleetHandler(&mcpserver.FleetOptions{
-		Authorize: func(_ context.Context, token string) (mcpserver.Grant, error) {
+		Authorize: func(_ context.Context, token, _ string) (mcpserver.Grant, error) {
 			id, ok := strings.CutPrefix(token, "t-")
 			if !ok {
 				return mcpserver.Grant{}, mcpserver.ErrUnauthorized

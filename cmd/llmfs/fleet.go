@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/llmfs/llmfs"
@@ -26,6 +28,9 @@ type fleetConfig struct {
 	memBudget  int64
 	maxOpen    int
 	dbConns    int
+	// OAuth resource-server mode: the issuer, this server's audience, and optionally
+	// the issuer's keys' URL.
+	oauthIssuer, oauthAudience, oauthJWKS string
 }
 
 // serveFleet serves every workspace of --store, each at /mcp/ID, to the holders of its
@@ -73,7 +78,19 @@ func serveFleet(ctx context.Context, e *env, f *mcpFlags, c fleetConfig, logger 
 		ws := llmfs.New(s, &o)
 		return ws, ws.Err()
 	}
-	authorize := func(ctx context.Context, token string) (mcpserver.Grant, error) {
+	var oauth *mcpserver.OAuth
+	if c.oauthIssuer != "" || c.oauthAudience != "" {
+		if c.oauthIssuer == "" || c.oauthAudience == "" {
+			return usagef("--oauth-issuer and --oauth-audience go together")
+		}
+		if oauth, err = mcpserver.NewOAuth(ctx, mcpserver.OAuthOptions{Issuer: c.oauthIssuer, Audience: c.oauthAudience, JWKSURL: c.oauthJWKS}); err != nil {
+			return err
+		}
+	}
+	authorize := func(ctx context.Context, token, workspace string) (mcpserver.Grant, error) {
+		if oauth != nil && !strings.HasPrefix(token, "llmfs_") {
+			return oauth.Authorize(ctx, token, workspace)
+		}
 		t, err := db.CheckToken(ctx, token)
 		if errors.Is(err, sqlstore.ErrBadToken) {
 			return mcpserver.Grant{}, fmt.Errorf("%w: %v", mcpserver.ErrUnauthorized, err)
@@ -101,18 +118,35 @@ func serveFleet(ctx context.Context, e *env, f *mcpFlags, c fleetConfig, logger 
 			MemoryBudget: c.memBudget,
 			Logger:       logger,
 		},
-		MaxOpen: c.maxOpen,
+		MaxOpen:          c.maxOpen,
+		ResourceMetadata: metadataURL(c.oauthAudience, oauth != nil),
 	})
 	if err != nil {
 		return usagef("%v", err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp/", h)
+	if oauth != nil {
+		// RFC 9728: at the well-known path, and below it for clients that append the
+		// resource's path.
+		mux.Handle("/.well-known/oauth-protected-resource", oauth.MetadataHandler())
+		mux.Handle("/.well-known/oauth-protected-resource/", oauth.MetadataHandler())
+	}
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	fmt.Fprintf(e.stderr, "llmfs: every workspace of %s\n", redactDSN(w.storeDSN))
 	fmt.Fprintf(e.stderr, "llmfs: serving MCP at http://%s/mcp/{workspace} (tokens: 'llmfs ws token create --store DSN ID')\n", ln.Addr())
 	return runHTTP(ctx, hs, ln, logger, func() {})
+}
+
+// metadataURL returns the URL of the protected resource metadata of the server whose
+// resource identifier is audience, when OAuth is on.
+func metadataURL(audience string, on bool) string {
+	u, err := url.Parse(audience)
+	if !on || err != nil || u.Host == "" {
+		return ""
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/.well-known/oauth-protected-resource"}).String()
 }
 
 // lesserMode returns the mode that allows less of a and b.

@@ -52,6 +52,9 @@ With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly ove
 		memBudget := fs.Int64("mem-budget", mcpserver.DefaultMemoryBudget, "memory in `BYTES` the requests in flight may take (each counts 8x its body); more wait, then get 503; GOMEMLIMIT defaults to it plus 64 MiB (negative: no budget)")
 		maxOpen := fs.Int("max-open", mcpserver.DefaultMaxOpen, "serving every workspace of --store: keep at most `N` workspaces open (least recently used dropped first)")
 		dbConns := fs.Int("db-conns", 32, "serving every workspace of --store: open at most `N` database connections (0: no bound)")
+		oauthIssuer := fs.String("oauth-issuer", "", "serving every workspace of --store: also accept JWT access tokens of the OAuth authorization server `URL` (scopes llmfs:WORKSPACE:MODE)")
+		oauthAudience := fs.String("oauth-audience", "", "with --oauth-issuer: this server's resource `URL`, the audience tokens must name")
+		oauthJWKS := fs.String("oauth-jwks", "", "with --oauth-issuer: the issuer's keys at `URL` (default: from its metadata)")
 		webPage := fs.Bool("web", false, "also serve the browser demo page at /demo/ (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
 		var allowHosts stringList
 		fs.Var(&allowHosts, "allow-host", "also accept `NAME` in the Host and Origin headers (repeatable; loopback names and the listening host always are)")
@@ -65,11 +68,15 @@ With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly ove
 				// the budget, whatever GOGC (relaxGC) lets it grow to otherwise.
 				debug.SetMemoryLimit(*memBudget + 64<<20)
 			}
+			if (f.ws.set("oauth-issuer") || f.ws.set("oauth-audience") || f.ws.set("oauth-jwks")) && (f.ws.storeDSN == "" || f.ws.workspace != "") {
+				return usagef("--oauth-issuer and its kin apply when serving every workspace of --store (no --workspace)")
+			}
 			if f.ws.storeDSN != "" && f.ws.workspace == "" {
 				if f.ws.set("token") || f.ws.set("session-timeout") || f.ws.set("max-sessions") || *webPage {
 					return usagef("serving every workspace of --store (no --workspace), access is by 'llmfs ws token': --token, --session-timeout, --max-sessions and --web do not apply")
 				}
-				return serveFleet(ctx, e, &f, fleetConfig{addr: *addr, allowHosts: allowHosts, maxBody: *maxBody, memBudget: *memBudget, maxOpen: *maxOpen, dbConns: *dbConns}, logger)
+				return serveFleet(ctx, e, &f, fleetConfig{addr: *addr, allowHosts: allowHosts, maxBody: *maxBody, memBudget: *memBudget, maxOpen: *maxOpen, dbConns: *dbConns,
+					oauthIssuer: *oauthIssuer, oauthAudience: *oauthAudience, oauthJWKS: *oauthJWKS}, logger)
 			}
 			srv, err := f.server(e, logger)
 			if err != nil {
