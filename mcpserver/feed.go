@@ -246,7 +246,7 @@ func (s *server) listenMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			defer s.holdAll()()
 		case "resources/list":
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && !s.stateless {
-				if st, err := s.session(ss); err == nil && st.listing.CompareAndSwap(false, true) {
+				if st, err := s.session(ctx, ss); err == nil && st.listing.CompareAndSwap(false, true) {
 					release := s.holdAll()
 					go func() {
 						ss.Wait()

@@ -31,7 +31,13 @@ import (
 type Grant struct {
 	Workspace string
 	Mode      llmfs.Mode
+	// Actor is the journal's name for the changes made under the grant ("mcp:token-ID");
+	// empty: one made up per request.
+	Actor string
 }
+
+// actorKey is the context key of a request's [Grant.Actor].
+type actorKey struct{}
 
 // ErrUnauthorized is what [FleetOptions.Authorize] wraps for a token that grants nothing
 // (malformed, unknown, revoked, expired); the client gets 401.
@@ -193,7 +199,11 @@ func (f *fleet) auth(w http.ResponseWriter, r *http.Request) (*http.Request, boo
 		http.Error(w, "Forbidden: the token grants no valid mode", http.StatusForbidden)
 		return nil, false
 	}
-	return r.WithContext(context.WithValue(r.Context(), grantKeyCtx{}, grantKey{id: id, mode: g.Mode})), true
+	ctx := context.WithValue(r.Context(), grantKeyCtx{}, grantKey{id: id, mode: g.Mode})
+	if g.Actor != "" {
+		ctx = context.WithValue(ctx, actorKey{}, g.Actor)
+	}
+	return r.WithContext(ctx), true
 }
 
 // workspaceOf returns the workspace id of the request's path: one path element after

@@ -280,6 +280,15 @@ func TestFleetTokens(t *testing.T) {
 	// read-write: writes, but no delete.
 	cw := connectFleet(t, base+a, bearer{rw, http.DefaultTransport}, nil)
 	ok(t, cw, "file_write", `{"path":"/x.txt","content":"x"}`)
+	// The journal names the token that made the change.
+	st, err := db.Workspace(context.Background(), a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, err := llmfs.New(st, nil).History(context.Background(), llmfs.HistoryFilter{Limit: 1})
+	if err != nil || len(hist) != 1 || hist[0].Actor != "mcp:token-"+rwID {
+		t.Errorf("the journal's newest change: %+v, %v; want actor mcp:token-%s", hist, err, rwID)
+	}
 	if res := call(t, cw, "file_delete", `{"path":"/x.txt"}`); !res.IsError || !strings.HasPrefix(text(res), "PERMISSION_DENIED") {
 		t.Errorf("file_delete with a read-write token: %s", text(res))
 	}

@@ -215,7 +215,7 @@ func (o *OAuth) Authorize(ctx context.Context, token, workspace string) (Grant, 
 		if m == "" || !m.Valid() {
 			continue
 		}
-		grants = append(grants, Grant{Workspace: rest[:i], Mode: m})
+		grants = append(grants, Grant{Workspace: rest[:i], Mode: m, Actor: "mcp:oauth-" + termSafe(c.Subject)})
 	}
 	if len(grants) == 0 {
 		return Grant{}, fmt.Errorf("%w: no %s scope", ErrUnauthorized, ScopePrefix)
@@ -231,6 +231,21 @@ func (o *OAuth) Authorize(ctx context.Context, token, workspace string) (Grant, 
 		return *best, nil
 	}
 	return grants[0], nil
+}
+
+// termSafe keeps the first 64 bytes of s that are printable ASCII other than a space,
+// for a subject named in the journal.
+func termSafe(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if b.Len() >= 64 {
+			break
+		}
+		if r > ' ' && r < 0x7f {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // MetadataHandler serves the OAuth Protected Resource Metadata (RFC 9728) of the

@@ -86,7 +86,7 @@ func (s *server) resolveResource(ctx context.Context, ss *mcp.ServerSession, met
 		return nil, "", err
 	}
 	if ss != nil {
-		st, err := s.session(ss)
+		st, err := s.session(ctx, ss)
 		if err != nil {
 			return nil, "", err
 		}
@@ -194,7 +194,7 @@ func (s *server) listResources(ctx context.Context, ss *mcp.ServerSession, meta 
 		wss[i] = s.workspace(i)
 	}
 	if ss != nil {
-		st, err := s.session(ss)
+		st, err := s.session(ctx, ss)
 		if err != nil {
 			return nil, err
 		}

@@ -98,7 +98,7 @@ func serveFleet(ctx context.Context, e *env, f *mcpFlags, c fleetConfig, logger 
 		if err != nil {
 			return mcpserver.Grant{}, err
 		}
-		return mcpserver.Grant{Workspace: t.Workspace, Mode: llmfs.Mode(t.Mode)}, nil
+		return mcpserver.Grant{Workspace: t.Workspace, Mode: llmfs.Mode(t.Mode), Actor: "mcp:token-" + t.ID}, nil
 	}
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
