@@ -118,7 +118,11 @@ func (s *server) feed(ctx context.Context, i int, ws *llmfs.Workspace, after int
 				return
 			}
 			s.logger.Warn("reading the journal failed; retrying", "error", err)
-			time.Sleep(feedRetry)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(feedRetry):
+			}
 			continue
 		}
 		var touched []string

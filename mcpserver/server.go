@@ -44,6 +44,13 @@
 // directories, for any client, is to name them in each request's _meta under
 // [RootsMetaKey], as a list of file:// URIs: they narrow that request exactly as client
 // roots narrow a session (and on top of them), never widen it.
+//
+// # Many workspaces
+//
+// [NewFleetHandler] serves many workspaces from one handler, each at its own path, to
+// clients holding a token of that workspace ([Grant]: a workspace and a mode), over
+// stateless streamable HTTP, so replicas sharing a database need no sticky sessions.
+// [OAuth] adds JWT access tokens of an OAuth authorization server.
 package mcpserver
 
 import (
