@@ -18,7 +18,11 @@ import (
 //   - a colon in an element: file.txt:stream is an alternate data stream of file.txt;
 //   - an element ending in a dot or a space, which Windows drops (".env." opens ".env", so
 //     a deny rule would not see it);
-//   - the characters Windows forbids in names (< > " | ? * and control characters).
+//   - the characters Windows forbids in names (< > " | ? * and control characters);
+//   - below the root, an element shaped like an 8.3 short name (ENV~1, SECRET~2.PEM):
+//     Windows opens the long name it abbreviates, so "ENV~1" may be ".env" and a deny
+//     rule would not see it. The root itself may be spelled short (temporary directories
+//     often are: C:\Users\RUNNER~1\...).
 // The root is matched without regard to case, as NTFS does; deny rules fold case on every
 // host already (see denyRules). The rules are pure functions, so they are tested on any OS.
 
@@ -126,8 +130,15 @@ func (w *Workspace) resolveWindows(p string) (resolved, error) {
 	if err != nil {
 		return resolved{}, errorf(CodeInvalidPath, p, "%v: %s", err, p)
 	}
+	below := q
 	if strings.HasPrefix(q, "/") {
 		q = foldRoot(w.root, q)
+		below = strings.TrimPrefix(q, w.root)
+	}
+	for elem := range strings.SplitSeq(below, "/") {
+		if isShortName(elem) {
+			return resolved{}, errorf(CodeInvalidPath, p, "%s looks like an 8.3 short name, which Windows may read as another file's long name; use the long name: %s", elem, p)
+		}
 	}
 	r, err := w.resolveSlash(q)
 	if err != nil {
@@ -135,4 +146,23 @@ func (w *Workspace) resolveWindows(p string) (resolved, error) {
 	}
 	r.arg = p
 	return r, nil
+}
+
+// isShortName reports whether elem has the shape of an 8.3 short name Windows generates:
+// up to six characters, a tilde and a number, and an extension of up to three.
+func isShortName(elem string) bool {
+	base, ext, hasExt := strings.Cut(elem, ".")
+	if hasExt && (len(ext) > 3 || strings.Contains(ext, ".")) {
+		return false
+	}
+	i := strings.LastIndexByte(base, '~')
+	if i < 0 || i > 6 || i == len(base)-1 {
+		return false
+	}
+	for _, c := range []byte(base[i+1:]) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return !strings.ContainsAny(base[:i], "~. ")
 }

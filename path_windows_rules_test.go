@@ -116,6 +116,47 @@ func TestWindowsRulesInWorkspace(t *testing.T) {
 	}
 }
 
+// TestWindowsShortNamesRefused: on Windows "ENV~1" can open ".env" (its 8.3 short name),
+// past the deny rule that names .env. Short-name shapes below the root are refused; a root
+// spelled short, as Windows temporary directories are, still works.
+func TestWindowsShortNamesRefused(t *testing.T) {
+	for name, want := range map[string]bool{
+		"ENV~1": true, "env~12": true, "SECRET~1.PEM": true, "PROGRA~1": true, "A~1.TXT": true,
+		"~1": true, "notes~draft": false, "file~.txt": false, "backup~1.tar.gz": false,
+		"longname~1": false, "a~1b": false, "x.txt~1": false, "main.go": false, ".env": false,
+	} {
+		if got := isShortName(name); got != want {
+			t.Errorf("isShortName(%q) = %v, want %v", name, got, want)
+		}
+	}
+
+	ctx := context.Background()
+	s := mem.New()
+	w := New(s, &Options{Root: "C:/Users/RUNNER~1/project"})
+	if w.bad != nil {
+		t.Fatal(w.bad)
+	}
+	w.windows = true
+	if _, err := w.Write(ctx, `notes~draft.md`, "ok\n", WriteOptions{}); err != nil {
+		t.Errorf("a name with a tilde that is no short name: %v", err)
+	}
+	if _, err := w.Read(ctx, `C:\Users\RUNNER~1\project\notes~draft.md`, ReadOptions{}); err != nil {
+		t.Errorf("an absolute path through a root spelled short: %v", err)
+	}
+	for _, p := range []string{`ENV~1`, `src\SECRET~1.PEM`, `C:\Users\RUNNER~1\project\ENV~1`, `a\PROGRA~1\x`} {
+		if _, err := w.Write(ctx, p, "x", WriteOptions{}); !IsCode(err, CodeInvalidPath) || !strings.Contains(err.Error(), "short name") {
+			t.Errorf("Write(%q): err = %v, want INVALID_PATH naming the short name", p, err)
+		}
+		if _, err := w.Read(ctx, p, ReadOptions{}); !IsCode(err, CodeInvalidPath) {
+			t.Errorf("Read(%q): err = %v, want INVALID_PATH", p, err)
+		}
+	}
+	entries, err := w.List(ctx, ".")
+	if err != nil || len(entries) != 1 {
+		t.Errorf("List = %+v, %v; want only notes~draft.md", entries, err)
+	}
+}
+
 // IsCode reports whether err is an *Error with code c.
 func IsCode(err error, c Code) bool {
 	var e *Error

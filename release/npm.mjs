@@ -28,6 +28,7 @@ for (const spec of binaries) {
   const exe = os === "win32" ? "llmfs.exe" : "llmfs";
   fs.copyFileSync(bin, path.join(dir, "bin", exe));
   fs.chmodSync(path.join(dir, "bin", exe), 0o755);
+  fs.copyFileSync(path.join(repo, "LICENSE"), path.join(dir, "LICENSE"));
   const pkg = {
     name,
     version,
@@ -47,6 +48,7 @@ for (const spec of binaries) {
 const dir = path.join(outDir, "llmfs");
 fs.rmSync(dir, { recursive: true, force: true });
 fs.cpSync(path.join(repo, "npm/llmfs"), dir, { recursive: true });
+fs.copyFileSync(path.join(repo, "LICENSE"), path.join(dir, "LICENSE"));
 main.version = version;
 for (const dep of Object.keys(main.optionalDependencies)) {
   main.optionalDependencies[dep] = version;

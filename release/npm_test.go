@@ -58,6 +58,11 @@ func TestNPMInstallFromTarballs(t *testing.T) {
 	if err := json.Unmarshal(b, &pkg); err != nil || pkg.Version != version {
 		t.Errorf("installed llmfs package.json: version %q, err %v", pkg.Version, err)
 	}
+	for _, dir := range []string{"llmfs", filepath.Join("@llmfs", "cli-linux-x64")} {
+		if _, err := os.Stat(filepath.Join(app, "node_modules", dir, "LICENSE")); err != nil {
+			t.Errorf("the installed package %s carries no LICENSE: %v", dir, err)
+		}
+	}
 
 	root := t.TempDir()
 	cmd := exec.Command(npx, "llmfs", "mcp", "--root", root)

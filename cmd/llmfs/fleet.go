@@ -111,7 +111,7 @@ func serveFleet(ctx context.Context, e *env, f *mcpFlags, c fleetConfig, logger 
 	h, err := mcpserver.NewFleetHandler(&mcpserver.FleetOptions{
 		Authorize: authorize,
 		Open:      open,
-		Server:    &mcpserver.Options{Dialect: tools.Dialect(f.dialect), Version: buildinfo.Version(), Logger: logger},
+		Server:    &mcpserver.Options{Dialect: tools.Dialect(f.dialect), HistoryTools: f.history, Version: buildinfo.Version(), Logger: logger},
 		HTTP: &mcpserver.HTTPOptions{
 			Hosts:        append([]string{host}, c.allowHosts...),
 			MaxBodyBytes: c.maxBody,

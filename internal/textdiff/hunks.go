@@ -15,65 +15,10 @@ func Hunks(a, b string, context int) []Hunk {
 	if a == b {
 		return nil
 	}
-	al, bl := splitLines(a), splitLines(b)
-	pre := 0
-	for pre < len(al) && pre < len(bl) && al[pre] == bl[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(al)-pre && suf < len(bl)-pre && al[len(al)-1-suf] == bl[len(bl)-1-suf] {
-		suf++
-	}
-	start := max(pre-context, 0)
-	var ops []op
-	for _, l := range al[start:pre] {
-		ops = append(ops, op{' ', l})
-	}
-	ops = append(ops, diffLines(al[pre:len(al)-suf], bl[pre:len(bl)-suf])...)
-	for _, l := range al[len(al)-suf : min(len(al)-suf+context, len(al))] {
-		ops = append(ops, op{' ', l})
-	}
-	var hs []Hunk
-	aLine, bLine := start, start
-	for i := 0; i < len(ops); {
-		first := i
-		for first < len(ops) && ops[first].kind == ' ' {
-			first++
-		}
-		if first == len(ops) {
-			break
-		}
-		last := first
-		for j := first; j < len(ops); j++ {
-			if ops[j].kind != ' ' {
-				if j-last-1 > 2*context {
-					break
-				}
-				last = j
-			}
-		}
-		from := max(first-context, i)
-		to := min(last+context+1, len(ops))
-		for _, o := range ops[i:from] {
-			aLine, bLine = advance(o, aLine, bLine)
-		}
-		h := Hunk{A: aLine, B: bLine}
-		for _, o := range ops[from:to] {
-			switch o.kind {
-			case '+':
-				h.BLen++
-				h.Added++
-			case '-':
-				h.ALen++
-				h.Removed++
-			default:
-				h.ALen++
-				h.BLen++
-			}
-			aLine, bLine = advance(o, aLine, bLine)
-		}
-		hs = append(hs, h)
-		i = to
+	_, ohs := hunksOf(a, b, context)
+	hs := make([]Hunk, len(ohs))
+	for i, h := range ohs {
+		hs[i] = h.Hunk
 	}
 	return hs
 }

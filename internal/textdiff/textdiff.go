@@ -22,6 +22,42 @@ func Unified(name, a, b string, context, maxLines int) string {
 	if a == b {
 		return ""
 	}
+	ops, hunks := hunksOf(a, b, context)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "--- a/%s\n+++ b/%s\n", name, name)
+	body := 0
+	for _, h := range hunks {
+		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", span(h.A, h.ALen), span(h.B, h.BLen))
+		for k, o := range ops[h.from:h.to] {
+			if maxLines > 0 && body == maxLines {
+				rest := h.to - h.from - k
+				for _, o := range ops[h.to:] {
+					if o.kind != ' ' {
+						rest++
+					}
+				}
+				fmt.Fprintf(&sb, "... (%d more diff lines)\n", rest)
+				return sb.String()
+			}
+			sb.WriteByte(o.kind)
+			sb.WriteString(o.line)
+			sb.WriteByte('\n')
+			body++
+		}
+	}
+	return sb.String()
+}
+
+// opHunk is a Hunk with where its lines are in the edit script: ops[from:to].
+type opHunk struct {
+	Hunk
+	from, to int
+}
+
+// hunksOf returns the edit script of the region of a and b that can appear in a diff (the
+// changed lines and context lines around them) and its hunks: a hunk goes on while the
+// unchanged run between two changes is at most 2*context lines.
+func hunksOf(a, b string, context int) ([]op, []opHunk) {
 	al, bl := splitLines(a), splitLines(b)
 	pre := 0
 	for pre < len(al) && pre < len(bl) && al[pre] == bl[pre] {
@@ -31,8 +67,6 @@ func Unified(name, a, b string, context, maxLines int) string {
 	for suf < len(al)-pre && suf < len(bl)-pre && al[len(al)-1-suf] == bl[len(bl)-1-suf] {
 		suf++
 	}
-	// The edit script of the region that can appear in the diff: the changed lines and the
-	// context around them.
 	start := max(pre-context, 0)
 	var ops []op
 	for _, l := range al[start:pre] {
@@ -43,13 +77,9 @@ func Unified(name, a, b string, context, maxLines int) string {
 		ops = append(ops, op{' ', l})
 	}
 
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "--- a/%s\n+++ b/%s\n", name, name)
-	body := 0
+	var hs []opHunk
 	aLine, bLine := start, start // 0-based line numbers of ops[0]
 	for i := 0; i < len(ops); {
-		// Find the next change and the end of its hunk: the hunk goes on while the
-		// unchanged run between two changes is at most 2*context lines.
 		first := i
 		for first < len(ops) && ops[first].kind == ' ' {
 			first++
@@ -68,42 +98,28 @@ func Unified(name, a, b string, context, maxLines int) string {
 		}
 		from := max(first-context, i)
 		to := min(last+context+1, len(ops))
-		// Advance the line numbers over ops[i:from].
 		for _, o := range ops[i:from] {
 			aLine, bLine = advance(o, aLine, bLine)
 		}
-		na, nb := 0, 0
+		h := opHunk{Hunk: Hunk{A: aLine, B: bLine}, from: from, to: to}
 		for _, o := range ops[from:to] {
-			if o.kind != '+' {
-				na++
+			switch o.kind {
+			case '+':
+				h.BLen++
+				h.Added++
+			case '-':
+				h.ALen++
+				h.Removed++
+			default:
+				h.ALen++
+				h.BLen++
 			}
-			if o.kind != '-' {
-				nb++
-			}
-		}
-		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", span(aLine, na), span(bLine, nb))
-		for k, o := range ops[from:to] {
-			if maxLines > 0 && body == maxLines {
-				rest := to - from - k
-				for _, o := range ops[to:] {
-					if o.kind != ' ' {
-						rest++
-					}
-				}
-				fmt.Fprintf(&sb, "... (%d more diff lines)\n", rest)
-				return sb.String()
-			}
-			sb.WriteByte(o.kind)
-			sb.WriteString(o.line)
-			sb.WriteByte('\n')
-			body++
-		}
-		for _, o := range ops[from:to] {
 			aLine, bLine = advance(o, aLine, bLine)
 		}
+		hs = append(hs, h)
 		i = to
 	}
-	return sb.String()
+	return ops, hs
 }
 
 // op is one line of an edit script: ' ' kept, '-' removed, '+' added.
