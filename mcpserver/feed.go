@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
@@ -239,13 +240,21 @@ func (s *server) dropWatch(uri string, ss *mcp.ServerSession) {
 	}
 }
 
-// listenMiddleware holds the journal feeds while a subscriptions/listen stream (the
+// listenMiddleware refuses resources/subscribe on a stateless server, and holds the
+// journal feeds while a subscriptions/listen stream (the
 // 2026-07-28 way to receive notifications) is open, so that it gets list_changed even
 // without a resource subscription; and, for a session of an older revision that lists
 // resources, for the rest of the session.
 func (s *server) listenMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
+		case "resources/subscribe":
+			if s.stateless {
+				// The subscription would end with this request's session: say so
+				// rather than accept one that can never tell anything.
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+					Message: "this server is stateless: resources/subscribe ends with its request; subscribe with subscriptions/listen (protocol 2026-07-28)"}
+			}
 		case "subscriptions/listen":
 			defer s.holdAll()()
 		case "resources/list":

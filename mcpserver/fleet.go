@@ -23,9 +23,9 @@ import (
 // replicas behind one address can share a database with no sticky sessions, and a
 // replica that restarts loses nothing. The price is what only a session can hold: no
 // read-before-edit (a fleet refuses [Options.RequireRead]), no roots/list (use
-// [RootsMetaKey]), and notifications only on a request's own stream
-// (subscriptions/listen in 2026-07-28; an older client's resources/subscribe gets
-// nothing once its request has ended).
+// [RootsMetaKey]), and notifications only on a request's own stream:
+// subscriptions/listen (2026-07-28) works, resources/subscribe is refused, since it
+// would end with its request.
 
 // A Grant is what a token allows: one workspace, in one mode.
 type Grant struct {

@@ -373,3 +373,24 @@ func TestFleetOpenBounded(t *testing.T) {
 		}
 	}
 }
+
+// Issue 19.1 on a fleet: resources/subscribe, which would end with its stateless
+// request, is refused with a message naming subscriptions/listen.
+func TestFleetSubscribeRefused(t *testing.T) {
+	h, err := mcpserver.NewFleetHandler(&mcpserver.FleetOptions{
+		Authorize: func(_ context.Context, token, _ string) (mcpserver.Grant, error) {
+			return mcpserver.Grant{Workspace: "a", Mode: llmfs.ReadOnly}, nil
+		},
+		Open: func(_ context.Context, id string, mode llmfs.Mode) (*llmfs.Workspace, error) {
+			return llmfs.New(mem.New(), &llmfs.Options{Mode: mode}), nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	if code, body := rpc(t, srv.URL+"/mcp/a", "t", "resources/subscribe", `{"uri":"file:///x.txt"}`); code != 200 || !strings.Contains(body, "subscriptions/listen") {
+		t.Errorf("resources/subscribe on a fleet: %d %s", code, body)
+	}
+}
