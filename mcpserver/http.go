@@ -103,10 +103,6 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	if o.MaxSessions == 0 {
 		o.MaxSessions = DefaultMaxSessions
 	}
-	hosts := []string{"localhost", "127.0.0.1", "::1"}
-	for _, h := range o.Hosts {
-		hosts = append(hosts, strings.ToLower(strings.Trim(h, "[]")))
-	}
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Logger:              o.Logger,
 		MaxRequestBodyBytes: o.MaxBodyBytes,
@@ -123,8 +119,19 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	if needsSessions(srv) {
 		statelessHandler = nil
 	}
-	h := &httpHandler{next: mcpHandler, stateless: statelessHandler, srv: srv, token: o.Token, hosts: hosts, maxBody: o.MaxBodyBytes,
-		maxSessions: o.MaxSessions, logger: o.Logger}
+	h := newFront(&o, mcpHandler)
+	h.stateless, h.srv, h.token, h.maxSessions = statelessHandler, srv, o.Token, o.MaxSessions
+	return h
+}
+
+// newFront returns the checks every HTTP request passes before it reaches next: Host and
+// Origin, body size, memory budget, and the request log. o has its defaults filled.
+func newFront(o *HTTPOptions, next http.Handler) *httpHandler {
+	hosts := []string{"localhost", "127.0.0.1", "::1"}
+	for _, h := range o.Hosts {
+		hosts = append(hosts, strings.ToLower(strings.Trim(h, "[]")))
+	}
+	h := &httpHandler{next: next, hosts: hosts, maxBody: o.MaxBodyBytes, logger: o.Logger}
 	if o.MemoryBudget == 0 {
 		o.MemoryBudget = DefaultMemoryBudget
 	}
@@ -138,10 +145,14 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 }
 
 type httpHandler struct {
-	next        http.Handler
-	stateless   http.Handler // for 2026-07-28 and later
-	srv         *mcp.Server
-	token       string
+	next      http.Handler
+	stateless http.Handler // for 2026-07-28 and later
+	srv       *mcp.Server  // nil: no session cap
+	token     string
+	// auth, when set, replaces the token check: it answers the request itself (401,
+	// 403) and returns false, or returns the request to serve (with what it learned
+	// in the context).
+	auth        func(w http.ResponseWriter, r *http.Request) (*http.Request, bool)
 	hosts       []string
 	maxBody     int64
 	maxSessions int // <= 0: no cap
@@ -188,7 +199,12 @@ func (h *httpHandler) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if h.token != "" && !h.authorized(r.Header.Get("Authorization")) {
+	if h.auth != nil {
+		var ok bool
+		if r, ok = h.auth(w, r); !ok {
+			return
+		}
+	} else if h.token != "" && !h.authorized(r.Header.Get("Authorization")) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="llmfs"`)
 		http.Error(w, "Unauthorized: a valid bearer token is required", http.StatusUnauthorized)
 		return
@@ -236,7 +252,7 @@ func (h *httpHandler) reserve(r *http.Request) (int64, bool) {
 
 // full reports whether the sessions open have reached the cap.
 func (h *httpHandler) full() bool {
-	if h.maxSessions <= 0 {
+	if h.maxSessions <= 0 || h.srv == nil {
 		return false
 	}
 	n := 0
@@ -249,11 +265,8 @@ func (h *httpHandler) full() bool {
 }
 
 func (h *httpHandler) authorized(header string) bool {
-	scheme, token, ok := strings.Cut(header, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
-	}
-	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(h.token)) == 1
+	token, ok := bearer(header)
+	return ok && subtle.ConstantTimeCompare([]byte(token), []byte(h.token)) == 1
 }
 
 func (h *httpHandler) allowedHost(host string) bool {

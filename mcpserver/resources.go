@@ -2,10 +2,8 @@ package mcpserver
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -13,7 +11,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -35,10 +32,14 @@ import (
 // the cursor is the last path listed, so a page costs a walk of the tree up to it and
 // no state is kept between pages. Names starting with "." are left out, as find does.
 //
-// Subscriptions are fed by polling: there is no change feed in the core yet, so each
-// subscribed URI is read and hashed every [Options.PollInterval] while anyone is
-// subscribed, and a change of the hash (or the file appearing or vanishing) sends
-// notifications/resources/updated.
+// Subscriptions are fed by the journal (feed.go): while anyone listens, one goroutine
+// per directory waits on the journal's change feed ([llmfs.Workspace.WaitChange]),
+// which wakes at once for a change made in this process and within the store's poll
+// interval (a cheap query of the newest change id) for one made by another process or
+// replica. A change to a subscribed file, or to a directory holding it, sends
+// notifications/resources/updated; a file or directory appearing, vanishing or moving
+// sends notifications/resources/list_changed. A workspace without a journal falls back
+// to reading and hashing each subscribed file every [Options.PollInterval].
 
 const (
 	fileTemplate = "file:///{+path}"
@@ -85,7 +86,7 @@ func (s *server) resolveResource(ctx context.Context, ss *mcp.ServerSession, met
 		return nil, "", err
 	}
 	if ss != nil {
-		st, err := s.session(ss)
+		st, err := s.session(ctx, ss)
 		if err != nil {
 			return nil, "", err
 		}
@@ -193,7 +194,7 @@ func (s *server) listResources(ctx context.Context, ss *mcp.ServerSession, meta 
 		wss[i] = s.workspace(i)
 	}
 	if ss != nil {
-		st, err := s.session(ss)
+		st, err := s.session(ctx, ss)
 		if err != nil {
 			return nil, err
 		}
@@ -275,88 +276,4 @@ func (s *server) walk(ctx context.Context, ws *llmfs.Workspace, dir, from string
 // by element.
 func walkOrder(a, b string) int {
 	return slices.Compare(strings.Split(a, "/"), strings.Split(b, "/"))
-}
-
-// watches are the polls of subscribed resources.
-type watches struct {
-	mu   sync.Mutex
-	subs map[string]*watch // by URI
-}
-
-type watch struct {
-	sessions map[*mcp.ServerSession]bool
-	stop     context.CancelFunc
-}
-
-// subscribe starts polling the resource's file, unless someone watches it already.
-func (s *server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
-	uri := req.Params.URI
-	ws, p, err := s.resolveResource(ctx, req.Session, req.Params.Meta, uri)
-	if err != nil {
-		return resourceError(uri, err)
-	}
-	s.watches.mu.Lock()
-	defer s.watches.mu.Unlock()
-	w := s.watches.subs[uri]
-	if w == nil {
-		wctx, stop := context.WithCancel(context.Background())
-		w = &watch{sessions: map[*mcp.ServerSession]bool{}, stop: stop}
-		s.watches.subs[uri] = w
-		go s.poll(wctx, ws, p, uri)
-	}
-	w.sessions[req.Session] = true
-	return nil
-}
-
-func (s *server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
-	s.dropWatch(req.Params.URI, req.Session)
-	return nil
-}
-
-// dropWatch removes ss from the watchers of uri (of every URI when uri is ""), and stops
-// the polls nobody watches any more.
-func (s *server) dropWatch(uri string, ss *mcp.ServerSession) {
-	s.watches.mu.Lock()
-	defer s.watches.mu.Unlock()
-	for u, w := range s.watches.subs {
-		if uri != "" && u != uri {
-			continue
-		}
-		delete(w.sessions, ss)
-		if len(w.sessions) == 0 {
-			w.stop()
-			delete(s.watches.subs, u)
-		}
-	}
-}
-
-// poll hashes the file every interval and tells the subscribers when it changes.
-func (s *server) poll(ctx context.Context, ws *llmfs.Workspace, p, uri string) {
-	state := func() [32]byte {
-		b, err := ws.ReadFile(ctx, p, DefaultMaxResourceBytes)
-		if err != nil {
-			return sha256.Sum256([]byte("error: " + tools.ErrorOf(err).Code))
-		}
-		return sha256.Sum256(b)
-	}
-	last := state()
-	t := time.NewTicker(s.pollInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		now := state()
-		if ctx.Err() != nil {
-			return
-		}
-		if now != last {
-			last = now
-			if err := s.srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil && !errors.Is(err, context.Canceled) {
-				s.logger.Debug("resource update notification failed", "uri", uri, "error", err)
-			}
-		}
-	}
 }

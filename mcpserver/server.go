@@ -46,6 +46,13 @@
 // directories, for any client, is to name them in each request's _meta under
 // [RootsMetaKey], as a list of file:// URIs: they narrow that request exactly as client
 // roots narrow a session (and on top of them), never widen it.
+//
+// # Many workspaces
+//
+// [NewFleetHandler] serves many workspaces from one handler, each at its own path, to
+// clients holding a token of that workspace ([Grant]: a workspace and a mode), over
+// stateless streamable HTTP, so replicas sharing a database need no sticky sessions.
+// [OAuth] adds JWT access tokens of an OAuth authorization server.
 package mcpserver
 
 import (
@@ -91,14 +98,19 @@ type Options struct {
 	// ResourcePageSize is the most files a resources/list page holds. Default
 	// [DefaultResourcePageSize].
 	ResourcePageSize int
-	// PollInterval is how often a subscribed resource's file is checked for changes.
-	// Default [DefaultPollInterval].
+	// PollInterval is how often a subscribed resource's file is checked for changes in a
+	// workspace without a journal (with one, the journal's feed tells). Default
+	// [DefaultPollInterval].
 	PollInterval time.Duration
 	// HistoryTools offers the model the history tools, history and undo
 	// ([tools.Options.History]), besides the dialect's. Off by default. Each session's
 	// changes are journaled as its own actor, "mcp:<session id>", so undo by path takes
 	// back that session's changes only.
 	HistoryTools bool
+
+	// stateless says the server serves stateless requests only (a fleet's): a session
+	// lasts one request, so nothing is held for its lifetime.
+	stateless bool
 }
 
 // DefaultRootsTimeout is the default of [Options.RootsTimeout].
@@ -118,6 +130,7 @@ type server struct {
 	pollInterval     time.Duration
 	srv              *mcp.Server
 	watches          watches
+	stateless        bool
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -172,7 +185,8 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		progressInterval: o.ProgressInterval,
 		pageSize:         o.ResourcePageSize,
 		pollInterval:     o.PollInterval,
-		watches:          watches{subs: map[string]*watch{}},
+		watches:          watches{subs: map[string]*watch{}, feeds: map[int]*feedRunning{}},
+		stateless:        o.stateless,
 		sessions:         map[*mcp.ServerSession]*session{},
 	}
 	if err := s.checkRoots(); err != nil {
@@ -186,12 +200,12 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		// No logging capability: llmfs logs to its own stderr.
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{},
-			Resources: &mcp.ResourceCapabilities{Subscribe: true},
+			Resources: &mcp.ResourceCapabilities{Subscribe: true, ListChanged: true},
 		},
 	})
 	s.addResources(srv)
 	register(srv, s)
-	srv.AddReceivingMiddleware(s.rootsChangedMiddleware)
+	srv.AddReceivingMiddleware(s.rootsChangedMiddleware, s.listenMiddleware)
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
 	all, err := tools.DefinitionsFor(o.Dialect, llmfs.Full, &tools.Options{History: o.HistoryTools})

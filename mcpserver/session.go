@@ -29,12 +29,19 @@ type session struct {
 	// flight, whose answer may come behind it.
 	stale atomic.Bool
 
+	// listing says the session holds the journal feeds for list_changed (it listed
+	// resources; see listenMiddleware).
+	listing atomic.Bool
+
 	mu      sync.Mutex // guards allowed and serializes roots/list calls
 	allowed []string   // directories the client's roots leave; nil: no narrowing
 }
 
 // session returns the state of ss, making it on first use. It is dropped when ss ends.
-func (s *server) session(ss *mcp.ServerSession) (*session, error) {
+//
+// A stateless request's session lasts the request: its actor is the grant's, when the
+// fleet put one in ctx ([Grant.Actor]).
+func (s *server) session(ctx context.Context, ss *mcp.ServerSession) (*session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st, ok := s.sessions[ss]; ok {
@@ -42,6 +49,9 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 	}
 	st := &session{}
 	actor := sessionActor(ss.ID()) // the journal's name for this session's changes
+	if a, ok := ctx.Value(actorKey{}).(string); ok && a != "" {
+		actor = a
+	}
 	for i, r := range s.roots {
 		// A session of its own, so its reads are its own; NewWithOptions switches
 		// read-before-edit on or off as asked. Relative paths resolve against the first
@@ -80,7 +90,7 @@ func (s *server) rootsChangedMiddleware(next mcp.MethodHandler) mcp.MethodHandle
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method == "notifications/roots/list_changed" {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
-				if st, err := s.session(ss); err == nil {
+				if st, err := s.session(ctx, ss); err == nil {
 					st.stale.Store(!s.roots[0].Relaxed())
 				}
 			}
@@ -129,7 +139,7 @@ func (s *server) metaNarrow(meta map[string]any, allowed []string) []string {
 // call routes one tool call to the toolbox of the directory that holds its paths, after
 // checking them against the client's roots.
 func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, name string, keys []string) (*tools.Result, error) {
-	st, err := s.session(req.Session)
+	st, err := s.session(ctx, req.Session)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ import (
 
 var serveCmd = &command{
 	name:  "serve",
-	args:  "[--addr 127.0.0.1:7700] [--root DIR]... | --store DSN --workspace ID  [--token T] [--dialect agentool|rtc|codex|anthropic|gemini] [--history-tools] [workspace flags]",
+	args:  "[--addr 127.0.0.1:7700] [--root DIR]... | --store DSN [--workspace ID]  [--token T] [--dialect agentool|rtc|codex|anthropic|gemini] [--history-tools] [workspace flags]",
 	short: "serve the workspace as an MCP server over streamable HTTP at /mcp",
 	long: `Every request needs "Authorization: Bearer TOKEN". Without --token (or $LLMFS_TOKEN) a random
 token is made and printed to standard error at start. The Host header must name a loopback
@@ -33,6 +33,11 @@ ends, and past --max-sessions open at once a new one gets 503. SIGINT or SIGTERM
 gracefully. Requests are logged to standard error, one structured line each.
 Without --root and --store it serves the current directory; --store and --workspace serve a
 virtual workspace kept in a database (see 'llmfs ws').
+--store without --workspace serves every workspace of the database, each at /mcp/ID, to
+clients holding a token of that workspace ('llmfs ws token create'); the token's mode is the
+mode it is served in (never more than --mode). Requests are stateless, so several replicas
+on one PostgreSQL database can stand behind one address without sticky sessions; there is no
+console, no read-before-edit and no --token in this mode.
 / serves the web console for people (browse, edit, the live change feed, diffs, undo,
 checkpoints) on the first root; its URL, printed at start, carries the token in its fragment.
 With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly over IndexedDB).`,
@@ -45,6 +50,11 @@ With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly ove
 		sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "end a session idle for `DURATION` (negative: never)")
 		maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most `N` MCP sessions open at once; more get 503 (negative: no cap)")
 		memBudget := fs.Int64("mem-budget", mcpserver.DefaultMemoryBudget, "memory in `BYTES` the requests in flight may take (each counts 8x its body); more wait, then get 503; GOMEMLIMIT defaults to it plus 64 MiB (negative: no budget)")
+		maxOpen := fs.Int("max-open", mcpserver.DefaultMaxOpen, "serving every workspace of --store: keep at most `N` workspaces open (least recently used dropped first)")
+		dbConns := fs.Int("db-conns", 32, "serving every workspace of --store: open at most `N` database connections (0: no bound)")
+		oauthIssuer := fs.String("oauth-issuer", "", "serving every workspace of --store: also accept JWT access tokens of the OAuth authorization server `URL` (scopes llmfs:WORKSPACE:MODE)")
+		oauthAudience := fs.String("oauth-audience", "", "with --oauth-issuer: this server's resource `URL`, the audience tokens must name")
+		oauthJWKS := fs.String("oauth-jwks", "", "with --oauth-issuer: the issuer's keys at `URL` (default: from its metadata)")
 		webPage := fs.Bool("web", false, "also serve the browser demo page at /demo/ (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
 		var allowHosts stringList
 		fs.Var(&allowHosts, "allow-host", "also accept `NAME` in the Host and Origin headers (repeatable; loopback names and the listening host always are)")
@@ -57,6 +67,16 @@ With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly ove
 				// A soft limit makes the collector work harder before the heap passes
 				// the budget, whatever GOGC (relaxGC) lets it grow to otherwise.
 				debug.SetMemoryLimit(*memBudget + 64<<20)
+			}
+			if (f.ws.set("oauth-issuer") || f.ws.set("oauth-audience") || f.ws.set("oauth-jwks")) && (f.ws.storeDSN == "" || f.ws.workspace != "") {
+				return usagef("--oauth-issuer and its kin apply when serving every workspace of --store (no --workspace)")
+			}
+			if f.ws.storeDSN != "" && f.ws.workspace == "" {
+				if f.ws.set("token") || f.ws.set("session-timeout") || f.ws.set("max-sessions") || *webPage {
+					return usagef("serving every workspace of --store (no --workspace), access is by 'llmfs ws token': --token, --session-timeout, --max-sessions and --web do not apply")
+				}
+				return serveFleet(ctx, e, &f, fleetConfig{addr: *addr, allowHosts: allowHosts, maxBody: *maxBody, memBudget: *memBudget, maxOpen: *maxOpen, dbConns: *dbConns,
+					oauthIssuer: *oauthIssuer, oauthAudience: *oauthAudience, oauthJWKS: *oauthJWKS}, logger)
 			}
 			srv, err := f.server(e, logger)
 			if err != nil {
@@ -106,34 +126,42 @@ With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly ove
 			fmt.Fprintf(e.stderr, "llmfs: serving MCP at http://%s/mcp\n", ln.Addr())
 			fmt.Fprintf(e.stderr, "llmfs: console at http://%s/#token=%s\n", consoleAddr(ln.Addr()), tok)
 
-			served := make(chan error, 1)
-			go func() { served <- hs.Serve(ln) }()
-			select {
-			case err := <-served:
-				return err
-			case <-ctx.Done():
-			}
-			logger.Info("shutting down")
-			// Stop accepting, and close the MCP sessions: their open event streams would
-			// hold Shutdown for its whole timeout. A call still running is cancelled; its
-			// writes, atomic, happen whole or not at all.
-			shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			done := make(chan error, 1)
-			go func() { done <- hs.Shutdown(shutdownCtx) }()
-			for ss := range srv.Sessions() {
-				ss.Close()
-			}
-			if err := <-done; err != nil {
-				return fmt.Errorf("shutting down: %w", err)
-			}
-			if err := <-served; !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			logger.Info("stopped")
-			return nil
+			return runHTTP(ctx, hs, ln, logger, func() {
+				for ss := range srv.Sessions() {
+					ss.Close()
+				}
+			})
 		}
 	},
+}
+
+// runHTTP serves hs on ln until ctx ends, then shuts it down gracefully; closeStreams
+// ends what would hold the shutdown up (MCP sessions with open event streams).
+func runHTTP(ctx context.Context, hs *http.Server, ln net.Listener, logger *slog.Logger, closeStreams func()) error {
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	// Stop accepting, and close the MCP sessions: their open event streams would
+	// hold Shutdown for its whole timeout. A call still running is cancelled; its
+	// writes, atomic, happen whole or not at all.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- hs.Shutdown(shutdownCtx) }()
+	closeStreams()
+	if err := <-done; err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
 }
 
 // consoleAddr is the address to print in the console URL: a loopback one when the server

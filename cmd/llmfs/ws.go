@@ -26,8 +26,8 @@ import (
 
 var wsCmd = &command{
 	name:  "ws",
-	args:  "create ID | list | rm ID | import ID DIR | export ID DIR | fork SRC DST  --store DSN",
-	short: "manage the virtual workspaces of a database: create, list, rm, import, export, fork",
+	args:  "create ID | list | rm ID | import ID DIR | export ID DIR | fork SRC DST | token create|list|revoke ID [TOKEN-ID]  --store DSN",
+	short: "manage the virtual workspaces of a database: create, list, rm, import, export, fork, tokens",
 	long: `A database (--store sqlite:PATH or postgres://...) holds any number of workspaces, each a
 file system of its own with its own quota. Serve one with --store DSN --workspace ID on mcp,
 serve, call and the file commands; opening a workspace never creates it, 'ws create' does
@@ -46,6 +46,13 @@ serve, call and the file commands; opening a workspace never creates it, 'ws cre
                    files llmfs generated (AGENT.md) and nobody edited stay behind
   fork SRC DST     make DST a copy of SRC, files and history (log, undo, checkpoints),
                    independent from then on; the copy stays inside the database
+  token create ID  make an access token for 'llmfs serve --store DSN' (every workspace, at
+                   /mcp/ID) and print it: it is shown once and kept only hashed. --mode
+                   read-only|read-write|full (or ro, rw; default read-write) is what it
+                   allows, --name a label
+  token list ID    the workspace's tokens: id, name, mode, created (never the secret)
+  token revoke ID TOKEN-ID
+                   stop a token at once, in every server sharing the database
 
 import and export refuse to overwrite an existing file unless --force, and check every
 file before copying any. On a terminal they show a progress bar on standard error,
@@ -60,14 +67,22 @@ otherwise one line per file.`,
 		var deny stringList
 		fs.Var(&deny, "deny", "import: also skip paths matching `GLOB` (repeatable)")
 		noDefaultDeny := fs.Bool("no-default-deny", false, "import: drop the default deny rules (.git is still skipped)")
+		tokMode := fs.String("mode", "read-write", "token create: the `MODE` the token allows: read-only (ro), read-write (rw) or full")
+		tokName := fs.String("name", "", "token create: a `LABEL` for the token")
 		return func(ctx context.Context, args []string) error {
 			if len(args) == 0 {
-				return usagef("want a subcommand: create, list, rm, import, export or fork")
+				return usagef("want a subcommand: create, list, rm, import, export, fork or token")
+			}
+			if args[0] == "token" {
+				if *dsn == "" {
+					return usagef("--store DSN is required")
+				}
+				return wsToken(ctx, e, *dsn, args[1:], *tokMode, *tokName)
 			}
 			want := map[string]int{"create": 2, "list": 1, "rm": 2, "import": 3, "export": 3, "fork": 3}
 			n, ok := want[args[0]]
 			if !ok {
-				return usagef("unknown subcommand %q: want create, list, rm, import, export or fork", args[0])
+				return usagef("unknown subcommand %q: want create, list, rm, import, export, fork or token", args[0])
 			}
 			if len(args) != n {
 				return usagef("ws %s wants %d argument(s)", args[0], n-1)

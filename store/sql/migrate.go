@@ -184,6 +184,33 @@ CREATE TABLE llmfs_checkpoints (
 ALTER TABLE llmfs_workspaces ADD COLUMN journal_seq BIGINT NOT NULL DEFAULT 0;
 `,
 	},
+	{
+		// Access tokens (tokens.go): each grants one workspace in one mode; only the
+		// SHA-256 of the secret is kept.
+		version: 4,
+		sqlite: `
+CREATE TABLE llmfs_tokens (
+	id      TEXT PRIMARY KEY,
+	ws      BIGINT NOT NULL,
+	name    TEXT NOT NULL,
+	mode    TEXT NOT NULL,
+	hash    BLOB NOT NULL,
+	created BIGINT NOT NULL
+);
+CREATE INDEX llmfs_tokens_ws ON llmfs_tokens (ws);
+`,
+		postgres: `
+CREATE TABLE llmfs_tokens (
+	id      TEXT PRIMARY KEY,
+	ws      BIGINT NOT NULL,
+	name    TEXT NOT NULL,
+	mode    TEXT NOT NULL,
+	hash    BYTEA NOT NULL,
+	created BIGINT NOT NULL
+);
+CREATE INDEX llmfs_tokens_ws ON llmfs_tokens (ws);
+`,
+	},
 }
 
 // schemaVersion is the schema version this package writes.

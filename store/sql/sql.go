@@ -247,6 +247,7 @@ func (x *DB) Remove(ctx context.Context, id string) error {
 			`DELETE FROM llmfs_meta WHERE ws = ?`,
 			`DELETE FROM llmfs_journal WHERE ws = ?`,
 			`DELETE FROM llmfs_checkpoints WHERE ws = ?`,
+			`DELETE FROM llmfs_tokens WHERE ws = ?`,
 			`DELETE FROM llmfs_workspaces WHERE id = ?`,
 		} {
 			if _, err := t.exec(q, wid); err != nil {
