@@ -80,7 +80,12 @@ func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
 	for _, h := range opts.Hosts {
 		hosts = append(hosts, strings.ToLower(h))
 	}
-	a := &api{ws: ws, system: opts.System}
+	system := opts.System
+	if overlayOf(ws) != nil {
+		// Under review the system files are llmfs's on the base, not made in the layer.
+		system = nil
+	}
+	a := &api{ws: ws, system: system}
 	apiMux := http.NewServeMux()
 	apiMux.HandleFunc("GET /api/info", a.info)
 	apiMux.HandleFunc("GET /api/list", a.list)
@@ -93,6 +98,11 @@ func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
 	apiMux.HandleFunc("GET /api/find", a.find)
 	apiMux.HandleFunc("GET /api/system", a.systemFiles)
 	apiMux.HandleFunc("POST /api/system/restore", a.restoreSystem)
+	rv := &review{ws: ws, ov: overlayOf(ws)}
+	apiMux.HandleFunc("GET /api/review", rv.pending)
+	apiMux.HandleFunc("GET /api/review/diff", rv.diff)
+	apiMux.HandleFunc("POST /api/review/apply", rv.apply)
+	apiMux.HandleFunc("POST /api/review/discard", rv.discard)
 	apiMux.Handle("/api/history/", http.StripPrefix("/api/history", history.Handler(ws)))
 
 	ui, _ := fs.Sub(uiFiles, "ui")
