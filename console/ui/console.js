@@ -60,37 +60,156 @@ function showLogin(why) {
   $("token").focus();
 }
 
-// --- the tree, loaded one directory at a time
+// --- the tree, loaded one directory at a time and rendered a chunk at a time: a directory
+// of 10,000 entries shows its first rows at once and the rest as they scroll into view.
+// It is one tab stop (a roving tabindex); the arrows move in it, Enter opens.
 
-async function listInto(ul, dir) {
+const CHUNK = 300;
+
+// more renders the next chunk of a directory when its "more" row comes near the view.
+const moreObserver = new IntersectionObserver((seen) => {
+  for (const s of seen) if (s.isIntersecting) s.target.renderMore?.();
+}, { rootMargin: "600px" });
+
+function treeItem(dir, e, level) {
+  const path = dir === "." ? e.name : dir + "/" + e.name;
+  const li = el("li", { role: "none" });
+  if (e.type === "directory") {
+    const b = el("button", { className: "dir", textContent: e.name + "/", tabIndex: -1 });
+    b.setAttribute("role", "treeitem");
+    b.setAttribute("aria-expanded", "false");
+    b.setAttribute("aria-level", level);
+    b.dataset.path = path;
+    const sub = el("ul", { role: "group" });
+    sub.hidden = true;
+    b.onclick = async () => {
+      const opening = sub.hidden;
+      sub.hidden = !opening;
+      b.classList.toggle("open", opening);
+      b.setAttribute("aria-expanded", String(opening));
+      if (opening) await listInto(sub, path, level + 1).catch(report);
+    };
+    li.append(b, sub);
+  } else {
+    li.className = "filerow";
+    const b = el("button", { className: "file", textContent: e.name, title: e.size + " bytes", tabIndex: -1,
+      onclick: () => openFile(path).catch(report) });
+    b.setAttribute("role", "treeitem");
+    b.setAttribute("aria-level", level);
+    b.dataset.path = path;
+    li.append(b);
+  }
+  return li;
+}
+
+async function listInto(ul, dir, level = 1) {
   const entries = await api("list?path=" + encodeURIComponent(dir));
   ul.replaceChildren();
-  for (const e of entries) {
-    const path = dir === "." ? e.name : dir + "/" + e.name;
-    const li = el("li");
-    if (e.type === "directory") {
-      const b = el("button", { className: "dir", textContent: e.name + "/" });
-      const sub = el("ul");
-      sub.hidden = true;
-      b.onclick = async () => {
-        const opening = sub.hidden;
-        sub.hidden = !opening;
-        b.classList.toggle("open", opening);
-        if (opening) await listInto(sub, path).catch(report);
-      };
-      li.append(b, sub);
-    } else {
-      li.append(el("button", { className: "file", textContent: e.name, title: e.size + " bytes",
-        onclick: () => openFile(path).catch(report) }));
+  let shown = 0;
+  const more = el("li", { role: "none", className: "more" });
+  const moreButton = el("button", { tabIndex: -1, onclick: () => { more.renderMore(); } });
+  moreButton.setAttribute("role", "treeitem");
+  more.append(moreButton);
+  more.renderMore = () => {
+    const focused = document.activeElement === moreButton;
+    const frag = document.createDocumentFragment();
+    // The chunks grow (300, 300, 600, 1200, then 2000 at most): the first rows come at
+    // once, and a person scrolling to the end of a huge directory waits for few rounds.
+    const size = Math.min(Math.max(CHUNK, shown), 2000);
+    for (const e of entries.slice(shown, shown + size)) frag.append(treeItem(dir, e, level));
+    const first = frag.firstElementChild?.firstElementChild;
+    more.before(frag);
+    shown = Math.min(entries.length, shown + size);
+    if (focused && first) focusItem(first);
+    moreObserver.unobserve(more);
+    if (shown >= entries.length) more.remove();
+    else {
+      moreButton.textContent = `… ${entries.length - shown} more`;
+      moreObserver.observe(more); // reports at once if the row is still in view
     }
-    ul.append(li);
-  }
+    return first;
+  };
+  ul.append(more);
+  more.renderMore();
+  if (!entries.length && dir !== ".") ul.append(el("li", { role: "none", className: "muted", textContent: "(empty)" }));
+  page.treeShown = (page.treeShown || 0) + 1;
+  rove();
 }
 
 async function refreshTree() {
-  const ul = el("ul");
+  const ul = el("ul", { role: "tree" });
+  ul.setAttribute("aria-label", "files");
   $("tree").replaceChildren(ul);
   await listInto(ul, ".");
+}
+
+// rove keeps exactly one tree item in the tab order: the focused one, else the first.
+function rove() {
+  const tree = $("tree");
+  if (tree.querySelector('button[tabindex="0"]')) return;
+  const first = tree.querySelector("button");
+  if (first) first.tabIndex = 0;
+}
+
+function focusItem(b) {
+  if (!b) return;
+  for (const o of $("tree").querySelectorAll('button[tabindex="0"]')) o.tabIndex = -1;
+  b.tabIndex = 0;
+  b.focus();
+  b.scrollIntoView({ block: "nearest" });
+}
+
+// The visible tree items around b, walking the DOM (no list of every item is kept).
+function itemBelow(b) {
+  const li = b.parentElement;
+  const sub = b.nextElementSibling;
+  if (sub && !sub.hidden && sub.querySelector("button")) return sub.querySelector("button");
+  for (let at = li; at && at.closest("#tree"); at = at.parentElement.closest("li")) {
+    const next = at.nextElementSibling;
+    if (next?.querySelector("button")) return next.querySelector("button");
+  }
+  return null;
+}
+
+function itemAbove(b) {
+  const li = b.parentElement;
+  let prev = li.previousElementSibling;
+  while (prev && !prev.querySelector("button")) prev = prev.previousElementSibling;
+  if (!prev) return li.parentElement.closest("li")?.querySelector("button") ?? null;
+  // The last visible item inside prev.
+  let last = prev.querySelector("button");
+  for (;;) {
+    const sub = last.nextElementSibling;
+    const kids = sub && !sub.hidden ? [...sub.children].filter((c) => c.querySelector("button")) : [];
+    if (!kids.length) return last;
+    last = kids.at(-1).querySelector("button");
+  }
+}
+
+function treeKeys(ev) {
+  const b = ev.target.closest("#tree button");
+  if (!b) return;
+  const open = b.getAttribute("aria-expanded");
+  let to = null;
+  switch (ev.key) {
+    case "ArrowDown": to = itemBelow(b); break;
+    case "ArrowUp": to = itemAbove(b); break;
+    case "ArrowRight":
+      if (open === "false") b.click();
+      else if (open === "true") to = b.nextElementSibling.querySelector("button");
+      break;
+    case "ArrowLeft":
+      if (open === "true") b.click();
+      else to = b.parentElement.parentElement.closest("li")?.querySelector("button") ?? null;
+      break;
+    case "Home": to = $("tree").querySelector("button"); break;
+    case "End": { let x = b, n; while ((n = itemBelow(x))) x = n; to = x; break; }
+    default: return;
+  }
+  ev.preventDefault();
+  // Onto the "more" row: its entries come, and the first of them takes the focus.
+  if (to?.parentElement.classList.contains("more")) to = to.parentElement.renderMore() ?? to;
+  focusItem(to);
 }
 
 // --- the viewer and editor
@@ -594,6 +713,10 @@ $("cpform").addEventListener("submit", async (ev) => {
   } catch (e) { report(e); }
 });
 $("search").addEventListener("submit", search);
+$("tree").addEventListener("keydown", treeKeys);
+$("tree").addEventListener("focusin", (ev) => {
+  if (ev.target.matches("#tree button")) focusItem(ev.target);
+});
 // A console URL pasted into this tab again (a new token): start over with it.
 window.addEventListener("hashchange", () => {
   if (takeToken()) location.reload();
