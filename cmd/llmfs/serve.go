@@ -34,7 +34,8 @@ gracefully. Requests are logged to standard error, one structured line each.
 Without --root and --store it serves the current directory; --store and --workspace serve a
 virtual workspace kept in a database (see 'llmfs ws').
 / serves the web console for people (browse, edit, the live change feed, diffs, undo,
-checkpoints) on the first root; its URL, printed at start, carries the token in its fragment.
+checkpoints; with --review, the pending changes to apply or discard per file or hunk) on the
+first root; its URL, printed at start, carries the token in its fragment.
 With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly over IndexedDB).`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
