@@ -151,6 +151,15 @@ func TestConsoleReview(t *testing.T) {
 		t.Errorf("the conflicting apply overwrote the host's c.txt: %q", got)
 	}
 	b.screenshot("review-conflict")
+	// Readable at 700 px: the review view does not scroll sideways.
+	b.run("a narrow window", chromedp.EmulateViewport(700, 900))
+	var o struct{ Scroll, Client float64 }
+	b.eval(`({Scroll: document.documentElement.scrollWidth, Client: document.documentElement.clientWidth})`, &o)
+	if o.Scroll > o.Client {
+		t.Errorf("the review view at 700 px is %v px wide", o.Scroll)
+	}
+	b.screenshot("review-narrow")
+	b.run("a wide window", chromedp.EmulateViewport(1280, 800))
 	for _, e := range b.consoleErrors() {
 		// The status line reports the conflict; a refused request is no page error.
 		t.Errorf("browser console: %s", e)

@@ -584,7 +584,7 @@ async function resolve(action, paths, hunks, what) {
     for (const d of r.resolved) review.conflicts.delete(d.path);
     for (const cf of r.conflicts) review.conflicts.set(cf.path, cf);
     if (r.conflicts.length) status(`${r.conflicts.length} conflict(s): ${r.conflicts.map((c) => c.path).join(", ")} changed on disk; not applied`, true);
-    else status(`${r.resolved.map((d) => d.action).at(0) || action + "ed"}: ${what}`);
+    else status(`${action === "apply" ? "applied" : "discarded"}: ${what}`);
     review.key = ""; // show it all anew, conflicts included
     await refreshReview();
     if (r.resolved.length) await refreshTree();
