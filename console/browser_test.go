@@ -193,9 +193,20 @@ func (b *browser) eval(expr string, out any) {
 // wait polls a JavaScript condition until it holds or timeout passes.
 func (b *browser) wait(what, cond string, timeout time.Duration) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, timeout+5*time.Second)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+	deadline := time.Now().Add(timeout)
+	for {
+		ctx, cancel := context.WithTimeout(b.ctx, time.Until(deadline)+5*time.Second)
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(time.Until(deadline)), chromedp.WithPollingInterval(20*time.Millisecond)))
+		cancel()
+		if err == nil {
+			return
+		}
+		// A navigation while polling destroys the page's JavaScript context under the poll:
+		// poll again in the new page.
+		if (strings.Contains(err.Error(), "Cannot find context") || strings.Contains(err.Error(), "context was destroyed")) && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
 		b.t.Fatalf("waiting for %s (%s): %v", what, cond, err)
 	}
 }
