@@ -24,8 +24,10 @@ func (a *api) info(w http.ResponseWriter, r *http.Request) {
 		failErr(w, err)
 		return
 	}
+	q := a.ws.Policy().Quota
 	reply(w, map[string]any{"root": a.ws.Root(), "mode": a.ws.Mode(), "actor": a.ws.Actor(),
-		"journaled": a.ws.Journaled(), "bytes": bytes, "files": files})
+		"journaled": a.ws.Journaled(), "review": overlayOf(a.ws) != nil,
+		"bytes": bytes, "files": files, "max_bytes": q.MaxBytes, "max_files": q.MaxFiles})
 }
 
 func (a *api) list(w http.ResponseWriter, r *http.Request) {

@@ -68,10 +68,11 @@ func llmfsBinary(t *testing.T) string {
 	return builtExe
 }
 
-// serve starts `llmfs serve` on root and returns the console URL it printed.
-func serve(t *testing.T, root string) string {
+// serve starts `llmfs serve` on root (with more flags, if any) and returns the console URL
+// it printed.
+func serve(t *testing.T, root string, flags ...string) string {
 	t.Helper()
-	cmd := exec.Command(llmfsBinary(t), "serve", "--root", root, "--addr", "127.0.0.1:0")
+	cmd := exec.Command(llmfsBinary(t), append([]string{"serve", "--root", root, "--addr", "127.0.0.1:0"}, flags...)...)
 	cmd.Env = append(os.Environ(), "LLMFS_TOKEN=")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -113,6 +114,9 @@ type browser struct {
 	errors []string
 }
 
+// startBrowser starts Chromium; its console errors fail the test at its end.
+// Start the servers the page talks to first: cleanups run last-in first-out, so the
+// browser then stops (and its console is checked) before they do.
 func startBrowser(t *testing.T) *browser {
 	t.Helper()
 	exe := chromium(t)
@@ -139,6 +143,13 @@ func startBrowser(t *testing.T) *browser {
 		t.Fatalf("starting %s: %v", exe, err)
 	}
 	b := &browser{t: t, ctx: ctx}
+	// No page may log an error or throw: whatever a test did not take and check itself
+	// with consoleErrors fails it.
+	t.Cleanup(func() {
+		for _, e := range b.consoleErrors() {
+			t.Errorf("browser console: %s", e)
+		}
+	})
 	go func() {
 		for m, err := range chromedp.Console(ctx) {
 			if err != nil {
@@ -182,9 +193,20 @@ func (b *browser) eval(expr string, out any) {
 // wait polls a JavaScript condition until it holds or timeout passes.
 func (b *browser) wait(what, cond string, timeout time.Duration) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, timeout+5*time.Second)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+	deadline := time.Now().Add(timeout)
+	for {
+		ctx, cancel := context.WithTimeout(b.ctx, time.Until(deadline)+5*time.Second)
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(time.Until(deadline)), chromedp.WithPollingInterval(20*time.Millisecond)))
+		cancel()
+		if err == nil {
+			return
+		}
+		// A navigation while polling destroys the page's JavaScript context under the poll:
+		// poll again in the new page.
+		if (strings.Contains(err.Error(), "Cannot find context") || strings.Contains(err.Error(), "context was destroyed")) && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
 		b.t.Fatalf("waiting for %s (%s): %v", what, cond, err)
 	}
 }
@@ -195,7 +217,8 @@ func (b *browser) text() string {
 	return s
 }
 
-// screenshot saves the viewport as NAME.png in the test's artifact directory.
+// screenshot saves the viewport as NAME.png in the test's artifact directory, or in
+// $LLMFS_ARTIFACTS/TEST when that is set.
 func (b *browser) screenshot(name string) {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, time.Minute)
@@ -204,7 +227,15 @@ func (b *browser) screenshot(name string) {
 	if err != nil {
 		b.t.Fatalf("screenshot %s: %v", name, err)
 	}
-	p := filepath.Join(b.t.ArtifactDir(), name+".png")
+	dir := b.t.ArtifactDir()
+	if d := os.Getenv("LLMFS_ARTIFACTS"); d != "" {
+		// Kept after the test, to be looked at.
+		dir = filepath.Join(d, b.t.Name())
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.t.Fatal(err)
+		}
+	}
+	p := filepath.Join(dir, name+".png")
 	if err := os.WriteFile(p, png, 0o644); err != nil {
 		b.t.Fatal(err)
 	}
@@ -261,7 +292,6 @@ func readFile(t *testing.T, p string) string {
 // feed with its diff, undo from the page restores the file on disk, a person's edit is
 // journaled as "web", a checkpoint restores, and a wrong token gets the token screen.
 func TestConsole(t *testing.T) {
-	b := startBrowser(t)
 	root := t.TempDir()
 	files := map[string]string{"README.md": "# hello\n", "main.go": "package main\n\nfunc main() {}\n", "notes/todo.txt": "one\ntwo\n"}
 	for name, content := range files {
@@ -272,6 +302,7 @@ func TestConsole(t *testing.T) {
 		}
 	}
 	url := serve(t, root)
+	b := startBrowser(t)
 
 	// The printed URL opens the console with the tree of the served files.
 	b.run("opening "+url, chromedp.Navigate(url))

@@ -1,6 +1,7 @@
 // Package console is llmfs's web console: a page for the people who own the files, to
 // browse and edit them, watch every change any actor makes as it happens, read its diff,
-// undo it, and make and restore checkpoints. `llmfs serve` mounts it at "/".
+// undo it, make and restore checkpoints, and review what an agent left pending under
+// --review. `llmfs serve` mounts it at "/".
 //
 // The page (ui/, embedded) is static and holds no data: it is served without a token.
 // Everything it shows comes from the JSON API under /api/, which needs the header
@@ -12,10 +13,12 @@
 // the Host and Origin headers must name a loopback address or an allowed host (403),
 // which defeats DNS rebinding.
 //
-// The API, all through the [llmfs.Workspace] API with the actor "web" (paths relative to
+// The API, all through the [llmfs.Workspace] API with the actor "web", the review routes
+// through the store/overlay layer the workspace works on (paths relative to
 // the workspace root; errors are {"code", "message"} with the status of [history]):
 //
-//	GET  /api/info                          {"root", "mode", "actor", "bytes", "files"}
+//	GET  /api/info                          {"root", "mode", "review", "journaled", "actor",
+//	                                        "bytes", "files", "max_bytes", "max_files"}
 //	GET  /api/list?path=P                   [{"name", "type": "file"|"directory", "size"}]
 //	GET  /api/read?path=P                   {"path", "content", "total_lines", "truncated"}
 //	PUT  /api/file?path=P   {"content", "base"?}  write (create or overwrite) {"path", "bytes", "created"};
@@ -28,9 +31,15 @@
 //	GET  /api/find?pattern=GLOB&path=P      ["path", ...] (at most 500)
 //	GET  /api/system                        [{"path", "state": "generated"|"edited"|"missing"}]
 //	POST /api/system/restore {"path"}       regenerate a system file, edits dropped {"path"}
+//	GET  /api/review                        {"review", "changes": [overlay.Change]} (--review)
+//	GET  /api/review/diff?path=P            the pending changes' unified diff (text/plain)
+//	POST /api/review/apply {"paths", "hunks"?}    apply pending changes, or some hunks of them
+//	POST /api/review/discard {"paths", "hunks"?}  discard them: {"resolved", "conflicts"}
 //	     /api/history/...                   the history API of package [history]: changes,
 //	                                        the live feed (/api/history/events, Server-Sent
 //	                                        Events), diffs, undo, checkpoints, restore
+//
+// API.md in this directory documents every route in full.
 //
 // The page is plain HTML, one JavaScript module (ui/console.js) and CSS; its third-party
 // code (highlight.js) is bundled by esbuild from the pinned ui-src/package-lock.json into the
@@ -80,7 +89,12 @@ func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
 	for _, h := range opts.Hosts {
 		hosts = append(hosts, strings.ToLower(h))
 	}
-	a := &api{ws: ws, system: opts.System}
+	system := opts.System
+	if overlayOf(ws) != nil {
+		// Under review the system files are llmfs's on the base, not made in the layer.
+		system = nil
+	}
+	a := &api{ws: ws, system: system}
 	apiMux := http.NewServeMux()
 	apiMux.HandleFunc("GET /api/info", a.info)
 	apiMux.HandleFunc("GET /api/list", a.list)
@@ -93,6 +107,11 @@ func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
 	apiMux.HandleFunc("GET /api/find", a.find)
 	apiMux.HandleFunc("GET /api/system", a.systemFiles)
 	apiMux.HandleFunc("POST /api/system/restore", a.restoreSystem)
+	rv := &review{ws: ws, ov: overlayOf(ws)}
+	apiMux.HandleFunc("GET /api/review", rv.pending)
+	apiMux.HandleFunc("GET /api/review/diff", rv.diff)
+	apiMux.HandleFunc("POST /api/review/apply", rv.apply)
+	apiMux.HandleFunc("POST /api/review/discard", rv.discard)
 	apiMux.Handle("/api/history/", http.StripPrefix("/api/history", history.Handler(ws)))
 
 	ui, _ := fs.Sub(uiFiles, "ui")

@@ -39,7 +39,8 @@ mode it is served in (never more than --mode). Requests are stateless, so severa
 on one PostgreSQL database can stand behind one address without sticky sessions; there is no
 console, no read-before-edit and no --token in this mode.
 / serves the web console for people (browse, edit, the live change feed, diffs, undo,
-checkpoints) on the first root; its URL, printed at start, carries the token in its fragment.
+checkpoints; with --review, the pending changes to apply or discard per file or hunk) on the
+first root; its URL, printed at start, carries the token in its fragment.
 With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly over IndexedDB).`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags

@@ -60,37 +60,156 @@ function showLogin(why) {
   $("token").focus();
 }
 
-// --- the tree, loaded one directory at a time
+// --- the tree, loaded one directory at a time and rendered a chunk at a time: a directory
+// of 10,000 entries shows its first rows at once and the rest as they scroll into view.
+// It is one tab stop (a roving tabindex); the arrows move in it, Enter opens.
 
-async function listInto(ul, dir) {
+const CHUNK = 300;
+
+// more renders the next chunk of a directory when its "more" row comes near the view.
+const moreObserver = new IntersectionObserver((seen) => {
+  for (const s of seen) if (s.isIntersecting) s.target.renderMore?.();
+}, { rootMargin: "600px" });
+
+function treeItem(dir, e, level) {
+  const path = dir === "." ? e.name : dir + "/" + e.name;
+  const li = el("li", { role: "none" });
+  if (e.type === "directory") {
+    const b = el("button", { className: "dir", textContent: e.name + "/", tabIndex: -1 });
+    b.setAttribute("role", "treeitem");
+    b.setAttribute("aria-expanded", "false");
+    b.setAttribute("aria-level", level);
+    b.dataset.path = path;
+    const sub = el("ul", { role: "group" });
+    sub.hidden = true;
+    b.onclick = async () => {
+      const opening = sub.hidden;
+      sub.hidden = !opening;
+      b.classList.toggle("open", opening);
+      b.setAttribute("aria-expanded", String(opening));
+      if (opening) await listInto(sub, path, level + 1).catch(report);
+    };
+    li.append(b, sub);
+  } else {
+    li.className = "filerow";
+    const b = el("button", { className: "file", textContent: e.name, title: e.size + " bytes", tabIndex: -1,
+      onclick: () => openFile(path).catch(report) });
+    b.setAttribute("role", "treeitem");
+    b.setAttribute("aria-level", level);
+    b.dataset.path = path;
+    li.append(b);
+  }
+  return li;
+}
+
+async function listInto(ul, dir, level = 1) {
   const entries = await api("list?path=" + encodeURIComponent(dir));
   ul.replaceChildren();
-  for (const e of entries) {
-    const path = dir === "." ? e.name : dir + "/" + e.name;
-    const li = el("li");
-    if (e.type === "directory") {
-      const b = el("button", { className: "dir", textContent: e.name + "/" });
-      const sub = el("ul");
-      sub.hidden = true;
-      b.onclick = async () => {
-        const opening = sub.hidden;
-        sub.hidden = !opening;
-        b.classList.toggle("open", opening);
-        if (opening) await listInto(sub, path).catch(report);
-      };
-      li.append(b, sub);
-    } else {
-      li.append(el("button", { className: "file", textContent: e.name, title: e.size + " bytes",
-        onclick: () => openFile(path).catch(report) }));
+  let shown = 0;
+  const more = el("li", { role: "none", className: "more" });
+  const moreButton = el("button", { tabIndex: -1, onclick: () => { more.renderMore(); } });
+  moreButton.setAttribute("role", "treeitem");
+  more.append(moreButton);
+  more.renderMore = () => {
+    const focused = document.activeElement === moreButton;
+    const frag = document.createDocumentFragment();
+    // The chunks grow (300, 300, 600, 1200, then 2000 at most): the first rows come at
+    // once, and a person scrolling to the end of a huge directory waits for few rounds.
+    const size = Math.min(Math.max(CHUNK, shown), 2000);
+    for (const e of entries.slice(shown, shown + size)) frag.append(treeItem(dir, e, level));
+    const first = frag.firstElementChild?.firstElementChild;
+    more.before(frag);
+    shown = Math.min(entries.length, shown + size);
+    if (focused && first) focusItem(first);
+    moreObserver.unobserve(more);
+    if (shown >= entries.length) more.remove();
+    else {
+      moreButton.textContent = `… ${entries.length - shown} more`;
+      moreObserver.observe(more); // reports at once if the row is still in view
     }
-    ul.append(li);
-  }
+    return first;
+  };
+  ul.append(more);
+  more.renderMore();
+  if (!entries.length && dir !== ".") ul.append(el("li", { role: "none", className: "muted", textContent: "(empty)" }));
+  page.treeShown = (page.treeShown || 0) + 1;
+  rove();
 }
 
 async function refreshTree() {
-  const ul = el("ul");
+  const ul = el("ul", { role: "tree" });
+  ul.setAttribute("aria-label", "files");
   $("tree").replaceChildren(ul);
   await listInto(ul, ".");
+}
+
+// rove keeps exactly one tree item in the tab order: the focused one, else the first.
+function rove() {
+  const tree = $("tree");
+  if (tree.querySelector('button[tabindex="0"]')) return;
+  const first = tree.querySelector("button");
+  if (first) first.tabIndex = 0;
+}
+
+function focusItem(b) {
+  if (!b) return;
+  for (const o of $("tree").querySelectorAll('button[tabindex="0"]')) o.tabIndex = -1;
+  b.tabIndex = 0;
+  b.focus();
+  b.scrollIntoView({ block: "nearest" });
+}
+
+// The visible tree items around b, walking the DOM (no list of every item is kept).
+function itemBelow(b) {
+  const li = b.parentElement;
+  const sub = b.nextElementSibling;
+  if (sub && !sub.hidden && sub.querySelector("button")) return sub.querySelector("button");
+  for (let at = li; at && at.closest("#tree"); at = at.parentElement.closest("li")) {
+    const next = at.nextElementSibling;
+    if (next?.querySelector("button")) return next.querySelector("button");
+  }
+  return null;
+}
+
+function itemAbove(b) {
+  const li = b.parentElement;
+  let prev = li.previousElementSibling;
+  while (prev && !prev.querySelector("button")) prev = prev.previousElementSibling;
+  if (!prev) return li.parentElement.closest("li")?.querySelector("button") ?? null;
+  // The last visible item inside prev.
+  let last = prev.querySelector("button");
+  for (;;) {
+    const sub = last.nextElementSibling;
+    const kids = sub && !sub.hidden ? [...sub.children].filter((c) => c.querySelector("button")) : [];
+    if (!kids.length) return last;
+    last = kids.at(-1).querySelector("button");
+  }
+}
+
+function treeKeys(ev) {
+  const b = ev.target.closest("#tree button");
+  if (!b) return;
+  const open = b.getAttribute("aria-expanded");
+  let to = null;
+  switch (ev.key) {
+    case "ArrowDown": to = itemBelow(b); break;
+    case "ArrowUp": to = itemAbove(b); break;
+    case "ArrowRight":
+      if (open === "false") b.click();
+      else if (open === "true") to = b.nextElementSibling.querySelector("button");
+      break;
+    case "ArrowLeft":
+      if (open === "true") b.click();
+      else to = b.parentElement.parentElement.closest("li")?.querySelector("button") ?? null;
+      break;
+    case "Home": to = $("tree").querySelector("button"); break;
+    case "End": { let x = b, n; while ((n = itemBelow(x))) x = n; to = x; break; }
+    default: return;
+  }
+  ev.preventDefault();
+  // Onto the "more" row: its entries come, and the first of them takes the focus.
+  if (to?.parentElement.classList.contains("more")) to = to.parentElement.renderMore() ?? to;
+  focusItem(to);
 }
 
 // --- the viewer and editor
@@ -181,12 +300,16 @@ function showDiff(title, text) {
 }
 
 function lineClass(line) {
-  return line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "";
+  if (line.startsWith("@@")) return "hunk";
+  if (/^(---|\+\+\+|diff |rename |Binary )/.test(line)) return "head";
+  return line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "";
 }
 
 function unifiedDiff(text) {
   const pre = el("pre", { className: "diff" });
-  for (const line of text.split("\n")) pre.append(el("div", { className: lineClass(line), textContent: line || " " }));
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  for (const line of lines) pre.append(el("div", { className: lineClass(line), textContent: line || " " }));
   return pre;
 }
 
@@ -303,6 +426,7 @@ async function follow() {
           const c = JSON.parse(data);
           after = Math.max(after, c.id);
           addChange(c);
+          refreshInfoSoon();
           if (/(^|\/)AGENT\.md$/.test(c.path)) refreshSystem().catch(() => {});
           if (page.current && c.path === page.current.path && !document.getElementById("editor")) {
             openFile(c.path).catch(() => {});
@@ -354,6 +478,127 @@ async function refreshSystem() {
     } }))));
 }
 
+// --- review: the changes pending under `llmfs serve --review`, applied or discarded per
+// file or per hunk (hunks numbered from 1 in each file's diff, as the API counts them)
+
+const review = { changes: [], conflicts: new Map(), key: "", sideBySide: false };
+page.review = review;
+
+async function refreshReview() {
+  const r = await api("review");
+  if (!r.review) return;
+  const key = JSON.stringify(r.changes);
+  if (key === review.key) return;
+  review.key = key;
+  review.changes = r.changes;
+  refreshInfoSoon();
+  const pending = new Set(r.changes.map((c) => c.path));
+  for (const p of review.conflicts.keys()) if (!pending.has(p)) review.conflicts.delete(p);
+  renderReviewList();
+  // The file on show changed (an agent wrote it again, or it was resolved): show it anew.
+  if (page.reviewing && $("reviewdiff")) await showReview(page.reviewing).catch(report);
+}
+
+function renderReviewList() {
+  $("reviewcount").textContent = `(${review.changes.length})`;
+  $("reviewall").replaceChildren(...(review.changes.length ? [
+    el("button", { id: "applyall", textContent: "Apply all", onclick: () => resolve("apply", ["."], [], "every pending change") }),
+    el("button", { id: "discardall", textContent: "Discard all", onclick: () => resolve("discard", ["."], [], "every pending change") }),
+  ] : [el("span", { className: "muted", textContent: "nothing pending" })]));
+  $("review").replaceChildren(...review.changes.map((c) => {
+    const conflict = review.conflicts.get(c.path);
+    return el("li", { className: conflict ? "conflict" : "" },
+      el("span", { className: "kind " + c.kind, textContent: c.kind }), " ",
+      el("button", { className: "link pending", style: "display:inline", textContent: c.path + (c.from ? " ← " + c.from : ""),
+        onclick: () => showReview(c.path).catch(report) }),
+      ` +${c.added} −${c.removed}`,
+      conflict ? el("span", { className: "badge warn", textContent: "FILE_CHANGED" }) : "");
+  }));
+}
+
+// hunksOf splits a one-file unified diff into its head (---/+++ and rename lines) and hunks.
+function hunksOf(text) {
+  const head = [], hunks = [];
+  for (const line of text.split("\n")) {
+    if (line.startsWith("@@")) hunks.push([line]);
+    else if (line === "") continue; // the end of the text (a blank context line is " ")
+    else if (hunks.length) hunks.at(-1).push(line);
+    else head.push(line);
+  }
+  return { head: head.join("\n"), hunks: hunks.map((h) => h.join("\n")) };
+}
+
+async function showReview(path) {
+  const c = review.changes.find((c) => c.path === path);
+  if (!c) {
+    page.reviewing = null;
+    $("viewtitle").textContent = "Review: " + path + " has nothing pending";
+    $("viewactions").replaceChildren();
+    $("viewbody").replaceChildren();
+    return;
+  }
+  const text = await api("review/diff?path=" + encodeURIComponent(path));
+  page.reviewing = path;
+  page.current = null;
+  $("viewtitle").textContent = `Review: ${c.kind} ${path}` + (c.from ? ` (from ${c.from})` : "");
+  $("viewactions").replaceChildren(
+    el("button", { className: "applyfile", textContent: "Apply file", onclick: () => resolve("apply", [path], [], path) }),
+    el("button", { className: "discardfile", textContent: "Discard file", onclick: () => resolve("discard", [path], [], path) }));
+  const body = el("div", { id: "reviewdiff" });
+  const conflict = review.conflicts.get(path);
+  const { head, hunks } = hunksOf(text);
+  const render = () => {
+    const kids = [el("div", { className: "difftabs" },
+      el("button", { textContent: "Unified", disabled: !review.sideBySide, onclick: () => { review.sideBySide = false; render(); } }),
+      el("button", { id: "sidebyside", textContent: "Side by side", disabled: review.sideBySide, onclick: () => { review.sideBySide = true; render(); } }))];
+    if (conflict) kids.push(conflictBox(conflict));
+    if (head) kids.push(el("pre", { className: "diff head", textContent: head }));
+    if (c.binary || !hunks.length) kids.push(el("p", { className: "muted", textContent: c.binary ? "a binary file: apply or discard it whole" : "no text change: apply or discard it whole" }));
+    hunks.forEach((h, i) => {
+      const n = i + 1;
+      kids.push(el("section", { className: "hunkbox", id: "hunk-" + n },
+        el("div", { className: "hunkbar" }, el("strong", { textContent: `Hunk ${n} of ${hunks.length}` }), " ",
+          el("button", { className: "applyhunk", textContent: "Apply hunk " + n, onclick: () => resolve("apply", [path], [n], `hunk ${n} of ${path}`) }),
+          el("button", { className: "discardhunk", textContent: "Discard hunk " + n, onclick: () => resolve("discard", [path], [n], `hunk ${n} of ${path}`) })),
+        review.sideBySide ? splitDiff(h) : unifiedDiff(h)));
+    });
+    body.replaceChildren(...kids);
+  };
+  render();
+  $("viewbody").replaceChildren(body);
+}
+
+function conflictBox(cf) {
+  return el("div", { className: "conflictbox", role: "alert" },
+    el("p", {}, el("strong", { textContent: "FILE_CHANGED: " }),
+      `${cf.path} was ${cf.what} on disk since the agent first read or wrote it, so it was not applied. ` +
+      "What is there now, against the pending version:"),
+    unifiedDiff(cf.diff));
+}
+
+// resolve applies or discards (action) the changes at paths, or only the given hunks.
+async function resolve(action, paths, hunks, what) {
+  if (paths[0] === "." && !confirm(`${action === "apply" ? "Apply" : "Discard"} ${what}?`)) return;
+  try {
+    const r = await api("review/" + action, { method: "POST", json: { paths, hunks } });
+    for (const d of r.resolved) review.conflicts.delete(d.path);
+    for (const cf of r.conflicts) review.conflicts.set(cf.path, cf);
+    if (r.conflicts.length) status(`${r.conflicts.length} conflict(s): ${r.conflicts.map((c) => c.path).join(", ")} changed on disk; not applied`, true);
+    else status(`${action === "apply" ? "applied" : "discarded"}: ${what}`);
+    review.key = ""; // show it all anew, conflicts included
+    await refreshReview();
+    if (r.resolved.length) await refreshTree();
+  } catch (e) { report(e); }
+}
+
+// pollReview keeps the list current: pending changes have no journal, so no feed tells.
+async function pollReview() {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    if (document.visibilityState === "visible") await refreshReview().catch(() => {});
+  }
+}
+
 // --- search
 
 async function search(ev) {
@@ -376,17 +621,77 @@ async function search(ev) {
   } catch (e) { report(e); }
 }
 
+// --- the header: the root, the mode, and the quota's use
+
+function bytesText(n) {
+  const units = ["bytes", "KB", "MB", "GB", "TB"];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
+  return (i ? n.toFixed(1) : String(n)) + " " + units[i];
+}
+
+// usageBar is a labelled meter of used against max (no bar when there is no max).
+function usageBar(id, label, used, max, text) {
+  const kids = [el("span", { className: "muted", textContent: label + " " })];
+  if (max > 0) {
+    const m = el("meter", { id, min: 0, max, value: used, high: max * 0.8, optimum: 0 });
+    m.setAttribute("aria-label", `${label}: ${text(used)} of ${text(max)}`);
+    kids.push(m, " " + text(used) + " / " + text(max));
+  } else {
+    kids.push(text(used) + " (no quota)");
+  }
+  return el("span", { className: "usage" }, ...kids);
+}
+
+// refreshInfoSoon updates the quota's use after changes, at most once a second.
+let infoTimer = null;
+function refreshInfoSoon() {
+  if (infoTimer || !(page.info?.max_bytes || page.info?.max_files)) return;
+  infoTimer = setTimeout(async () => {
+    infoTimer = null;
+    try { showInfo(page.info = await api("info")); } catch (e) { report(e); }
+  }, 1000);
+}
+
+function showInfo(info) {
+  $("info").textContent = info.root;
+  const mode = info.review ? "review" : info.mode;
+  $("mode").textContent = mode;
+  $("mode").className = "badge mode-" + mode;
+  $("mode").title = info.review ? "every change stays pending until a person applies it (" + info.mode + ")"
+    : { "read-only": "agents may only read", "read-write": "agents may read and write, not delete", full: "agents may read, write and delete" }[info.mode] || "";
+  if (!info.max_bytes && !info.max_files) {
+    $("usage").replaceChildren(el("span", { className: "muted", textContent: "no quota" }));
+    return;
+  }
+  $("usage").replaceChildren(
+    usageBar("bytesbar", "bytes", info.bytes, info.max_bytes, bytesText),
+    usageBar("filesbar", "files", info.files, info.max_files, String));
+}
+
 async function start() {
   if (!takeToken()) { showLogin(); return; }
   try {
     const info = await api("info");
-    $("info").textContent = `${info.root} · ${info.mode || "default"} mode` + (info.files ? ` · ${info.files} entries, ${info.bytes} bytes` : "");
+    page.info = info;
+    showInfo(info);
     $("login").hidden = true;
     $("app").hidden = false;
     await refreshTree();
-    await refreshCheckpoints();
+    // A workspace without a journal (one under review: its changes are pending, not made)
+    // has no feed, undo or checkpoints.
+    $("historybox").hidden = !info.journaled;
+    $("nohistory").hidden = info.journaled;
+    if (info.journaled) {
+      await refreshCheckpoints();
+      follow();
+    }
+    $("reviewbox").hidden = !info.review;
+    if (info.review) {
+      await refreshReview();
+      pollReview();
+    }
     await refreshSystem();
-    follow();
     page.ready = true;
   } catch (e) {
     page.error = e.message;
@@ -408,6 +713,10 @@ $("cpform").addEventListener("submit", async (ev) => {
   } catch (e) { report(e); }
 });
 $("search").addEventListener("submit", search);
+$("tree").addEventListener("keydown", treeKeys);
+$("tree").addEventListener("focusin", (ev) => {
+  if (ev.target.matches("#tree button")) focusItem(ev.target);
+});
 // A console URL pasted into this tab again (a new token): start over with it.
 window.addEventListener("hashchange", () => {
   if (takeToken()) location.reload();
