@@ -83,7 +83,7 @@ func TestServeWebFromReleaseBuild(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp, b
 	}
-	if resp, body := get(""); resp.StatusCode != 200 || !bytes.Contains(body, []byte(`src="app.js"`)) {
+	if resp, body := get(""); resp.StatusCode != 200 || !bytes.Contains(body, []byte(`content="wasm"`)) {
 		t.Errorf("GET /: %d, %d bytes", resp.StatusCode, len(body))
 	}
 	if resp, body := get("wasm_exec.js"); resp.StatusCode != 200 || !bytes.Contains(body, []byte("globalThis.Go")) {
@@ -97,8 +97,8 @@ func TestServeWebFromReleaseBuild(t *testing.T) {
 	// The page opens llmfs from that .wasm, in a real browser.
 	exe := chromium(t)
 	b := startBrowser(t, exe, t.TempDir())
-	b.run("loading the page", chromedp.Navigate(url+"?db=release"))
-	b.waitReady()
+	b.run("loading the page", chromedp.Navigate(url))
+	b.waitReady(`{db: "release"}`)
 	b.mustCall("write", map[string]any{"path": "/hello.txt", "content": "hi\n"})
 	b.noConsoleErrors()
 }

@@ -93,6 +93,19 @@ class FS {
   async usage() { return JSON.parse(await settle(this.#inst.usage())); }
   /** Regenerates /AGENT.md ("restore default"). */
   async restoreAgentFile() { return JSON.parse(await settle(this.#inst.restoreAgentFile())); }
+  /**
+   * The web console's HTTP API (package console; URLs such as "api/list?path=.") answered
+   * by llmfs.wasm, as actor "web": the arguments and the Response of the global fetch.
+   * A streamed answer (api/history/events) is read from the Response's body as it comes;
+   * cancelling the body ends it.
+   */
+  async fetch(url, init = {}) {
+    const headers = {};
+    new Headers(init.headers).forEach((v, k) => { headers[k] = v; });
+    let body = init.body ?? undefined;
+    if (body !== undefined && typeof body !== "string") body = new Uint8Array(await new Response(body).arrayBuffer());
+    return settle(this.#inst.fetch(init.method || "GET", String(url), JSON.stringify(headers), body));
+  }
   async close() { await settle(this.#inst.close()); }
 }
 
@@ -131,6 +144,13 @@ class WorkerFS {
   readText(path) { return this.request("readText", path); }
   usage() { return this.request("usage"); }
   restoreAgentFile() { return this.request("restoreAgentFile"); }
+  async fetch(url, init = {}) {
+    const { method, headers, body } = init;
+    const plain = {};
+    new Headers(headers).forEach((v, k) => { plain[k] = v; });
+    const r = await this.request("fetch", String(url), { method, headers: plain, body });
+    return new Response(r.body, { status: r.status, headers: r.headers });
+  }
   async close() { await this.request("close"); this.#worker.terminate(); }
 }
 
