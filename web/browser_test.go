@@ -430,5 +430,65 @@ func TestBrowser(t *testing.T) {
 	if got := b.readContent("/many/f7.txt"); !strings.Contains(got, "needle") {
 		t.Errorf("in-page read of /many/f7.txt = %q", got)
 	}
+	b.checkFetch("in the page")
 	b.noConsoleErrors()
+}
+
+// TestBrowserFetch checks fs.fetch, the console's HTTP API answered by llmfs.wasm, in a
+// worker (as the in-browser console uses it) and in the page.
+func TestBrowserFetch(t *testing.T) {
+	exe := chromium(t)
+	srv := httptest.NewServer(web.NewHandler(sourceBuild(t)))
+	defer srv.Close()
+	b := startBrowser(t, exe, t.TempDir())
+	b.run("loading the page", chromedp.Navigate(srv.URL+"/"))
+	b.waitReady(`{db: "fetch-worker", worker: true}`)
+	b.checkFetch("in a worker")
+	b.waitReady(`{db: "fetch-page", worker: false}`)
+	b.checkFetch("in the page")
+	b.noConsoleErrors()
+}
+
+// checkFetch checks window.llmfsPage.fs.fetch: JSON answers with their status, an error
+// answer with its code, the feed streamed (a change made after the request started arrives
+// on it, as actor "web"), and arguments of the wrong type refused with INVALID_ARGUMENT.
+func (b *browser) checkFetch(where string) {
+	b.t.Helper()
+	var got struct {
+		Actor, Root, Code, Type, Feed, Bad string
+		Missing, Put                       int
+	}
+	b.eval(`(async () => {
+		const fs = window.llmfsPage.fs;
+		const info = await (await fs.fetch("api/info")).json();
+		const missing = await fs.fetch("api/read?path=no/such.txt");
+		const code = (await missing.json()).code;
+		const last = (await (await fs.fetch("api/history/changes?limit=1")).json())[0]?.id ?? 0;
+		const feed = await fs.fetch("api/history/events?after=" + last);
+		const reader = feed.body.pipeThrough(new TextDecoderStream()).getReader();
+		const put = await fs.fetch("api/file?path=streamed.txt", {method: "PUT", headers: {"Content-Type": "application/json"},
+			body: JSON.stringify({content: "streamed\n"})});
+		let buf = "";
+		while (!buf.includes("streamed.txt")) {
+			const {value, done} = await reader.read();
+			if (done) break;
+			buf += value;
+		}
+		await reader.cancel();
+		const bad = await fs.fetch("api/info", {method: 7}).then(() => "resolved", (e) => e.code);
+		return {actor: info.actor, root: info.root, missing: missing.status, code, type: feed.headers.get("Content-Type"),
+			put: put.status, feed: buf, bad};
+	})()`, &got)
+	if got.Actor != "web" || got.Root != "/" {
+		b.t.Errorf("%s: api/info says actor %q root %q", where, got.Actor, got.Root)
+	}
+	if got.Missing != 404 || got.Code != "FILE_NOT_FOUND" {
+		b.t.Errorf("%s: reading a missing file: %d %s", where, got.Missing, got.Code)
+	}
+	if got.Put != 200 || got.Type != "text/event-stream" || !strings.Contains(got.Feed, `"actor":"web"`) || !strings.Contains(got.Feed, "streamed.txt") {
+		b.t.Errorf("%s: the feed (%s) after a write (%d): %q", where, got.Type, got.Put, got.Feed)
+	}
+	if got.Bad != "INVALID_ARGUMENT" {
+		b.t.Errorf("%s: fetch with a number for the method: %q, want INVALID_ARGUMENT", where, got.Bad)
+	}
 }

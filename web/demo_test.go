@@ -172,6 +172,16 @@ func TestDemoConsole(t *testing.T) {
 		t.Errorf("README.md after undo: %.80q", got)
 	}
 	b.wait("the undo in the feed", `document.querySelector("#feed li").textContent.includes("README.md")`, 5*time.Second)
+
+	// A person's edit of /AGENT.md shows it "edited"; "Restore default" regenerates it.
+	b.eval(`window.llmfsConsole.fs.fetch("api/file?path=AGENT.md", {method: "PUT", headers: {"Content-Type": "application/json"},
+		body: JSON.stringify({content: "my own notes\n"})}).then((r) => r.status)`, nil)
+	b.wait("AGENT.md edited", `document.getElementById("system").textContent.includes("edited")`, 5*time.Second)
+	b.eval(`(window.confirm = () => true, document.querySelector("#system .restoredefault").click(), 0)`, nil)
+	b.wait("AGENT.md generated again", `document.getElementById("system").textContent.includes("generated")`, 5*time.Second)
+	if got := b.apiRead("AGENT.md"); strings.Contains(got, "my own notes") {
+		t.Errorf("AGENT.md after restore default: %.80q", got)
+	}
 	if out := os.Getenv("LLMFS_SCREENSHOT"); out != "" {
 		png := get(b, "a screenshot", chromedp.FullScreenshot(100))
 		if err := os.WriteFile(out, png, 0o644); err != nil {

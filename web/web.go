@@ -20,7 +20,7 @@
 // The build products are committed in dist/ and embedded in every binary that imports this
 // package, so `go install`, `go build -trimpath` or a release archive serve a working page
 // with no Go toolchain or source tree at run time: dist/llmfs.wasm.gz (cmd/llmfs-wasm,
-// gzip-compressed, about 2 MiB), dist/wasm_exec.js from the Go distribution that built it,
+// gzip-compressed, about 3.6 MiB), dist/wasm_exec.js from the Go distribution that built it,
 // and dist/BUILD, the Go version and the SHA-256 of the uncompressed .wasm.
 //
 // `go generate ./web` rebuilds them (with [Build]); run it after changing anything the

@@ -35,7 +35,8 @@ Without --root and --store it serves the current directory; --store and --worksp
 virtual workspace kept in a database (see 'llmfs ws').
 / serves the web console for people (browse, edit, the live change feed, diffs, undo,
 checkpoints) on the first root; its URL, printed at start, carries the token in its fragment.
-With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly over IndexedDB).`,
+With --web, /demo/ serves the same console running in the browser, on llmfs compiled to
+WebAssembly over the browser's IndexedDB (no token: it touches no server files).`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
 		f.register(fs, &e.ws)
@@ -45,7 +46,7 @@ With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly ove
 		sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "end a session idle for `DURATION` (negative: never)")
 		maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most `N` MCP sessions open at once; more get 503 (negative: no cap)")
 		memBudget := fs.Int64("mem-budget", mcpserver.DefaultMemoryBudget, "memory in `BYTES` the requests in flight may take (each counts 8x its body); more wait, then get 503; GOMEMLIMIT defaults to it plus 64 MiB (negative: no budget)")
-		webPage := fs.Bool("web", false, "also serve the browser demo page at /demo/ (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
+		webPage := fs.Bool("web", false, "also serve the console on the in-browser core at /demo/ (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
 		var allowHosts stringList
 		fs.Var(&allowHosts, "allow-host", "also accept `NAME` in the Host and Origin headers (repeatable; loopback names and the listening host always are)")
 		return func(ctx context.Context, args []string) error {
