@@ -426,7 +426,7 @@ func TestBrowser(t *testing.T) {
 
 	// The same in-page (no worker).
 	b.run("loading the page again", chromedp.Navigate(url))
-	b.waitReady(`{db: "e2e", worker: false}`)
+	b.waitReady(`{db: "e2e", worker: false, mode: "full"}`)
 	if got := b.readContent("/many/f7.txt"); !strings.Contains(got, "needle") {
 		t.Errorf("in-page read of /many/f7.txt = %q", got)
 	}
@@ -435,16 +435,17 @@ func TestBrowser(t *testing.T) {
 }
 
 // TestBrowserFetch checks fs.fetch, the console's HTTP API answered by llmfs.wasm, in a
-// worker (as the in-browser console uses it) and in the page.
+// worker (as the in-browser console uses it) and in the page, in mode full (the console's:
+// a person may delete).
 func TestBrowserFetch(t *testing.T) {
 	exe := chromium(t)
 	srv := httptest.NewServer(web.NewHandler(sourceBuild(t)))
 	defer srv.Close()
 	b := startBrowser(t, exe, t.TempDir())
 	b.run("loading the page", chromedp.Navigate(srv.URL+"/"))
-	b.waitReady(`{db: "fetch-worker", worker: true}`)
+	b.waitReady(`{db: "fetch-worker", worker: true, mode: "full"}`)
 	b.checkFetch("in a worker")
-	b.waitReady(`{db: "fetch-page", worker: false}`)
+	b.waitReady(`{db: "fetch-page", worker: false, mode: "full"}`)
 	b.checkFetch("in the page")
 	b.noConsoleErrors()
 }
@@ -455,8 +456,8 @@ func TestBrowserFetch(t *testing.T) {
 func (b *browser) checkFetch(where string) {
 	b.t.Helper()
 	var got struct {
-		Actor, Root, Code, Type, Feed, Bad string
-		Missing, Put                       int
+		Actor, Root, Code, Type, Feed, Bad, Grep string
+		Missing, Put, Moved, Deleted             int
 	}
 	b.eval(`(async () => {
 		const fs = window.llmfsPage.fs;
@@ -475,9 +476,13 @@ func (b *browser) checkFetch(where string) {
 			buf += value;
 		}
 		await reader.cancel();
+		const grep = await (await fs.fetch("api/grep?pattern=^streamed$")).json();
+		const post = (path, body) => fs.fetch("api/" + path, {method: "POST", body: JSON.stringify(body)}).then((r) => r.status);
+		const moved = await post("move", {from: "streamed.txt", to: "gone/streamed.txt"});
+		const deleted = await post("delete", {path: "gone/streamed.txt"});
 		const bad = await fs.fetch("api/info", {method: 7}).then(() => "resolved", (e) => e.code);
 		return {actor: info.actor, root: info.root, missing: missing.status, code, type: feed.headers.get("Content-Type"),
-			put: put.status, feed: buf, bad};
+			put: put.status, feed: buf, bad, grep: grep.map((h) => h.path + ":" + h.line).join(" "), moved, deleted};
 	})()`, &got)
 	if got.Actor != "web" || got.Root != "/" {
 		b.t.Errorf("%s: api/info says actor %q root %q", where, got.Actor, got.Root)
@@ -487,6 +492,9 @@ func (b *browser) checkFetch(where string) {
 	}
 	if got.Put != 200 || got.Type != "text/event-stream" || !strings.Contains(got.Feed, `"actor":"web"`) || !strings.Contains(got.Feed, "streamed.txt") {
 		b.t.Errorf("%s: the feed (%s) after a write (%d): %q", where, got.Type, got.Put, got.Feed)
+	}
+	if got.Grep != "streamed.txt:1" || got.Moved != 200 || got.Deleted != 200 {
+		b.t.Errorf("%s: grep found %q; move %d, delete %d", where, got.Grep, got.Moved, got.Deleted)
 	}
 	if got.Bad != "INVALID_ARGUMENT" {
 		b.t.Errorf("%s: fetch with a number for the method: %q, want INVALID_ARGUMENT", where, got.Bad)

@@ -24,9 +24,11 @@ const demo = document.querySelector('meta[name="llmfs-backend"]')?.content === "
 let backend = null; // in the demo: llmfs.js's workspace, opened once (page.fs, for tests)
 async function send(path, init) {
   if (!demo) return fetch("api/" + path, init);
-  backend ??= import("./llmfs.js").then((m) => m.open({ db: "llmfs-console", seed: true, worker: true }))
+  // The server's token (this tab may hold one) has no business in the demo.
+  const { Authorization, ...headers } = init.headers ?? {};
+  backend ??= import("./llmfs.js").then((m) => m.open({ db: "llmfs-console", seed: true, worker: true, mode: "full" }))
     .then((fs) => (page.fs = fs));
-  return (await backend).fetch("api/" + path, init);
+  return (await backend).fetch("api/" + path, { ...init, headers });
 }
 
 function takeToken() {
