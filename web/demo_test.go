@@ -105,7 +105,8 @@ func (b *browser) apiRead(path string) string {
 // tree lists the demo's seeded files with no token asked; a person's edit and a new file
 // made in the console are in IndexedDB after a reload; the feed shows them as actor "web"
 // (and an agent's tool call in the same browser as its own actor); undo from the feed
-// puts the file back; the browser console stays clean.
+// puts the file back; /AGENT.md's "restore default" and a checkpoint's restore work; the
+// browser console stays clean.
 func TestDemoConsole(t *testing.T) {
 	exe := chromium(t)
 	url := serveDemo(t)
@@ -181,6 +182,17 @@ func TestDemoConsole(t *testing.T) {
 	b.wait("AGENT.md generated again", `document.getElementById("system").textContent.includes("generated")`, 5*time.Second)
 	if got := b.apiRead("AGENT.md"); strings.Contains(got, "my own notes") {
 		t.Errorf("AGENT.md after restore default: %.80q", got)
+	}
+	// A checkpoint, a change after it, and a restore that takes the change back.
+	b.eval(`(document.getElementById("cpname").value = "before", document.querySelector("#cpform button").click(), 0)`, nil)
+	b.wait("the checkpoint", `document.getElementById("checkpoints").textContent.includes("before")`, 5*time.Second)
+	b.eval(`window.llmfsConsole.fs.fetch("api/file?path=notes/todo.md", {method: "PUT", headers: {"Content-Type": "application/json"},
+		body: JSON.stringify({content: "changed after the checkpoint\n"})}).then((r) => r.status)`, nil)
+	b.wait("the change in the feed", `document.querySelector("#feed li").textContent.includes("notes/todo.md")`, 5*time.Second)
+	b.eval(`(window.confirm = () => true, document.querySelector("#checkpoints .restore").click(), 0)`, nil)
+	b.wait("the restore", `document.getElementById("status").textContent.includes("file(s)")`, 10*time.Second)
+	if got := b.apiRead("notes/todo.md"); !strings.HasPrefix(got, "- [ ] read the README") {
+		t.Errorf("notes/todo.md after restoring the checkpoint: %.80q", got)
 	}
 	if out := os.Getenv("LLMFS_SCREENSHOT"); out != "" {
 		png := get(b, "a screenshot", chromedp.FullScreenshot(100))
