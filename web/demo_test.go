@@ -123,7 +123,7 @@ func TestDemoConsole(t *testing.T) {
 		Info  string `json:"info"`
 	}
 	b.eval(`({login: !document.getElementById("login").hidden, app: !document.getElementById("app").hidden,
-		tree: document.getElementById("tree").textContent, info: document.getElementById("info").textContent})`, &shown)
+		tree: document.getElementById("tree").textContent, info: document.querySelector("header").textContent})`, &shown)
 	if shown.Login || !shown.App {
 		t.Fatalf("the demo shows the token screen (login=%v app=%v)", shown.Login, shown.App)
 	}

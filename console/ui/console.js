@@ -22,6 +22,7 @@ window.llmfsConsole = page;
 // arguments and the Response of fetch.
 const demo = document.querySelector('meta[name="llmfs-backend"]')?.content === "wasm";
 let backend = null; // in the demo: llmfs.js's workspace, opened once (page.fs, for tests)
+if (demo) document.querySelector("header strong").textContent = "llmfs in this browser";
 async function send(path, init) {
   if (!demo) return fetch("api/" + path, init);
   // The server's token (this tab may hold one) has no business in the demo.
@@ -397,7 +398,7 @@ async function start() {
   if (!demo && !takeToken()) { showLogin(); return; }
   try {
     const info = await api("info");
-    $("info").textContent = (demo ? "in this browser (IndexedDB) · " : "") + `${info.root} · ${info.mode || "default"} mode` + (info.files ? ` · ${info.files} entries, ${info.bytes} bytes` : "");
+    $("info").textContent = `${info.root} · ${info.mode || "default"} mode` + (info.files ? ` · ${info.files} entries, ${info.bytes} bytes` : "");
     $("login").hidden = true;
     $("app").hidden = false;
     await refreshTree();
