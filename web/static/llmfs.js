@@ -8,12 +8,15 @@
 //   // {code, message}, the same JSON every other llmfs face returns.
 //   const r = await fs.run("read", {path: "/a.txt"}); // never throws for a tool failure:
 //   // {ok: true, result} or {ok: false, error: {code, message}}, to hand to a model as is.
+//   const res = await fs.fetch("api/list?path=."); // the web console's HTTP API (package
+//   // console), answered in llmfs.wasm as actor "web": a Response, as the global fetch's
 //
 // Options: db (IndexedDB database name, default "llmfs"), dialect ("rtc" or "agentool"),
 // mode ("read-only", "read-write", "full"), requireRead (read-before-edit; default on in
 // rtc), worker (true: run llmfs in a Web Worker, so long operations never block the page;
 // the API is the same), base (URL of the directory holding llmfs.wasm and wasm_exec.js;
-// default: this module's directory).
+// default: this module's directory), seed (true: a database that never held files gets a
+// few example ones, as the in-browser console's does).
 //
 // Needs wasm_exec.js (from the Go distribution that built llmfs.wasm) and llmfs.wasm next
 // to this file, as the web package's handler serves them.
