@@ -8,32 +8,19 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/llmfs/llmfs/web"
 )
 
-// serveDemo builds cmd/llmfs, starts `llmfs serve --web` on an empty directory and returns
-// the demo's URL it printed.
+// serveDemo starts `llmfs serve --web` (cmd/llmfs built from the source tree) on an empty
+// directory and returns the demo's URL it printed.
 func serveDemo(t *testing.T) string {
 	t.Helper()
-	dir, err := web.ModuleDir()
-	if err != nil {
-		t.Skip(err)
-	}
-	exe := filepath.Join(t.TempDir(), "llmfs")
-	build := exec.Command("go", "build", "-o", exe, "./cmd/llmfs")
-	build.Dir = dir
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/llmfs: %v\n%s", err, out)
-	}
-	cmd := exec.Command(exe, "serve", "--web", "--root", t.TempDir(), "--addr", "127.0.0.1:0")
+	cmd := exec.Command(releaseBinary(t), "serve", "--web", "--root", t.TempDir(), "--addr", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "LLMFS_TOKEN=", "LLMFS_CACHE_DIR="+t.TempDir())
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
