@@ -156,7 +156,9 @@ func (a *api) grep(w http.ResponseWriter, r *http.Request) {
 	out := []hit{}
 	for _, e := range res.Entries {
 		if e.Kind == search.KindMatch {
-			out = append(out, hit{Path: a.ws.Rel(e.Path), Line: e.Line, Text: e.Text})
+			// e.Path is relative to the root already; Rel would cut a virtual
+			// workspace's first letter off it (Issue 16.3).
+			out = append(out, hit{Path: e.Path, Line: e.Line, Text: e.Text})
 		}
 	}
 	reply(w, out)

@@ -82,6 +82,14 @@ type Options struct {
 	System *sysfiles.Options
 }
 
+// UI returns the page's files (index.html, console.js, ...): what [Handler] serves at "/".
+// Package web serves the same files at /demo/ for the in-browser console, where the page
+// talks to this package's handler compiled to WebAssembly instead of a server.
+func UI() fs.FS {
+	ui, _ := fs.Sub(uiFiles, "ui")
+	return ui
+}
+
 // Handler serves the console for ws at "/" (the page) and "/api/" (the API).
 func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
 	ws = ws.WithActor(Actor)
@@ -114,9 +122,8 @@ func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
 	apiMux.HandleFunc("POST /api/review/discard", rv.discard)
 	apiMux.Handle("/api/history/", http.StripPrefix("/api/history", history.Handler(ws)))
 
-	ui, _ := fs.Sub(uiFiles, "ui")
 	mux := http.NewServeMux()
-	mux.Handle("/", http.FileServerFS(ui))
+	mux.Handle("/", http.FileServerFS(UI()))
 	mux.Handle("/api/", apiMux)
 	return &guard{next: mux, token: opts.Token, hosts: hosts}
 }

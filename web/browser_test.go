@@ -156,16 +156,26 @@ func (b *browser) eval(expr string, out any) {
 	}
 }
 
-// waitReady waits until the page's llmfs is open.
-func (b *browser) waitReady() {
+// waitReady waits until the page (the in-browser console) has started, then opens a
+// workspace of its own with llmfs.js's open(opts), a JavaScript object, as any page using
+// llmfs.js would: window.llmfsPage is {fs, readyMs}, readyMs the time open took (fetching,
+// compiling and starting the .wasm in this realm or a worker, opening the database).
+func (b *browser) waitReady(opts string) {
 	b.t.Helper()
-	get(b, "waiting for the page", chromedp.Poll[bool]("!!(window.llmfsPage && (window.llmfsPage.ready || window.llmfsPage.error))",
+	get(b, "waiting for the page", chromedp.Poll[bool]("!!(window.llmfsConsole && (window.llmfsConsole.ready || window.llmfsConsole.error))",
 		chromedp.WithPollingTimeout(90*time.Second)))
 	var errText *string
-	b.eval("window.llmfsPage.error", &errText)
+	b.eval("window.llmfsConsole.error", &errText)
 	if errText != nil {
-		b.t.Fatalf("the page failed to open llmfs: %s", *errText)
+		b.t.Fatalf("the console failed to start: %s", *errText)
 	}
+	b.eval(`(async () => {
+		const llmfs = await import("./llmfs.js");
+		const t0 = performance.now();
+		const fs = await llmfs.open(`+opts+`);
+		window.llmfsPage = {fs, readyMs: performance.now() - t0};
+		return 0;
+	})()`, nil)
 }
 
 // callResult is what fs.run resolves to.
@@ -218,21 +228,22 @@ func (b *browser) readContent(path string) string {
 	return out.Content
 }
 
-// TestBrowser drives the demo page in headless Chromium: writes through fs.call survive a
-// reload and a browser restart on the same profile; read-before-edit holds; 1,000 files
-// are written and searched (or listed, without a grep tool); the page's own controls work;
-// the console stays clean.
+// TestBrowser drives llmfs.js in headless Chromium, on the page the handler serves: writes
+// through fs.call survive a reload and a browser restart on the same profile;
+// read-before-edit holds; /AGENT.md follows the agent's writes and its default comes back;
+// 1,000 files are written and searched; the console stays clean.
 func TestBrowser(t *testing.T) {
 	exe := chromium(t)
 	srv := httptest.NewServer(web.NewHandler(sourceBuild(t)))
 	defer srv.Close()
 	profile := t.TempDir()
-	url := srv.URL + "/?db=e2e"
+	url := srv.URL + "/"
+	const e2e = `{db: "e2e", worker: true}`
 
 	start := time.Now()
 	b := startBrowser(t, exe, profile)
 	b.run("loading the page", chromedp.Navigate(url))
-	b.waitReady()
+	b.waitReady(e2e)
 	t.Logf("page ready after %v", time.Since(start))
 
 	// The console watcher sees errors (so that its silence below means something).
@@ -301,7 +312,7 @@ func TestBrowser(t *testing.T) {
 
 	// A reload starts a new session on the same database.
 	b.run("reloading", chromedp.Reload())
-	b.waitReady()
+	b.waitReady(e2e)
 	if r := b.call("edit", map[string]any{"path": "/notes/a.txt", "old_string": "world", "new_string": "there"}); r.OK || r.Error.Code != "FILE_NOT_READ" {
 		t.Errorf("edit before read in a new session: %+v", r)
 	}
@@ -310,38 +321,10 @@ func TestBrowser(t *testing.T) {
 	}
 	b.mustCall("edit", map[string]any{"path": "/notes/a.txt", "old_string": "world", "new_string": "there"})
 
-	// The page's controls: the tree shows the directory, the tool box runs a call.
-	get(b, "the tree shows notes/", chromedp.Poll[bool](`document.querySelector("#tree").textContent.includes("notes/")`,
-		chromedp.WithPollingTimeout(10*time.Second)))
-	b.run("the tool box",
-		chromedp.SetValue(chromedp.CSS("#tool"), "read"),
-		chromedp.SetValue(chromedp.CSS("#args"), `{"path": "/notes/a.txt"}`),
-		chromedp.Click(chromedp.CSS("#run")))
-	get(b, "the tool box's result", chromedp.Poll[bool](`document.querySelector("#result").textContent.includes("total_lines")`,
-		chromedp.WithPollingTimeout(10*time.Second)))
-	boxResult := get(b, "the tool box's result", chromedp.TextContent(chromedp.CSS("#result")))
-	if !strings.Contains(boxResult, "there") {
-		t.Errorf("the tool box shows %q", boxResult)
-	}
-	if out := os.Getenv("LLMFS_SCREENSHOT"); out != "" {
-		b.eval(`([...document.querySelectorAll("#tree button")].find((b) => b.textContent.includes("notes/")).click(), 0)`, nil)
-		get(b, "the tree shows a.txt", chromedp.Poll[bool](`document.querySelector("#tree").textContent.includes("a.txt")`,
-			chromedp.WithPollingTimeout(10*time.Second)))
-		b.eval(`([...document.querySelectorAll("#tree button")].find((b) => b.textContent === "a.txt").click(), 0)`, nil)
-		time.Sleep(500 * time.Millisecond)
-		png := get(b, "a screenshot", chromedp.FullScreenshot(100))
-		if err := os.WriteFile(out, png, 0o644); err != nil {
-			t.Error(err)
-		}
-	}
-	restoreDisabled := get(b, "the restore button", chromedp.JavascriptAttribute[bool](chromedp.CSS("#restore"), "disabled"))
 	var features struct {
 		AgentFile bool `json:"agent_file"`
 	}
 	b.eval("window.llmfsPage.fs.features()", &features)
-	if restoreDisabled == features.AgentFile {
-		t.Errorf("restore button disabled=%v with agent_file=%v", restoreDisabled, features.AgentFile)
-	}
 	if features.AgentFile {
 		// /AGENT.md exists; a user's edit survives a reload; "Restore default" undoes it.
 		if got := b.readContent("/AGENT.md"); !strings.Contains(got, "read") {
@@ -354,18 +337,16 @@ func TestBrowser(t *testing.T) {
 		}
 		b.mustCall("write", map[string]any{"path": "/AGENT.md", "content": "my own notes\n"})
 		b.run("reloading", chromedp.Reload())
-		b.waitReady()
+		b.waitReady(e2e)
 		if got := b.readContent("/AGENT.md"); !strings.Contains(got, "my own notes") {
 			t.Errorf("a reload overwrote the user's /AGENT.md: %.200q", got)
 		}
-		b.run("restoring /AGENT.md", chromedp.Click(chromedp.CSS("#restore")))
-		get(b, "the viewer shows /AGENT.md", chromedp.Poll[bool](`document.querySelector("#viewer-title").textContent === "/AGENT.md" && !document.querySelector("#viewer").textContent.includes("my own notes")`,
-			chromedp.WithPollingTimeout(10*time.Second)))
+		b.eval("window.llmfsPage.fs.restoreAgentFile()", nil)
 		if got := b.readContent("/AGENT.md"); strings.Contains(got, "my own notes") || !strings.Contains(got, "read") {
 			t.Errorf("after restore default: %.200q", got)
 		}
 	} else {
-		t.Log("no /AGENT.md support in this build (package sysfiles): checked that the restore button is disabled")
+		t.Log("no /AGENT.md support in this build (package sysfiles)")
 	}
 	b.noConsoleErrors()
 	b.cancel()
@@ -373,7 +354,7 @@ func TestBrowser(t *testing.T) {
 	// A new browser process on the same profile still has the files.
 	b = startBrowser(t, exe, profile)
 	b.run("loading the page after a restart", chromedp.Navigate(url))
-	b.waitReady()
+	b.waitReady(e2e)
 	if got := b.readContent("/notes/a.txt"); !strings.Contains(got, "hello") || !strings.Contains(got, "there") {
 		t.Errorf("after a browser restart: %q", got)
 	}
@@ -444,10 +425,78 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// The same in-page (no worker).
-	b.run("loading the page without a worker", chromedp.Navigate(url+"&worker=0"))
-	b.waitReady()
+	b.run("loading the page again", chromedp.Navigate(url))
+	b.waitReady(`{db: "e2e", worker: false, mode: "full"}`)
 	if got := b.readContent("/many/f7.txt"); !strings.Contains(got, "needle") {
 		t.Errorf("in-page read of /many/f7.txt = %q", got)
 	}
+	b.checkFetch("in the page")
 	b.noConsoleErrors()
+}
+
+// TestBrowserFetch checks fs.fetch, the console's HTTP API answered by llmfs.wasm, in a
+// worker (as the in-browser console uses it) and in the page, in mode full (the console's:
+// a person may delete).
+func TestBrowserFetch(t *testing.T) {
+	exe := chromium(t)
+	srv := httptest.NewServer(web.NewHandler(sourceBuild(t)))
+	defer srv.Close()
+	b := startBrowser(t, exe, t.TempDir())
+	b.run("loading the page", chromedp.Navigate(srv.URL+"/"))
+	b.waitReady(`{db: "fetch-worker", worker: true, mode: "full"}`)
+	b.checkFetch("in a worker")
+	b.waitReady(`{db: "fetch-page", worker: false, mode: "full"}`)
+	b.checkFetch("in the page")
+	b.noConsoleErrors()
+}
+
+// checkFetch checks window.llmfsPage.fs.fetch: JSON answers with their status, an error
+// answer with its code, the feed streamed (a change made after the request started arrives
+// on it, as actor "web"), and arguments of the wrong type refused with INVALID_ARGUMENT.
+func (b *browser) checkFetch(where string) {
+	b.t.Helper()
+	var got struct {
+		Actor, Root, Code, Type, Feed, Bad, Grep string
+		Missing, Put, Moved, Deleted             int
+	}
+	b.eval(`(async () => {
+		const fs = window.llmfsPage.fs;
+		const info = await (await fs.fetch("api/info")).json();
+		const missing = await fs.fetch("api/read?path=no/such.txt");
+		const code = (await missing.json()).code;
+		const last = (await (await fs.fetch("api/history/changes?limit=1")).json())[0]?.id ?? 0;
+		const feed = await fs.fetch("api/history/events?after=" + last);
+		const reader = feed.body.pipeThrough(new TextDecoderStream()).getReader();
+		const put = await fs.fetch("api/file?path=streamed.txt", {method: "PUT", headers: {"Content-Type": "application/json"},
+			body: JSON.stringify({content: "streamed\n"})});
+		let buf = "";
+		while (!buf.includes("streamed.txt")) {
+			const {value, done} = await reader.read();
+			if (done) break;
+			buf += value;
+		}
+		await reader.cancel();
+		const grep = await (await fs.fetch("api/grep?pattern=^streamed$")).json();
+		const post = (path, body) => fs.fetch("api/" + path, {method: "POST", body: JSON.stringify(body)}).then((r) => r.status);
+		const moved = await post("move", {from: "streamed.txt", to: "gone/streamed.txt"});
+		const deleted = await post("delete", {path: "gone/streamed.txt"});
+		const bad = await fs.fetch("api/info", {method: 7}).then(() => "resolved", (e) => e.code);
+		return {actor: info.actor, root: info.root, missing: missing.status, code, type: feed.headers.get("Content-Type"),
+			put: put.status, feed: buf, bad, grep: grep.map((h) => h.path + ":" + h.line).join(" "), moved, deleted};
+	})()`, &got)
+	if got.Actor != "web" || got.Root != "/" {
+		b.t.Errorf("%s: api/info says actor %q root %q", where, got.Actor, got.Root)
+	}
+	if got.Missing != 404 || got.Code != "FILE_NOT_FOUND" {
+		b.t.Errorf("%s: reading a missing file: %d %s", where, got.Missing, got.Code)
+	}
+	if got.Put != 200 || got.Type != "text/event-stream" || !strings.Contains(got.Feed, `"actor":"web"`) || !strings.Contains(got.Feed, "streamed.txt") {
+		b.t.Errorf("%s: the feed (%s) after a write (%d): %q", where, got.Type, got.Put, got.Feed)
+	}
+	if got.Grep != "streamed.txt:1" || got.Moved != 200 || got.Deleted != 200 {
+		b.t.Errorf("%s: grep found %q; move %d, delete %d", where, got.Grep, got.Moved, got.Deleted)
+	}
+	if got.Bad != "INVALID_ARGUMENT" {
+		b.t.Errorf("%s: fetch with a number for the method: %q, want INVALID_ARGUMENT", where, got.Bad)
+	}
 }

@@ -6,12 +6,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +21,38 @@ import (
 
 	"github.com/llmfs/llmfs/web"
 )
+
+var (
+	releaseOnce sync.Once
+	releaseBin  string
+	releaseErr  error
+)
+
+// releaseBinary builds cmd/llmfs with -trimpath, as a release is, once per test binary.
+func releaseBinary(t *testing.T) string {
+	t.Helper()
+	mod, err := web.ModuleDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	releaseOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "llmfs-web-test")
+		if err != nil {
+			releaseErr = err
+			return
+		}
+		releaseBin = filepath.Join(dir, "llmfs")
+		build := exec.Command("go", "build", "-trimpath", "-o", releaseBin, "./cmd/llmfs")
+		build.Dir = mod
+		if out, err := build.CombinedOutput(); err != nil {
+			releaseErr = fmt.Errorf("go build -trimpath ./cmd/llmfs: %v\n%s", err, out)
+		}
+	})
+	if releaseErr != nil {
+		t.Fatal(releaseErr)
+	}
+	return releaseBin
+}
 
 // Issue 13.16: `go install -trimpath ./cmd/llmfs`, then `llmfs serve --web` outside the
 // repository, answered /llmfs.wasm with 503 (the handler wanted to build it from the source
@@ -29,16 +63,7 @@ func TestServeWebFromReleaseBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cmd/llmfs: not in -short mode")
 	}
-	mod, err := web.ModuleDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "llmfs")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/llmfs")
-	build.Dir = mod
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build -trimpath ./cmd/llmfs: %v\n%s", err, out)
-	}
+	bin := releaseBinary(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -83,7 +108,7 @@ func TestServeWebFromReleaseBuild(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp, b
 	}
-	if resp, body := get(""); resp.StatusCode != 200 || !bytes.Contains(body, []byte(`src="app.js"`)) {
+	if resp, body := get(""); resp.StatusCode != 200 || !bytes.Contains(body, []byte(`content="wasm"`)) {
 		t.Errorf("GET /: %d, %d bytes", resp.StatusCode, len(body))
 	}
 	if resp, body := get("wasm_exec.js"); resp.StatusCode != 200 || !bytes.Contains(body, []byte("globalThis.Go")) {
@@ -97,8 +122,8 @@ func TestServeWebFromReleaseBuild(t *testing.T) {
 	// The page opens llmfs from that .wasm, in a real browser.
 	exe := chromium(t)
 	b := startBrowser(t, exe, t.TempDir())
-	b.run("loading the page", chromedp.Navigate(url+"?db=release"))
-	b.waitReady()
+	b.run("loading the page", chromedp.Navigate(url))
+	b.waitReady(`{db: "release"}`)
 	b.mustCall("write", map[string]any{"path": "/hello.txt", "content": "hi\n"})
 	b.noConsoleErrors()
 }

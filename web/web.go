@@ -1,16 +1,26 @@
 //go:build !js && !wasip1
 
-// Package web serves llmfs's browser build: a demo page (the file tree, a viewer, a box to
-// run any tool call, the /AGENT.md "restore default" button, the storage used against the
-// quota), the JavaScript module llmfs.js that opens a workspace in the page or in a Web
-// Worker, and llmfs.wasm (cmd/llmfs-wasm) with the wasm_exec.js that matches it.
+// Package web serves llmfs's browser build: the web console (package console, the same
+// page `llmfs serve` shows at "/") running on the in-browser core, the JavaScript module
+// llmfs.js that opens a workspace in the page or in a Web Worker, and llmfs.wasm
+// (cmd/llmfs-wasm) with the wasm_exec.js that matches it.
+//
+// # One console, two backends
+//
+// The page at "/" is console/ui/index.html with one line added, <meta name="llmfs-backend"
+// content="wasm">; console.js, console.css and vendor.js are the console's files, served
+// from package console. Seeing the line, console.js opens llmfs.wasm over IndexedDB (database
+// "llmfs-console", a few example files on a first visit) and sends every API request and
+// the change feed to its fetch method, where the console's Go handler answers them in
+// process, as actor "web", with the journal in the same database. No token is asked for:
+// nothing leaves the browser.
 //
 // # Where llmfs.wasm comes from
 //
 // The build products are committed in dist/ and embedded in every binary that imports this
 // package, so `go install`, `go build -trimpath` or a release archive serve a working page
 // with no Go toolchain or source tree at run time: dist/llmfs.wasm.gz (cmd/llmfs-wasm,
-// gzip-compressed, about 2 MiB), dist/wasm_exec.js from the Go distribution that built it,
+// gzip-compressed, about 3.6 MiB), dist/wasm_exec.js from the Go distribution that built it,
 // and dist/BUILD, the Go version and the SHA-256 of the uncompressed .wasm.
 //
 // `go generate ./web` rebuilds them (with [Build]); run it after changing anything the
@@ -32,15 +42,17 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/llmfs/llmfs/console"
 	"github.com/llmfs/llmfs/web/internal/wasmbuild"
 )
 
 //go:generate go run ./internal/gendist
 
-//go:embed static dist/llmfs.wasm.gz dist/wasm_exec.js
+//go:embed static/llmfs.js static/llmfs-worker.js dist/llmfs.wasm.gz dist/wasm_exec.js
 var files embed.FS
 
 // Assets are the build products the page needs.
@@ -50,7 +62,7 @@ type Assets struct {
 	WasmExec []byte // wasm_exec.js from the Go distribution that built Wasm
 }
 
-// Handler returns an http.Handler serving the demo page at "/", and llmfs.js,
+// Handler returns an http.Handler serving the in-browser console at "/", and llmfs.js,
 // llmfs-worker.js, wasm_exec.js and llmfs.wasm beside it, from the build embedded in the
 // binary ([Embedded]). Every URL in the page is relative, so it can be mounted under a
 // prefix:
@@ -151,23 +163,51 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
 		w.Write(body)
 		return
-	case "":
-		name = "index.html"
+	case "", "index.html":
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Write(demoPage())
+		return
 	}
+	// llmfs.js and its worker are this package's; everything else of the page is the
+	// console's own files.
 	b, err := fs.ReadFile(static, name)
 	if err != nil {
+		b, err = fs.ReadFile(console.UI(), name)
+	}
+	if err != nil || strings.HasSuffix(name, "/") {
 		http.NotFound(w, r)
 		return
 	}
 	switch {
 	case strings.HasSuffix(name, ".js"):
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-	case strings.HasSuffix(name, ".html"):
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	case strings.HasSuffix(name, ".css"):
+		w.Header().Set("Content-Type", "text/css; charset=utf-8")
 	}
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Write(b)
 }
+
+// backendMeta tells the console's page that it runs on the in-browser core: console.js
+// then sends its API requests to llmfs.wasm (llmfs.js's fetch) instead of a server.
+const backendMeta = `<meta name="llmfs-backend" content="wasm">`
+
+// demoPage is the console's index.html with [backendMeta] at the top of its head: the
+// same page as `llmfs serve` shows at "/", nothing of it written twice.
+var demoPage = sync.OnceValue(func() []byte {
+	b, err := fs.ReadFile(console.UI(), "index.html")
+	if err != nil {
+		panic(err) // go:embed guarantees it
+	}
+	head := []byte("<head>")
+	i := bytes.Index(b, head)
+	if i < 0 {
+		panic("console/ui/index.html has no <head>")
+	}
+	i += len(head)
+	return slices.Concat(b[:i], []byte("\n"+backendMeta), b[i:])
+})
 
 func acceptsGzip(r *http.Request) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {

@@ -6,11 +6,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/llmfs/llmfs/console"
 	"github.com/llmfs/llmfs/web"
 )
 
@@ -37,10 +39,13 @@ func TestHandler(t *testing.T) {
 		return resp, b
 	}
 	for _, tc := range []struct{ path, ctype, contains string }{
-		{"/", "text/html", `src="app.js"`},
+		{"/", "text/html", `<meta name="llmfs-backend" content="wasm">`},
+		{"/index.html", "text/html", `src="console.js"`},
+		{"/console.js", "text/javascript", "llmfs-backend"},
+		{"/console.css", "text/css", "{"},
+		{"/vendor.js", "text/javascript", "highlight"},
 		{"/llmfs.js", "text/javascript", "export async function open"},
 		{"/llmfs-worker.js", "text/javascript", "self.onmessage"},
-		{"/app.js", "text/javascript", "llmfsPage"},
 		{"/wasm_exec.js", "text/javascript", "globalThis.Go"},
 	} {
 		resp, body := get(tc.path)
@@ -90,7 +95,7 @@ func TestHandlerPrefix(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.Request.URL.Path != "/web/" || !bytes.Contains(body, []byte(`src="app.js"`)) {
+	if resp.Request.URL.Path != "/web/" || !bytes.Contains(body, []byte(`src="console.js"`)) {
 		t.Errorf("GET /web ended at %s with %d bytes", resp.Request.URL.Path, len(body))
 	}
 	resp, err = http.Get(srv.URL + "/web/llmfs.js")
@@ -100,5 +105,49 @@ func TestHandlerPrefix(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Errorf("GET /web/llmfs.js: %d", resp.StatusCode)
+	}
+}
+
+// TestDemoPageWeight checks the in-browser console's page weight without the .wasm, as
+// served, against issue 16's budget of 500 KB gzip: every file of the console's page (as
+// package console embeds it), llmfs.js, its worker and wasm_exec.js.
+func TestDemoPageWeight(t *testing.T) {
+	srv := httptest.NewServer(web.Handler())
+	defer srv.Close()
+	names := []string{"llmfs.js", "llmfs-worker.js", "wasm_exec.js"}
+	err := fs.WalkDir(console.UI(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			names = append(names, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, name := range names {
+		if name == "index.html" {
+			name = "" // the page as served at "/", with its backend line
+		}
+		resp, err := http.Get(srv.URL + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("GET /%s: %d %v", name, resp.StatusCode, err)
+		}
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		zw.Write(b)
+		zw.Close()
+		t.Logf("/%s: %d bytes, %d gzip", name, len(b), gz.Len())
+		total += gz.Len()
+	}
+	const budget = 500_000
+	t.Logf("the page without llmfs.wasm: %d bytes gzip (budget %d)", total, budget)
+	if total > budget {
+		t.Errorf("the in-browser console weighs %d bytes gzip without the .wasm, over the %d budget", total, budget)
 	}
 }

@@ -17,7 +17,9 @@
 // "agentool", mode "read-only", "read-write" (default) or "full", and requireRead turns
 // read-before-edit on or off (default: on in the rtc dialect). quota {maxBytes,
 // maxFileBytes, maxFiles} and deny (globs) set the workspace's limits (policy.go); the
-// browser's own quota applies anyway (QUOTA_EXCEEDED, nothing written). An instance has:
+// browser's own quota applies anyway (QUOTA_EXCEEDED, nothing written). seed (default
+// false) writes a few example files into a database that has never held any (seed.go). An
+// instance has:
 //
 //	call(tool, argsJSON) -> Promise<string>  {"ok":true,"result":...} or {"ok":false,"error":{"code","message"}};
 //	                                         argsJSON is a string (absent: {}); anything else rejects
@@ -26,6 +28,9 @@
 //	usage() -> Promise<string>               {"files","dirs","bytes"}
 //	features() -> string                     {"agent_file": bool, "policy": bool, "dialect", "mode"}
 //	restoreAgentFile() -> Promise<string>    regenerate /AGENT.md (needs package sysfiles)
+//	fetch(method, url, headersJSON, body) -> Promise<Response>
+//	                                         the web console's HTTP API (package console),
+//	                                         answered in process as actor "web" (fetch.go)
 //	close() -> Promise<undefined>
 //
 // Then it calls globalThis.llmfsWasmReady(llmfsWasm) if that is a function.
@@ -41,6 +46,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"syscall/js"
 
@@ -71,6 +77,7 @@ type options struct {
 	dialect     tools.Dialect
 	mode        llmfs.Mode
 	requireRead bool
+	seed        bool // write the demo's files into a new database (seed.go)
 }
 
 func parseOptions(v js.Value) (options, error) {
@@ -106,12 +113,14 @@ func parseOptions(v js.Value) (options, error) {
 		return o, errors.New("option db must not be empty")
 	}
 	o.requireRead = o.dialect == tools.RTC
-	switch f := v.Get("requireRead"); f.Type() {
-	case js.TypeUndefined, js.TypeNull:
-	case js.TypeBoolean:
-		o.requireRead = f.Bool()
-	default:
-		return o, errors.New("option requireRead must be a boolean")
+	for name, dst := range map[string]*bool{"requireRead": &o.requireRead, "seed": &o.seed} {
+		switch f := v.Get(name); f.Type() {
+		case js.TypeUndefined, js.TypeNull:
+		case js.TypeBoolean:
+			*dst = f.Bool()
+		default:
+			return o, fmt.Errorf("option %s must be a boolean", name)
+		}
 	}
 	return o, nil
 }
@@ -128,6 +137,10 @@ type instance struct {
 	// summary walk, not 1,000.
 	mu    sync.Mutex
 	stale bool
+
+	consoleOnce  sync.Once
+	console      http.Handler // the web console's API (fetch.go)
+	consoleToken string       // the token its requests carry, never shown to JavaScript
 }
 
 // markStale records that a tool call may have changed files.
@@ -164,6 +177,12 @@ func open(v js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.seed {
+		if err := seed(ctx, s, wsOpts); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	ws := llmfs.New(s, wsOpts)
 	tb, err := tools.New(ws, o.dialect)
 	if err != nil {
@@ -191,6 +210,7 @@ func (in *instance) object() js.Value {
 	method("usage", in.usage)
 	method("restoreAgentFile", in.restoreAgentFile)
 	method("close", func([]js.Value) (any, error) { return nil, in.store.Close() })
+	obj.Set("fetch", js.FuncOf(in.fetch))
 	obj.Set("tools", js.FuncOf(func(this js.Value, args []js.Value) any {
 		return jsonString(in.tb.Definitions())
 	}))

@@ -41,7 +41,8 @@ console, no read-before-edit and no --token in this mode.
 / serves the web console for people (browse, edit, the live change feed, diffs, undo,
 checkpoints; with --review, the pending changes to apply or discard per file or hunk) on the
 first root; its URL, printed at start, carries the token in its fragment.
-With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly over IndexedDB).`,
+With --web, /demo/ serves the same console running in the browser, on llmfs compiled to
+WebAssembly over the browser's IndexedDB (no token: it touches no server files).`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
 		f.register(fs, &e.ws)
@@ -56,7 +57,7 @@ With --web, /demo/ serves a page that runs llmfs in the browser (WebAssembly ove
 		oauthIssuer := fs.String("oauth-issuer", "", "serving every workspace of --store: also accept JWT access tokens of the OAuth authorization server `URL` (scopes llmfs:WORKSPACE:MODE)")
 		oauthAudience := fs.String("oauth-audience", "", "with --oauth-issuer: this server's resource `URL`, the audience tokens must name")
 		oauthJWKS := fs.String("oauth-jwks", "", "with --oauth-issuer: the issuer's keys at `URL` (default: from its metadata)")
-		webPage := fs.Bool("web", false, "also serve the browser demo page at /demo/ (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
+		webPage := fs.Bool("web", false, "also serve the console on the in-browser core at /demo/ (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
 		var allowHosts stringList
 		fs.Var(&allowHosts, "allow-host", "also accept `NAME` in the Host and Origin headers (repeatable; loopback names and the listening host always are)")
 		return func(ctx context.Context, args []string) error {

@@ -1,6 +1,10 @@
 // The llmfs web console. Every request carries the token as "Authorization: Bearer";
 // the token comes from the URL fragment (#token=...) once, then from session storage.
 // No cookie, no token in a URL the server sees.
+//
+// The same page is the in-browser demo (package web, at /demo/): there its head holds
+// <meta name="llmfs-backend" content="wasm">, and send() hands every request to the
+// console's own Go handler compiled to WebAssembly, over IndexedDB, instead of the server.
 
 import { highlight } from "./vendor.js";
 
@@ -13,6 +17,20 @@ const el = (tag, props = {}, ...kids) => {
 
 const page = { ready: false, error: null, feed: [], current: null };
 window.llmfsConsole = page;
+
+// The transport: every API request and the feed go through send(path, init), which has the
+// arguments and the Response of fetch.
+const demo = document.querySelector('meta[name="llmfs-backend"]')?.content === "wasm";
+let backend = null; // in the demo: llmfs.js's workspace, opened once (page.fs, for tests)
+if (demo) document.querySelector("header strong").textContent = "llmfs in this browser";
+async function send(path, init) {
+  if (!demo) return fetch("api/" + path, init);
+  // The server's token (this tab may hold one) has no business in the demo.
+  const { Authorization, ...headers } = init.headers ?? {};
+  backend ??= import("./llmfs.js").then((m) => m.open({ db: "llmfs-console", seed: true, worker: true, mode: "full" }))
+    .then((fs) => (page.fs = fs));
+  return (await backend).fetch("api/" + path, { ...init, headers });
+}
 
 function takeToken() {
   const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
@@ -31,7 +49,7 @@ async function api(path, opts = {}) {
     headers["Content-Type"] = "application/json";
     opts = { ...opts, body: JSON.stringify(opts.json) };
   }
-  const res = await fetch("api/" + path, { ...opts, headers });
+  const res = await send(path, { ...opts, headers });
   if (res.status === 401) {
     showLogin("The token was refused: paste the right one.");
     throw new Unauthorized("unauthorized");
@@ -408,7 +426,7 @@ async function follow() {
   let after = 0;
   for (;;) {
     try {
-      const res = await fetch("api/history/events?after=" + after,
+      const res = await send("history/events?after=" + after,
         { headers: { Authorization: "Bearer " + sessionStorage.getItem("llmfs-token") } });
       if (res.status === 401) { showLogin("The token was refused: paste the right one."); return; }
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -670,7 +688,7 @@ function showInfo(info) {
 }
 
 async function start() {
-  if (!takeToken()) { showLogin(); return; }
+  if (!demo && !takeToken()) { showLogin(); return; }
   try {
     const info = await api("info");
     page.info = info;

@@ -10,6 +10,11 @@ self.onmessage = async (ev) => {
     let value;
     if (method === "open") {
       fs = await open(args[0] ?? {});
+    } else if (fs && method === "fetch") {
+      // A Response cannot be posted; its parts can, the body stream by transfer.
+      const r = await fs.fetch(...args);
+      self.postMessage({ id, ok: true, value: { status: r.status, headers: [...r.headers], body: r.body } }, r.body ? [r.body] : []);
+      return;
     } else if (!fs) {
       throw new Error("llmfs worker: not open");
     } else if (method === "run" || method === "tools" || method === "features" ||

@@ -8,12 +8,15 @@
 //   // {code, message}, the same JSON every other llmfs face returns.
 //   const r = await fs.run("read", {path: "/a.txt"}); // never throws for a tool failure:
 //   // {ok: true, result} or {ok: false, error: {code, message}}, to hand to a model as is.
+//   const res = await fs.fetch("api/list?path=."); // the web console's HTTP API (package
+//   // console), answered in llmfs.wasm as actor "web": a Response, as the global fetch's
 //
 // Options: db (IndexedDB database name, default "llmfs"), dialect ("rtc" or "agentool"),
 // mode ("read-only", "read-write", "full"), requireRead (read-before-edit; default on in
 // rtc), worker (true: run llmfs in a Web Worker, so long operations never block the page;
 // the API is the same), base (URL of the directory holding llmfs.wasm and wasm_exec.js;
-// default: this module's directory).
+// default: this module's directory), seed (true: a database that never held files gets a
+// few example ones, as the in-browser console's does).
 //
 // Needs wasm_exec.js (from the Go distribution that built llmfs.wasm) and llmfs.wasm next
 // to this file, as the web package's handler serves them.
@@ -93,6 +96,19 @@ class FS {
   async usage() { return JSON.parse(await settle(this.#inst.usage())); }
   /** Regenerates /AGENT.md ("restore default"). */
   async restoreAgentFile() { return JSON.parse(await settle(this.#inst.restoreAgentFile())); }
+  /**
+   * The web console's HTTP API (package console; URLs such as "api/list?path=.") answered
+   * by llmfs.wasm, as actor "web": the arguments and the Response of the global fetch.
+   * A streamed answer (api/history/events) is read from the Response's body as it comes;
+   * cancelling the body ends it.
+   */
+  async fetch(url, init = {}) {
+    const headers = {};
+    new Headers(init.headers).forEach((v, k) => { headers[k] = v; });
+    let body = init.body ?? undefined;
+    if (body !== undefined && typeof body !== "string") body = new Uint8Array(await new Response(body).arrayBuffer());
+    return settle(this.#inst.fetch(init.method || "GET", String(url), JSON.stringify(headers), body));
+  }
   async close() { await settle(this.#inst.close()); }
 }
 
@@ -131,6 +147,13 @@ class WorkerFS {
   readText(path) { return this.request("readText", path); }
   usage() { return this.request("usage"); }
   restoreAgentFile() { return this.request("restoreAgentFile"); }
+  async fetch(url, init = {}) {
+    const { method, headers, body } = init;
+    const plain = {};
+    new Headers(headers).forEach((v, k) => { plain[k] = v; });
+    const r = await this.request("fetch", String(url), { method, headers: plain, body });
+    return new Response(r.body, { status: r.status, headers: r.headers });
+  }
   async close() { await this.request("close"); this.#worker.terminate(); }
 }
 
