@@ -199,6 +199,7 @@ func (x *DB) migrate(ctx context.Context) error {
 		x.db.ExecContext(ctx, "PRAGMA journal_mode = WAL")
 	}
 	return x.write(ctx, true, func(t *txn) error {
+		t.x, t.tx = nil, nil // DDL, run once: nothing to keep prepared
 		if t.d.name == Postgres {
 			// Serializes concurrent migrators; released at commit. The key is arbitrary.
 			if _, err := t.exec(`SELECT pg_advisory_xact_lock(7460504641626815333)`); err != nil {

@@ -120,8 +120,16 @@ type DB struct {
 
 	notifiers sync.Map // workspace row id -> *store.Notifier, for journal waiters
 
-	stmts  sync.Map     // rebound query -> *sql.Stmt, for reads outside transactions
+	stmts  sync.Map     // rebound query -> *sql.Stmt (see prepared)
 	nstmts atomic.Int64 // entries in stmts
+
+	// immediate says db begins its transactions with BEGIN IMMEDIATE (Connect put
+	// _txlock=immediate in a SQLite DSN, beside a busy timeout), so SQLite writes can be
+	// database/sql transactions, which reuse prepared statements.
+	immediate bool
+	// single says db has one connection (SQLite ":memory:"): a transaction holds it, so
+	// statements are not prepared (that takes a connection) while one runs.
+	single bool
 }
 
 // New returns a DB over db, which must be a database of the given dialect, and brings its
