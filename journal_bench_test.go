@@ -5,9 +5,7 @@ package llmfs_test
 import (
 	"fmt"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/store/sql/sqltest"
@@ -50,15 +48,6 @@ func BenchmarkJournalWrite(b *testing.B) {
 			})
 		}
 	}
-}
-
-// cpuTime is the CPU time (user and system) the process has used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkJournalRead checks that reads cost nothing more with the journal on.
