@@ -32,7 +32,8 @@ import (
 // Marking a change committed costs a transaction of its own, as much as recording it; so
 // the mark waits: the next change's intent carries it, in the same transaction, or, when
 // no change follows within [markDelay], it is written by itself. Reading the journal in
-// this process, and closing the store, write it first. Until then the change is pending in
+// this process, and closing the store, write it first (a program that exits without
+// closing leaves it to the next open). Until then the change is pending in
 // the database, which is what a crash would leave anyway: the file holds the change's
 // after version, so the next open settles it as committed. (No later change to the path
 // can come first: it is recorded in the transaction that writes the mark.)
