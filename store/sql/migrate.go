@@ -184,6 +184,18 @@ CREATE TABLE llmfs_checkpoints (
 ALTER TABLE llmfs_workspaces ADD COLUMN journal_seq BIGINT NOT NULL DEFAULT 0;
 `,
 	},
+	{
+		// Content shared between files and workspaces (a copy, a fork): the content id of
+		// a file may be another file's too, and its chunks go when no file of any
+		// workspace refers to it. The index finds those references.
+		version: 4,
+		sqlite: `
+CREATE INDEX llmfs_nodes_blob ON llmfs_nodes (blob) WHERE blob <> 0;
+`,
+		postgres: `
+CREATE INDEX llmfs_nodes_blob ON llmfs_nodes (blob) WHERE blob <> 0;
+`,
+	},
 }
 
 // schemaVersion is the schema version this package writes.
