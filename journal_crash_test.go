@@ -4,6 +4,7 @@ package llmfs_test
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -48,14 +49,24 @@ func cutColon(s string) (string, string, bool) {
 	return s, "", false
 }
 
-// TestJournalCrashChild is the writer: 1,000 journaled changes, until it is killed.
+// crashCacheEnv passes the parent's cache directory to the writer, whose TestMain gives
+// it a fresh one otherwise: a host directory's journal lives there, and the parent must
+// read the journal the writer wrote.
+const crashCacheEnv = "LLMFS_JOURNAL_CRASH_CACHE"
+
+// TestJournalCrashChild is the writer: 1,000 journaled changes, until it is killed. It
+// says "ready" on stdout once its first change is recorded.
 func TestJournalCrashChild(t *testing.T) {
 	target := os.Getenv(crashEnv)
 	if target == "" {
 		t.Skip("run by TestJournalCrash")
 	}
+	t.Setenv("LLMFS_CACHE_DIR", os.Getenv(crashCacheEnv))
 	w := openCrash(t, target)
 	for i := range 1000 {
+		if i == 1 {
+			os.Stdout.WriteString("ready\n")
+		}
 		p := fmt.Sprintf("f%d.txt", i%5)
 		switch i % 10 {
 		case 9:
@@ -86,23 +97,39 @@ func TestJournalCrash(t *testing.T) {
 					target = "sqlite:" + filepath.Join(t.TempDir(), "crash.db")
 				}
 				cmd := exec.Command(os.Args[0], "-test.run=^TestJournalCrashChild$", "-test.count=1")
-				cmd.Env = append(os.Environ(), crashEnv+"="+target)
+				cmd.Env = append(os.Environ(), crashEnv+"="+target, crashCacheEnv+"="+cache)
+				out, err := cmd.StdoutPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
 				if err := cmd.Start(); err != nil {
 					t.Fatal(err)
 				}
+				// Issue 14.3: the writer journals where this test looks (a host directory's
+				// journal is under the cache directory), and it is killed only once it has
+				// recorded a change, so there is something to check.
+				ready := make([]byte, 6)
+				if _, err := io.ReadFull(out, ready); err != nil || string(ready) != "ready\n" {
+					cmd.Process.Kill()
+					cmd.Wait()
+					t.Fatalf("writer did not get ready: %q, %v", ready, err)
+				}
 				// Kill it somewhere in the middle of its writes (where is not asserted).
-				time.Sleep(time.Duration(100+rand.IntN(400)+200*round) * time.Millisecond)
+				time.Sleep(time.Duration(rand.IntN(300)+200*round) * time.Millisecond)
 				cmd.Process.Signal(syscall.SIGKILL)
 				cmd.Wait()
-				checkAgree(t, openCrash(t, target))
+				if n := checkAgree(t, openCrash(t, target)); n == 0 {
+					t.Errorf("round %d: no change in the journal, though the writer had recorded one", round)
+				}
 			}
 		})
 	}
 }
 
 // checkAgree checks that every path the journal names holds what its newest committed
-// change left, and that opening settled every pending change.
-func checkAgree(t *testing.T, w *llmfs.Workspace) {
+// change left, and that opening settled every pending change. It returns the number of
+// changes in the journal.
+func checkAgree(t *testing.T, w *llmfs.Workspace) int {
 	t.Helper()
 	cs, err := w.History(bg, llmfs.HistoryFilter{})
 	if err != nil {
@@ -129,4 +156,5 @@ func checkAgree(t *testing.T, w *llmfs.Workspace) {
 		}
 	}
 	t.Logf("%d changes recorded", len(cs))
+	return len(cs)
 }

@@ -131,6 +131,11 @@ func (f *wsFlags) open() (*llmfs.Workspace, error) {
 		if err != nil {
 			return nil, fmt.Errorf("opening the workspace: %w", err)
 		}
+		if c, ok := ws.Store().(io.Closer); ok {
+			// A host directory's journal writes the commit marks still waiting when it
+			// closes (store/osdir); the next process would otherwise settle them itself.
+			*f.closers = append(*f.closers, c.Close)
+		}
 	}
 	if ws, err = f.wrapReview(ws); err != nil {
 		return nil, err

@@ -45,7 +45,8 @@ serve, call and the file commands; opening a workspace never creates it, 'ws cre
   export ID DIR    copy the workspace into the directory DIR (created if missing); system
                    files llmfs generated (AGENT.md) and nobody edited stay behind
   fork SRC DST     make DST a copy of SRC, files and history (log, undo, checkpoints),
-                   independent from then on; the copy stays inside the database
+                   independent from then on; files share their content until written,
+                   so a fork takes the same time whatever the workspace's size in bytes
   token create ID  make an access token for 'llmfs serve --store DSN' (every workspace, at
                    /mcp/ID) and print it: it is shown once and kept only hashed. --mode
                    read-only|read-write|full (or ro, rw; default read-write) is what it

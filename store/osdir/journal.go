@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/llmfs/llmfs/store"
 	sqlstore "github.com/llmfs/llmfs/store/sql"
@@ -27,6 +28,15 @@ import (
 // ([store.Committed]); holding the before version, it never did ([store.Unlanded]);
 // holding anything else, it is [store.Diverged], and undo never touches it. A change
 // another live process is still making is settled by that process again.
+//
+// Marking a change committed costs a transaction of its own, as much as recording it; so
+// the mark waits: the next change's intent carries it, in the same transaction, or, when
+// no change follows within [markDelay], it is written by itself. Reading the journal in
+// this process, and closing the store, write it first (a program that exits without
+// closing leaves it to the next open). Until then the change is pending in
+// the database, which is what a crash would leave anyway: the file holds the change's
+// after version, so the next open settles it as committed. (No later change to the path
+// can come first: it is recorded in the transaction that writes the mark.)
 
 var _ store.Journaler = (*Store)(nil)
 
@@ -59,10 +69,94 @@ func (s *Store) Journal() store.Journal {
 }
 
 type hostJournal struct {
-	s    *Store
-	path string // of the database
-	db   *sqlstore.DB
-	log  *sqlstore.Log
+	s     *Store
+	path  string // of the database
+	db    *sqlstore.DB
+	log   *sqlstore.Log
+	marks *marks // shared by every journal of this database in the process
+}
+
+// markDelay is how long a landed change waits for the next change's intent to carry its
+// commit mark before it is written by itself.
+const markDelay = 50 * time.Millisecond
+
+// marks are the changes this process made to a directory that landed and are still
+// pending in its journal's database.
+type marks struct {
+	mu      sync.Mutex
+	landed  []*store.Change
+	pending bool // a write of landed is scheduled
+}
+
+// allMarks holds the marks of each journal database this process has open.
+var allMarks = struct {
+	sync.Mutex
+	m map[string]*marks
+}{m: map[string]*marks{}}
+
+func marksOf(path string) *marks {
+	allMarks.Lock()
+	defer allMarks.Unlock()
+	m := allMarks.m[path]
+	if m == nil {
+		m = &marks{}
+		allMarks.m[path] = m
+	}
+	return m
+}
+
+// take returns the landed changes not marked yet; the caller marks them or gives them back.
+func (m *marks) take() []*store.Change {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l := m.landed
+	m.landed = nil
+	return l
+}
+
+// giveBack returns changes take returned that could not be marked.
+func (m *marks) giveBack(l []*store.Change) {
+	if len(l) == 0 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.landed = append(l, m.landed...)
+}
+
+// landedNow adds changes that landed, and reports whether the caller must schedule their
+// mark (none is scheduled yet).
+func (m *marks) landedNow(l []*store.Change) (schedule bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.landed = append(m.landed, l...)
+	schedule = !m.pending
+	m.pending = true
+	return schedule
+}
+
+// flush writes the marks not written yet. An error leaves them pending in the database,
+// where the next open settles them by looking at the files.
+func (j *hostJournal) flush(ctx context.Context) error {
+	l := j.marks.take()
+	if len(l) == 0 {
+		return nil
+	}
+	if err := j.log.SetState(context.WithoutCancel(ctx), l, store.Committed); err != nil {
+		j.marks.giveBack(l)
+		return err
+	}
+	return nil
+}
+
+// flushLater is the scheduled write of marks that no change's intent carried.
+func (j *hostJournal) flushLater() {
+	j.marks.mu.Lock()
+	j.marks.pending = false
+	j.marks.mu.Unlock()
+	if err := j.flush(context.Background()); err != nil {
+		j.marks.take() // the database is gone or broken: leave them to the next open
+	}
 }
 
 func (s *Store) openJournal(ctx context.Context) (*hostJournal, error) {
@@ -82,7 +176,7 @@ func (s *Store) openJournal(ctx context.Context) (*hostJournal, error) {
 		db.Close()
 		return nil, fmt.Errorf("journal %s: %w", p, err)
 	}
-	j := &hostJournal{s: s, path: p, db: db, log: log}
+	j := &hostJournal{s: s, path: p, db: db, log: log, marks: marksOf(p)}
 	if err := j.settle(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("journal %s: %w", p, err)
@@ -92,8 +186,9 @@ func (s *Store) openJournal(ctx context.Context) (*hostJournal, error) {
 
 // closeJournal closes the journal's database if it was opened.
 func (s *Store) closeJournal() error {
-	if s.journal.j != nil {
-		return s.journal.j.db.Close()
+	if j := s.journal.j; j != nil {
+		j.flush(context.Background())
+		return j.db.Close()
 	}
 	return nil
 }
@@ -133,10 +228,19 @@ func (j *hostJournal) Apply(ctx context.Context, actor string, fn func(tx store.
 	return fn(&hostTx{Store: j.s, j: j, actor: actor})
 }
 
+// The journal's readers write the marks that are waiting first, so this process sees its
+// own changes committed.
+
 func (j *hostJournal) Changes(ctx context.Context, f store.ChangeFilter) ([]store.Change, error) {
+	if err := j.flush(ctx); err != nil {
+		return nil, err
+	}
 	return j.log.Changes(ctx, f)
 }
 func (j *hostJournal) Change(ctx context.Context, id int64) (store.Change, error) {
+	if err := j.flush(ctx); err != nil {
+		return store.Change{}, err
+	}
 	return j.log.Change(ctx, id)
 }
 func (j *hostJournal) Blob(ctx context.Context, h string) ([]byte, error) { return j.log.Blob(ctx, h) }
@@ -150,9 +254,17 @@ func (j *hostJournal) Checkpoints(ctx context.Context) ([]store.Checkpoint, erro
 	return j.log.Checkpoints(ctx)
 }
 func (j *hostJournal) Prune(ctx context.Context, keep store.Retention) (int, error) {
+	if err := j.flush(ctx); err != nil {
+		return 0, err
+	}
 	return j.log.Prune(ctx, keep)
 }
-func (j *hostJournal) Last(ctx context.Context) (int64, error)     { return j.log.Last(ctx) }
+func (j *hostJournal) Last(ctx context.Context) (int64, error) {
+	if err := j.flush(ctx); err != nil {
+		return 0, err
+	}
+	return j.log.Last(ctx)
+}
 func (j *hostJournal) Wait(ctx context.Context, after int64) error { return j.log.Wait(ctx, after) }
 
 type hostTx struct {
@@ -163,20 +275,32 @@ type hostTx struct {
 }
 
 // Add records the changes as pending, in a committed transaction, before they are made.
+// The same transaction marks the changes that landed before them.
 func (tx *hostTx) Add(ctx context.Context, changes []*store.Change, blobs [][]byte) error {
-	set, err := tx.j.log.Add(ctx, tx.actor, tx.set, changes, blobs, store.Pending)
-	if err == nil {
-		tx.set = set
+	landed := tx.j.marks.take()
+	set, err := tx.j.log.Add(ctx, tx.actor, tx.set, changes, blobs, store.Pending, landed)
+	if err != nil {
+		tx.j.marks.giveBack(landed)
+		return err
 	}
-	return err
+	tx.set = set
+	return nil
 }
 
+// Settle leaves changes that landed to be marked later (see markDelay) and drops those that
+// did not at once.
 func (tx *hostTx) Settle(ctx context.Context, changes []*store.Change, landed bool) error {
-	ctx = context.WithoutCancel(ctx)
 	if landed {
-		return tx.j.log.SetState(ctx, changes, store.Committed)
+		for _, c := range changes {
+			c.State = store.Committed // as it will be in the database
+		}
+		if tx.j.marks.landedNow(changes) {
+			time.AfterFunc(markDelay, tx.j.flushLater)
+		}
+		tx.j.log.Notify() // a waiter reading the journal now writes the mark first
+		return nil
 	}
-	return tx.j.log.Drop(ctx, changes)
+	return tx.j.log.Drop(context.WithoutCancel(ctx), changes)
 }
 
 // brokenJournal is a journal that could not be opened.

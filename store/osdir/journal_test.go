@@ -11,6 +11,7 @@ import (
 
 	"github.com/llmfs/llmfs/store"
 	"github.com/llmfs/llmfs/store/osdir"
+	sqlstore "github.com/llmfs/llmfs/store/sql"
 	"github.com/llmfs/llmfs/store/storetest"
 )
 
@@ -87,5 +88,81 @@ func TestJournalSettlesAfterCrash(t *testing.T) {
 	p, _ := s2.JournalPath()
 	if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
 		t.Errorf("journal %s inside the root %s", p, dir)
+	}
+}
+
+// TestJournalMarksWrittenLater: a landed change's commit mark waits for the next change's
+// intent (one sidecar transaction per change rather than two, issue 14.8), and is never
+// lost: this process sees its changes committed at once, another handle on the sidecar (as
+// another process) once the mark is written, at the latest when the store is closed.
+func TestJournalMarksWrittenLater(t *testing.T) {
+	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
+	ctx := context.Background()
+	s, err := osdir.New(t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(data string) {
+		err := s.Journal().Apply(ctx, "t", func(tx store.JournalTx) error {
+			before, _, err := store.Snapshot(ctx, tx, "f", 1<<20)
+			if err != nil {
+				return err
+			}
+			c := &store.Change{Op: "write", Path: "f", Before: before, After: store.FileVersion([]byte(data))}
+			if err := tx.Add(ctx, []*store.Change{c}, [][]byte{[]byte(data)}); err != nil {
+				return err
+			}
+			_, err = tx.WriteFile(ctx, "f", strings.NewReader(data), store.WriteOptions{})
+			return tx.Settle(ctx, []*store.Change{c}, err == nil)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	states := func(j store.Journal) string {
+		cs, err := j.Changes(ctx, store.ChangeFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range cs {
+			out = append(out, string(c.State))
+		}
+		return strings.Join(out, " ")
+	}
+	for _, data := range []string{"a", "b", "c"} {
+		write(data)
+	}
+	if got := states(s.Journal()); got != "committed committed committed" {
+		t.Errorf("this process sees %q, want every change committed", got)
+	}
+	write("d")
+	p, err := s.JournalPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sqlstore.Connect(ctx, "sqlite:"+p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	log, err := db.Log(ctx, "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := log.Changes(ctx, store.ChangeFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 4 {
+		t.Fatalf("%d changes in the sidecar, want 4", len(cs))
+	}
+	for _, c := range cs {
+		if c.State != store.Committed {
+			t.Errorf("after Close, change %d is %s in the sidecar, want committed", c.ID, c.State)
+		}
 	}
 }

@@ -94,35 +94,51 @@ type txn struct {
 	ctx context.Context
 	q   querier
 	d   *dialect
-	x   *DB // set when q is x.db, outside a transaction: queries use x's prepared statements
+	// x, when set, has queries run x's prepared statements: on x.db itself outside a
+	// transaction, or, with tx set, in that transaction (database/sql keeps each statement
+	// prepared on every connection it ran on, so a writer prepares a query once per
+	// connection rather than once per run: on SQLite preparing costs about as much as
+	// running a small statement).
+	x  *DB
+	tx *sql.Tx
+}
+
+// stmt returns the prepared statement to run q (already rebound) with, or nil to run it
+// as text on t.q.
+func (t *txn) stmt(q string) *sql.Stmt {
+	if t.x == nil {
+		return nil
+	}
+	st, ok := t.x.prepared(t.ctx, q)
+	if !ok {
+		return nil
+	}
+	if t.tx != nil {
+		return t.tx.StmtContext(t.ctx, st)
+	}
+	return st
 }
 
 func (t *txn) exec(q string, args ...any) (sql.Result, error) {
 	q = t.d.rebind(q)
-	if t.x != nil {
-		if st, ok := t.x.prepared(t.ctx, q); ok {
-			return st.ExecContext(t.ctx, args...)
-		}
+	if st := t.stmt(q); st != nil {
+		return st.ExecContext(t.ctx, args...)
 	}
 	return t.q.ExecContext(t.ctx, q, args...)
 }
 
 func (t *txn) query(q string, args ...any) (*sql.Rows, error) {
 	q = t.d.rebind(q)
-	if t.x != nil {
-		if st, ok := t.x.prepared(t.ctx, q); ok {
-			return st.QueryContext(t.ctx, args...)
-		}
+	if st := t.stmt(q); st != nil {
+		return st.QueryContext(t.ctx, args...)
 	}
 	return t.q.QueryContext(t.ctx, q, args...)
 }
 
 func (t *txn) queryRow(q string, args ...any) *sql.Row {
 	q = t.d.rebind(q)
-	if t.x != nil {
-		if st, ok := t.x.prepared(t.ctx, q); ok {
-			return st.QueryRowContext(t.ctx, args...)
-		}
+	if st := t.stmt(q); st != nil {
+		return st.QueryRowContext(t.ctx, args...)
 	}
 	return t.q.QueryRowContext(t.ctx, q, args...)
 }
@@ -147,14 +163,22 @@ func (x *DB) write(ctx context.Context, retry bool, fn func(t *txn) error) error
 }
 
 func (x *DB) write1(ctx context.Context, fn func(t *txn) error) error {
-	if x.d.name == SQLite {
+	if x.d.name == SQLite && !x.immediate {
 		return x.writeSQLite(ctx, fn)
 	}
+	// PostgreSQL, or SQLite opened by Connect, whose DSN has database/sql begin every
+	// transaction IMMEDIATE (see writeSQLite).
 	tx, err := x.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(&txn{ctx: ctx, q: tx, d: x.d}); err != nil {
+	t := &txn{ctx: ctx, q: tx, d: x.d}
+	if x.immediate && !x.single {
+		// SQLite's statements are prepared once per connection and reused: preparing one
+		// costs about as much as running it (modernc.org/sqlite keeps no cache; pgx does).
+		t.x, t.tx = x, tx
+	}
+	if err := fn(t); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -163,7 +187,8 @@ func (x *DB) write1(ctx context.Context, fn func(t *txn) error) error {
 
 // writeSQLite runs fn inside BEGIN IMMEDIATE on one connection: the write lock is taken at
 // the start, so two writers never both read a row and then race to change it, whichever
-// process they run in, and whatever transaction mode the caller's DSN chose.
+// process they run in, and whatever transaction mode the caller's DSN chose. (A DB that
+// [Connect] opened has every transaction begin IMMEDIATE and does not come here.)
 func (x *DB) writeSQLite(ctx context.Context, fn func(t *txn) error) (err error) {
 	conn, err := x.db.Conn(ctx)
 	if err != nil {

@@ -17,7 +17,9 @@ import (
 // Connect opens the database a DSN names and brings its schema up to date (see [New]):
 //
 //   - "sqlite:PATH" is a SQLite database file, created if missing, opened in WAL mode with a
-//     busy timeout so several processes can share it. PATH may carry modernc.org/sqlite
+//     busy timeout so several processes can share it, its transactions begun IMMEDIATE
+//     (_txlock=immediate, unless PATH sets _txlock: then writes run on a connection of
+//     their own, with statements unprepared). PATH may carry modernc.org/sqlite
 //     query parameters after a '?' ("sqlite:/var/lib/llmfs.db?_pragma=synchronous(FULL)"),
 //     so PATH itself cannot hold a '?'.
 //     "sqlite::memory:" is a private in-memory database, gone when the DB is closed; it
@@ -48,6 +50,9 @@ func Connect(ctx context.Context, dsn string) (*DB, error) {
 		return nil, err
 	}
 	x.owned = true
+	x.single = strings.HasPrefix(source, "file::memory:")
+	// parseDSN adds _txlock=immediate unless the caller chose a mode of their own.
+	x.immediate = d == SQLite && strings.Contains(source, "_txlock=immediate")
 	return x, nil
 }
 
@@ -93,6 +98,11 @@ func parseDSN(dsn string) (driver string, d Dialect, source string, err error) {
 			if !strings.Contains(have, key) {
 				q.Add("_pragma", p)
 			}
+		}
+		if q.Get("_txlock") == "" {
+			// Every transaction takes the write lock at its start (see writeSQLite), and
+			// is a database/sql transaction, which reuses prepared statements.
+			q.Set("_txlock", "immediate")
 		}
 		// The driver reads "file:" URIs, where '%' escapes and '#' starts a fragment.
 		file = strings.NewReplacer("%", "%25", "#", "%23").Replace(file)

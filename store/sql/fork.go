@@ -14,9 +14,12 @@ import (
 // then on. It is one transaction; it fails with an error wrapping [fs.ErrNotExist] if src
 // does not exist and [fs.ErrExist] if dst does.
 //
-// The history's content is shared (it is kept by hash, once per database); file content is
-// copied inside the database, one statement per file, so a fork costs time in proportion to
-// the workspace's files and bytes, none of which travel to the client.
+// A fork copies rows, not content: each file of dst refers to the same content as its
+// source (as the history's content is shared, kept by hash once per database). A write to
+// a file in either workspace gives that file content of its own, and content is deleted
+// only when no file of any workspace refers to it (see the package doc). So a fork costs
+// time in proportion to the workspace's files and directories, whatever their size in
+// bytes.
 func (x *DB) Fork(ctx context.Context, src, dst string) error {
 	if !validID(src) {
 		return wsErr("fork", src, fs.ErrInvalid)
@@ -44,49 +47,17 @@ func (x *DB) Fork(ctx context.Context, src, dst string) error {
 			return wsErr("fork", dst, err)
 		}
 		for _, q := range []string{
+			// On PostgreSQL the rows copied are locked as copied (a row a writer changed
+			// meanwhile is copied as it committed it), so none of their content is released
+			// (dropChunks) before the fork's references to it commit.
 			`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob)
-				SELECT ?, path, parent, name, dir, size, mtime, hash, hstate, 0 FROM llmfs_nodes WHERE ws = ? AND dir = 1`,
+				SELECT ?, path, parent, name, dir, size, mtime, hash, hstate, blob FROM llmfs_nodes WHERE ws = ?` + t.d.forShare,
 			`INSERT INTO llmfs_meta (ws, key, value) SELECT ?, key, value FROM llmfs_meta WHERE ws = ?`,
 			`INSERT INTO llmfs_journal (ws, id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state)
 				SELECT ?, id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state FROM llmfs_journal WHERE ws = ?`,
 			`INSERT INTO llmfs_checkpoints (ws, name, id, time) SELECT ?, name, id, time FROM llmfs_checkpoints WHERE ws = ?`,
 		} {
 			if _, err := t.exec(q, did, sid); err != nil {
-				return wsErr("fork", dst, err)
-			}
-		}
-		rows, err := t.query(`SELECT id, blob FROM llmfs_nodes WHERE ws = ? AND dir = 0`, sid)
-		if err != nil {
-			return wsErr("fork", src, err)
-		}
-		type file struct{ id, blob int64 }
-		var files []file
-		for rows.Next() {
-			var f file
-			if err := rows.Scan(&f.id, &f.blob); err != nil {
-				rows.Close()
-				return wsErr("fork", src, err)
-			}
-			files = append(files, f)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return wsErr("fork", src, err)
-		}
-		for _, f := range files {
-			blob, err := newBlob(t)
-			if err != nil {
-				return wsErr("fork", dst, err)
-			}
-			if _, err := t.exec(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob)
-				SELECT ?, path, parent, name, dir, size, mtime, hash, hstate, ? FROM llmfs_nodes WHERE id = ?`, did, blob, f.id); err != nil {
-				return wsErr("fork", dst, err)
-			}
-			if f.blob == 0 {
-				continue
-			}
-			if _, err := t.exec(`INSERT INTO llmfs_chunks (blob, seq, data) SELECT ?, seq, data FROM llmfs_chunks WHERE blob = ?`,
-				blob, f.blob); err != nil {
 				return wsErr("fork", dst, err)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/llmfs/llmfs/store"
@@ -83,6 +84,68 @@ type sqlTx struct {
 	landed []*store.Change // added and not dropped, in order: written at the end of Apply
 }
 
+var _ store.Snapshotter = (*Store)(nil)
+
+// Snapshot implements [store.Snapshotter]: one query for the path's row, which holds a
+// file's hash, and one for its content when that is wanted. A name below a file or a
+// missing directory is absent, as in the fallback.
+func (s *Store) Snapshot(ctx context.Context, name string, max int64) (store.Version, []byte, error) {
+	if !fs.ValidPath(name) {
+		return store.Version{}, nil, pathErr("snapshot", name, store.ErrInvalidName)
+	}
+	t := s.read(ctx)
+	n, err := s.get(t, name, "")
+	switch {
+	case err != nil:
+		return store.Version{}, nil, pathErr("snapshot", name, err)
+	case n == nil:
+		return store.Version{Kind: store.Absent}, nil, nil
+	case n.dir:
+		return store.Version{Kind: store.Dir}, nil, nil
+	}
+	v := store.Version{Kind: store.File, Hash: n.hash, Size: n.size}
+	if n.size > max && n.hash != "" {
+		return v, nil, nil
+	}
+	data, err := s.content(t, n)
+	if err != nil {
+		return store.Version{}, nil, pathErr("snapshot", name, err)
+	}
+	if n.size > max {
+		v.Hash = store.Hash(data)
+		return v, nil, nil
+	}
+	return store.FileVersion(data), data, nil
+}
+
+// content reads all of file n's content, in one query.
+func (s *Store) content(t *txn, n *node) ([]byte, error) {
+	data := make([]byte, 0, n.size)
+	if n.blob == 0 {
+		return data, nil
+	}
+	rows, err := t.query(`SELECT data FROM llmfs_chunks WHERE blob = ? ORDER BY seq`, n.blob)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			return nil, err
+		}
+		data = append(data, b...)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if int64(len(data)) != n.size {
+		// Replaced since the row was read (outside a transaction): look again.
+		return nil, store.ErrChanged
+	}
+	return data, nil
+}
+
 // Add implements [store.JournalTx]. It keeps the blobs at once and the changes for the
 // end of the change set. First it locks the row of each change's path (on PostgreSQL;
 // SQLite's writers are serialized anyway) and checks that the change's Before is still
@@ -92,6 +155,11 @@ type sqlTx struct {
 func (tx *sqlTx) Add(ctx context.Context, changes []*store.Change, blobs [][]byte) error {
 	t := tx.t
 	for _, c := range changes {
+		if t.d.name == SQLite {
+			// The caller looked inside this transaction, which holds the write lock since
+			// its start (BEGIN IMMEDIATE): nothing can have changed since.
+			break
+		}
 		n, err := tx.Store.get(t, c.Path, t.d.forUpdate)
 		if err != nil {
 			return err
@@ -128,11 +196,8 @@ func (tx *sqlTx) Settle(ctx context.Context, changes []*store.Change, landed boo
 
 // add keeps blobs, then numbers changes and records them in state.
 func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, blobs [][]byte, state store.State) error {
-	for _, b := range blobs {
-		if _, err := t.exec(`INSERT INTO llmfs_jblobs (hash, size, data) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
-			store.Hash(b), int64(len(b)), b); err != nil {
-			return err
-		}
+	if err := insertBlobs(t, blobs); err != nil {
+		return err
 	}
 	if len(changes) == 0 {
 		return nil
@@ -159,6 +224,40 @@ func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, bl
 		}
 	}
 	return nil
+}
+
+// insertBlobs keeps the blobs not kept yet, in one statement: a change usually brings two
+// (before and after), and each statement is a round through the database.
+func insertBlobs(t *txn, blobs [][]byte) error {
+	const most = 64 // rows per statement, far below either database's bound on parameters
+	for len(blobs) > most {
+		if err := insertBlobs(t, blobs[:most]); err != nil {
+			return err
+		}
+		blobs = blobs[most:]
+	}
+	if len(blobs) == 0 {
+		return nil
+	}
+	var q strings.Builder
+	q.WriteString(`INSERT INTO llmfs_jblobs (hash, size, data) VALUES `)
+	args := make([]any, 0, 3*len(blobs))
+	seen := make(map[string]bool, len(blobs))
+	for _, b := range blobs {
+		h := store.Hash(b)
+		if seen[h] {
+			continue // one statement must not insert a key twice
+		}
+		seen[h] = true
+		if len(args) > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("(?, ?, ?)")
+		args = append(args, h, int64(len(b)), b)
+	}
+	q.WriteString(` ON CONFLICT (hash) DO NOTHING`)
+	_, err := t.exec(q.String(), args...)
+	return err
 }
 
 func kindOf(v store.Version) store.Kind {
@@ -330,6 +429,32 @@ func (l *jlog) Wait(ctx context.Context, after int64) error {
 	return store.WaitFor(ctx, after, l.Last, l.notifier())
 }
 
+// within reports whether the whole journal is within keep, so that pruning forgets
+// nothing ([store.PruneCut] returns 0): its oldest change is young enough and its distinct
+// content (each hash counted once, as PruneCut counts) small enough. Two aggregate queries
+// instead of reading every change: pruning runs every few hundred change sets.
+func (l *jlog) within(ctx context.Context, keep store.Retention) (bool, error) {
+	t := &txn{ctx: ctx, q: l.x.db, d: l.x.d, x: l.x}
+	var oldest, n int64
+	if err := t.queryRow(`SELECT COALESCE(MIN(time), 0), COUNT(*) FROM llmfs_journal WHERE ws = ?`, l.ws).Scan(&oldest, &n); err != nil {
+		return false, err
+	}
+	if n == 0 {
+		return true, nil
+	}
+	if keep.MaxAge > 0 && time.Since(time.Unix(0, oldest)) > keep.MaxAge {
+		return false, nil
+	}
+	if keep.MaxBytes <= 0 {
+		return true, nil
+	}
+	var total int64
+	err := t.queryRow(`SELECT COALESCE(SUM(size), 0) FROM (
+		SELECT b_hash AS hash, b_size AS size FROM llmfs_journal WHERE ws = ? AND b_kind = 'file'
+		UNION SELECT a_hash, a_size FROM llmfs_journal WHERE ws = ? AND a_kind = 'file') AS content`, l.ws, l.ws).Scan(&total)
+	return err == nil && total <= keep.MaxBytes, err
+}
+
 // A Log is a journal kept in a database for files kept elsewhere: the journal of a host
 // directory (package store/osdir) lives in a SQLite file beside it. It has the read side of
 // [store.Journal]; its owner records changes with Add and settles them with SetState or Drop,
@@ -348,9 +473,15 @@ func (x *DB) Log(ctx context.Context, id string) (*Log, error) {
 }
 
 // Add records changes by actor in state, with the blobs they refer to, in one transaction.
-// The changes join change set set, or start one when set is 0; it returns the set.
-func (l *Log) Add(ctx context.Context, actor string, set int64, changes []*store.Change, blobs [][]byte, state store.State) (int64, error) {
+// The changes join change set set, or start one when set is 0; it returns the set. In the
+// same transaction it first marks the changes in landed [store.Committed] (see
+// [Log.SetState]): a host directory marks the changes it made last so, rather than in a
+// transaction of their own.
+func (l *Log) Add(ctx context.Context, actor string, set int64, changes []*store.Change, blobs [][]byte, state store.State, landed []*store.Change) (int64, error) {
 	err := l.x.write(ctx, true, func(t *txn) error {
+		if err := l.setState(t, landed, store.Committed); err != nil {
+			return err
+		}
 		s := set
 		if err := l.add(t, actor, &s, changes, blobs, state); err != nil {
 			return err
@@ -358,24 +489,39 @@ func (l *Log) Add(ctx context.Context, actor string, set int64, changes []*store
 		set = s
 		return nil
 	})
+	if err == nil {
+		for _, c := range landed {
+			c.State = store.Committed
+		}
+	}
 	return set, err
 }
 
+// Notify wakes this process's waiters ([store.Journal.Wait]).
+func (l *Log) Notify() { l.notifier().Notify() }
+
 // SetState sets the state of changes and wakes this process's waiters.
 func (l *Log) SetState(ctx context.Context, changes []*store.Change, state store.State) error {
-	err := l.x.write(ctx, true, func(t *txn) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	err := l.x.write(ctx, true, func(t *txn) error { return l.setState(t, changes, state) })
+	if err == nil {
 		for _, c := range changes {
-			if _, err := t.exec(`UPDATE llmfs_journal SET state = ? WHERE ws = ? AND id = ?`, string(state), l.ws, c.ID); err != nil {
-				return err
-			}
 			c.State = state
 		}
-		return nil
-	})
-	if err == nil {
 		l.notifier().Notify()
 	}
 	return err
+}
+
+func (l *jlog) setState(t *txn, changes []*store.Change, state store.State) error {
+	for _, c := range changes {
+		if _, err := t.exec(`UPDATE llmfs_journal SET state = ? WHERE ws = ? AND id = ?`, string(state), l.ws, c.ID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Drop removes changes that never happened.
@@ -386,6 +532,9 @@ func (l *Log) Drop(ctx context.Context, changes []*store.Change) error {
 // Prune implements [store.Journal]. Content is shared by every workspace of the database:
 // a blob goes when no change of any workspace refers to it.
 func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
+	if within, err := l.within(ctx, keep); err != nil || within {
+		return 0, err
+	}
 	all, err := l.Changes(ctx, store.ChangeFilter{})
 	if err != nil {
 		return 0, err

@@ -211,6 +211,18 @@ CREATE TABLE llmfs_tokens (
 CREATE INDEX llmfs_tokens_ws ON llmfs_tokens (ws);
 `,
 	},
+	{
+		// Content shared between files and workspaces (a copy, a fork): the content id of
+		// a file may be another file's too, and its chunks go when no file of any
+		// workspace refers to it. The index finds those references.
+		version: 5,
+		sqlite: `
+CREATE INDEX llmfs_nodes_blob ON llmfs_nodes (blob) WHERE blob <> 0;
+`,
+		postgres: `
+CREATE INDEX llmfs_nodes_blob ON llmfs_nodes (blob) WHERE blob <> 0;
+`,
+	},
 }
 
 // schemaVersion is the schema version this package writes.
@@ -226,6 +238,7 @@ func (x *DB) migrate(ctx context.Context) error {
 		x.db.ExecContext(ctx, "PRAGMA journal_mode = WAL")
 	}
 	return x.write(ctx, true, func(t *txn) error {
+		t.x, t.tx = nil, nil // DDL, run once: nothing to keep prepared
 		if t.d.name == Postgres {
 			// Serializes concurrent migrators; released at commit. The key is arbitrary.
 			if _, err := t.exec(`SELECT pg_advisory_xact_lock(7460504641626815333)`); err != nil {

@@ -19,7 +19,10 @@
 // entries sort in byte order as [strings.Compare] does, whatever the database's collation.
 //
 // File content is stored in chunks of [ChunkSize] bytes, keyed by a content id that a
-// replace changes (content ids are never reused). [Store.Open] returns a file that
+// replace changes (content ids are never reused). Files share content: a copy, and every
+// file of a fork ([DB.Fork]), refers to the same content id as its source, and content is
+// deleted when no file of any workspace refers to it any more; a write to a file whose
+// content is shared gives it content of its own first, so the other never changes. [Store.Open] returns a file that
 // fetches chunks as it reads them, so reading the first lines of a large file loads one
 // chunk; an append rewrites only the last, partial chunk and adds new ones. Each file row
 // keeps its size, its content hash ([store.Hash]) and the SHA-256 state that produced it, so
@@ -120,8 +123,16 @@ type DB struct {
 
 	notifiers sync.Map // workspace row id -> *store.Notifier, for journal waiters
 
-	stmts  sync.Map     // rebound query -> *sql.Stmt, for reads outside transactions
+	stmts  sync.Map     // rebound query -> *sql.Stmt (see prepared)
 	nstmts atomic.Int64 // entries in stmts
+
+	// immediate says db begins its transactions with BEGIN IMMEDIATE (Connect put
+	// _txlock=immediate in a SQLite DSN, beside a busy timeout), so SQLite writes can be
+	// database/sql transactions, which reuse prepared statements.
+	immediate bool
+	// single says db has one connection (SQLite ":memory:"): a transaction holds it, so
+	// statements are not prepared (that takes a connection) while one runs.
+	single bool
 }
 
 // New returns a DB over db, which must be a database of the given dialect, and brings its
@@ -229,8 +240,9 @@ func (x *DB) List(ctx context.Context) ([]Workspace, error) {
 	return out, nil
 }
 
-// Remove deletes the workspace id and everything in it, in one transaction. It fails with an
-// error wrapping [fs.ErrNotExist] if there is no such workspace.
+// Remove deletes the workspace id and everything in it, in one transaction, except content
+// that a file of another workspace (a fork) shares. It fails with an error wrapping
+// [fs.ErrNotExist] if there is no such workspace.
 func (x *DB) Remove(ctx context.Context, id string) error {
 	return x.write(ctx, true, func(t *txn) error {
 		var wid int64
@@ -241,8 +253,11 @@ func (x *DB) Remove(ctx context.Context, id string) error {
 		if err != nil {
 			return wsErr("remove", id, err)
 		}
+		if _, err := t.exec(`DELETE FROM llmfs_chunks WHERE blob IN (SELECT blob FROM llmfs_nodes WHERE ws = ? AND blob <> 0)
+			AND NOT EXISTS (SELECT 1 FROM llmfs_nodes o WHERE o.blob = llmfs_chunks.blob AND o.ws <> ?)`, wid, wid); err != nil {
+			return wsErr("remove", id, err) // content a fork shares stays
+		}
 		for _, q := range []string{
-			`DELETE FROM llmfs_chunks WHERE blob IN (SELECT blob FROM llmfs_nodes WHERE ws = ?)`,
 			`DELETE FROM llmfs_nodes WHERE ws = ?`,
 			`DELETE FROM llmfs_meta WHERE ws = ?`,
 			`DELETE FROM llmfs_journal WHERE ws = ?`,

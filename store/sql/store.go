@@ -245,7 +245,9 @@ func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 //
 // The file reads the content it had when opened. An append made since is not seen; after a
 // Replace or Remove of the file, reading a chunk not yet fetched fails with an error wrapping
-// [store.ErrChanged] rather than mixing old and new content. A rename does not disturb it.
+// [store.ErrChanged] rather than mixing old and new content (unless another file, a copy or
+// a fork's, still shares the old content: then that is read to the end). A rename does not
+// disturb it.
 func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, pathErr("open", name, store.ErrInvalidName)
@@ -382,22 +384,35 @@ func (s *Store) remove(ctx context.Context, name string, cond bool, ifMatch stri
 	return nil
 }
 
-// drop deletes n and its chunks.
+// drop deletes n, and its chunks unless another file shares them.
 func (s *Store) drop(t *txn, n *node) error {
-	if err := dropChunks(t, n.blob); err != nil {
+	if _, err := t.exec(`DELETE FROM llmfs_nodes WHERE id = ?`, n.id); err != nil {
 		return err
 	}
-	_, err := t.exec(`DELETE FROM llmfs_nodes WHERE id = ?`, n.id)
-	return err
+	return dropChunks(t, n.blob)
 }
 
-// dropChunks deletes the chunks of content blob.
+// dropChunks deletes the chunks of content blob, which a file has stopped referring to,
+// unless another file (of any workspace: a copy, a fork) still refers to it. Call it after
+// the row that referred to it changed.
+//
+// On PostgreSQL a transaction that adds a reference to existing content locks the row it
+// copies the reference from (FOR SHARE), and the row changing here is locked FOR UPDATE:
+// so the reference is either committed before this looks, or added after it from the row's
+// new content id.
 func dropChunks(t *txn, blob int64) error {
 	if blob == 0 {
 		return nil // a directory
 	}
-	_, err := t.exec(`DELETE FROM llmfs_chunks WHERE blob = ?`, blob)
+	_, err := t.exec(`DELETE FROM llmfs_chunks WHERE blob = ? AND NOT EXISTS (SELECT 1 FROM llmfs_nodes WHERE blob = ?)`, blob, blob)
 	return err
+}
+
+// shared reports whether a file other than id refers to content blob.
+func shared(t *txn, blob, id int64) (bool, error) {
+	var n int64
+	err := t.queryRow(`SELECT COUNT(*) FROM llmfs_nodes WHERE blob = ? AND id <> ?`, blob, id).Scan(&n)
+	return n > 0, err
 }
 
 // newBlob returns a content id never used before. Content ids are not reused, so a reader
@@ -478,7 +493,8 @@ func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 	return nil
 }
 
-// Copy implements [store.Copier]: the chunks are copied inside the database.
+// Copy implements [store.Copier]: the copy shares the source's content (no chunk is
+// copied); a later write to either gives it content of its own.
 func (s *Store) Copy(ctx context.Context, src, dst string) error {
 	if !fs.ValidPath(src) {
 		return pathErr("copy", src, store.ErrInvalidName)
@@ -510,23 +526,17 @@ func (s *Store) Copy(ctx context.Context, src, dst string) error {
 		if err := walkErr(rows, dst); err != nil {
 			return err
 		}
-		blob, err := newBlob(t)
-		if err != nil {
-			return err
-		}
+		// The source's row is locked (FOR SHARE above): its content id cannot be
+		// released before this reference to it commits (see dropChunks).
 		var id int64
 		err = t.queryRow(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob)
 			VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?) ON CONFLICT (ws, path) DO NOTHING RETURNING id`,
 			s.ws, []byte(dst), []byte(parentOf(dst)), []byte(path.Base(dst)), n.size, time.Now().UnixNano(),
-			n.hash, n.hstate, blob).Scan(&id)
+			n.hash, n.hstate, n.blob).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fs.ErrExist
 		}
 		if err != nil {
-			return err
-		}
-		if _, err := t.exec(`INSERT INTO llmfs_chunks (blob, seq, data) SELECT ?, seq, data FROM llmfs_chunks WHERE blob = ?`,
-			blob, n.blob); err != nil {
 			return err
 		}
 		return s.account(t, n.size, 1, n.size)

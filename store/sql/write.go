@@ -171,7 +171,9 @@ type chunkWriter struct {
 }
 
 // appendTo adds src after n's content: only n's last, partial chunk is rewritten. The
-// content hash continues from the SHA-256 state kept with the file.
+// content hash continues from the SHA-256 state kept with the file. Content another file
+// shares (a copy, a fork) is not changed: n gets a content id of its own, its full chunks
+// copied inside the database, before the append.
 func (w *chunkWriter) appendTo(n *node, src io.Reader) (int64, error) {
 	h, err := w.restoreHash(n)
 	if err != nil {
@@ -193,11 +195,28 @@ func (w *chunkWriter) appendTo(n *node, src io.Reader) (int64, error) {
 		if err := w.t.queryRow(`SELECT data FROM llmfs_chunks WHERE blob = ? AND seq = ?`, n.blob, seq).Scan(&tail); err != nil {
 			return 0, fmt.Errorf("read last chunk of %d-byte file: %w", n.size, err)
 		}
-		if int64(len(tail)) != n.size%ChunkSize {
+		if int64(len(tail)) < n.size%ChunkSize {
 			return 0, fmt.Errorf("last chunk of %d-byte file holds %d bytes", n.size, len(tail))
 		}
+		tail = tail[:n.size%ChunkSize]
 	}
-	added, err := w.fill(n.blob, seq, tail, tail != nil, src)
+	stored := tail != nil
+	isShared, err := shared(w.t, n.blob, n.id)
+	if err != nil {
+		return 0, err
+	}
+	if isShared {
+		own, err := newBlob(w.t)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := w.t.exec(`INSERT INTO llmfs_chunks (blob, seq, data) SELECT ?, seq, data FROM llmfs_chunks WHERE blob = ? AND seq < ?`,
+			own, n.blob, seq); err != nil {
+			return 0, err
+		}
+		n.blob, stored = own, false
+	}
+	added, err := w.fill(n.blob, seq, tail, stored, src)
 	if err != nil {
 		return 0, err
 	}
@@ -297,12 +316,15 @@ func (w *chunkWriter) restoreHash(n *node) (hash.Hash, error) {
 		return nil, err
 	}
 	defer rows.Close()
+	left := n.size // shared content's last chunk may have grown past this file's end
 	for rows.Next() {
 		var data []byte
 		if err := rows.Scan(&data); err != nil {
 			return nil, err
 		}
+		data = data[:min(int64(len(data)), left)]
 		h.Write(data)
+		left -= int64(len(data))
 	}
 	return h, rows.Err()
 }
