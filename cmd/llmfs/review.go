@@ -89,8 +89,8 @@ func (f *wsFlags) wrapReview(ws *llmfs.Workspace) (*llmfs.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Applying and discarding are to be journaled with actor "review" (issue 14): the hook.
-	ov.SetOnResolve(func(context.Context, overlay.Resolution) error { return nil })
+	// Applying and discarding are journaled in the root's journal, actor "review": the
+	// overlay records them there itself, as the base keeps a journal.
 	f.review.ov = ov
 	// System files (AGENT.md) are llmfs's, not the agent's: none is made in the layer.
 	f.noSysfiles = true

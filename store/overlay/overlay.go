@@ -62,6 +62,7 @@ type Overlay struct {
 	raw       []byte // overlay.json as last read or written
 	loaded    bool
 	onResolve OnResolve
+	actor     string // who the base's journal says applied or discarded; "" is Actor
 }
 
 var (
