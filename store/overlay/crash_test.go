@@ -70,8 +70,8 @@ func TestReviewCrashHelper(t *testing.T) {
 
 // TestReviewCrashDuringApply: issue 15 ("crash during apply: every file old or new; apply
 // can be resumed"), with a real process ended mid-apply: every host file is old or new,
-// the journal settles the write it was making, and applying again finishes the rest, each
-// file journaled once.
+// the journal settles what the crashed apply recorded (the writes made committed, the
+// others unlanded), and applying again finishes the rest, each file committed once.
 func TestReviewCrashDuringApply(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("LLMFS_CACHE_DIR", cache)
@@ -130,14 +130,17 @@ func TestReviewCrashDuringApply(t *testing.T) {
 		if c.Actor != overlay.Actor || c.After.Kind != store.File {
 			continue
 		}
-		if c.State != store.Committed {
-			t.Errorf("journal: %s %s is %s, want committed", c.Op, c.Path, c.State)
+		switch c.State {
+		case store.Committed:
+			writes[c.Path]++
+		case store.Unlanded: // recorded by the crashed apply, never made
+		default:
+			t.Errorf("journal: %s %s is %s, want committed or unlanded", c.Op, c.Path, c.State)
 		}
-		writes[c.Path]++
 	}
 	for name := range files {
 		if writes[name] != 1 {
-			t.Errorf("journal: %s written %d times, want once", name, writes[name])
+			t.Errorf("journal: %s written %d times (committed), want once", name, writes[name])
 		}
 	}
 }

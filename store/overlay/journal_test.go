@@ -58,7 +58,7 @@ func TestReviewApplyJournaled(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := journalOf(t, o.Base())
-	want := "review apply a\nreview apply b\nreview apply e\nreview apply e/x\nreview apply d/x\nreview apply d\nreview apply new\nreview apply new/n"
+	want := "review apply e\nreview apply new\nreview apply a\nreview apply b\nreview apply e/x\nreview apply d/x\nreview apply new/n\nreview apply d"
 	if got := entries(cs); got != want {
 		t.Errorf("journal after apply:\n%s\nwant\n%s", got, want)
 	}

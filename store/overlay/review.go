@@ -318,41 +318,41 @@ func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) (_ []R
 		return nil, err
 	}
 	if len(steps) > 0 || len(dirs) > 0 {
-		err = o.onBase(ctx, OpApply, func(b *baseTx) error {
-			for _, s := range steps {
-				s.pruned = nil
-				s.err = o.applyBase(ctx, b, s)
-			}
-			for _, d := range dirs {
-				if err := o.baseDirs(ctx, b, d); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+		err = o.onBase(ctx, OpApply, func(b *baseTx) error { return o.applyBatch(ctx, b, steps, dirs) })
 		if err != nil {
 			return nil, err
 		}
 	}
 	var done []Resolution
+	var drop []string
 	for _, s := range steps {
-		if s.err == nil {
-			s.err = o.applied(ctx, s)
-		}
 		if s.err != nil {
 			errs = append(errs, s.err)
 			continue
 		}
-		r := Resolution{Change: s.p.Change, Action: "applied", Hunks: hunks}
-		if o.onResolve != nil {
-			if err := o.onResolve(ctx, r); err != nil {
-				return done, err
+		if name := o.applied(s); name != "" {
+			drop = append(drop, name)
+		}
+		done = append(done, Resolution{Change: s.p.Change, Action: "applied", Hunks: hunks})
+	}
+	// The upper copies of what landed go, in one transaction of the upper store if it can.
+	err = o.upper.batch(ctx, func() error {
+		for _, name := range drop {
+			if err := o.upper.Remove(ctx, up(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return rename(err, name)
 			}
 		}
-		done = append(done, r)
-	}
-	if err := o.emptyDirs(ctx, ".", paths); err != nil {
+		return o.emptyDirs(ctx, ".", paths)
+	})
+	if err != nil {
 		errs = append(errs, err)
+	}
+	if o.onResolve != nil {
+		for _, r := range done {
+			if err := o.onResolve(ctx, r); err != nil {
+				return done, errors.Join(append(errs, err)...)
+			}
+		}
 	}
 	return done, errors.Join(errs...)
 }
@@ -450,8 +450,9 @@ func (o *Overlay) applyBase(ctx context.Context, b *baseTx, s *step) error {
 	return nil
 }
 
-// applied settles the overlay's state once a step's base part landed.
-func (o *Overlay) applied(ctx context.Context, s *step) error {
+// applied settles the overlay's state once a step's base part landed, and returns the
+// upper file to remove, if any.
+func (o *Overlay) applied(s *step) string {
 	p := s.p
 	for _, d := range s.pruned {
 		delete(o.st.Whiteouts, d)
@@ -459,7 +460,7 @@ func (o *Overlay) applied(ctx context.Context, s *step) error {
 	switch p.Kind {
 	case Deleted:
 		o.forget(p.Path)
-		return nil
+		return ""
 	case Moved:
 		o.forget(p.From)
 		delete(o.st.From, p.Path)
@@ -468,13 +469,10 @@ func (o *Overlay) applied(ctx context.Context, s *step) error {
 	if !s.whole || o.hidden(p.Path) {
 		// What stays in the upper store is the rest of the change, or (under a hidden
 		// parent) a copy of the base's new file that keeps it visible.
-		return nil
-	}
-	if err := o.upper.Remove(ctx, up(p.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return rename(err, p.Path)
+		return ""
 	}
 	delete(o.st.Seen, p.Path)
-	return nil
+	return p.Path
 }
 
 // forget drops the state of a base path whose deletion was applied or discarded.
