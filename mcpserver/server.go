@@ -92,6 +92,11 @@ type Options struct {
 	// PollInterval is how often a subscribed resource's file is checked for changes.
 	// Default [DefaultPollInterval].
 	PollInterval time.Duration
+	// HistoryTools offers the model the history tools, history and undo
+	// ([tools.Options.History]), besides the dialect's. Off by default. Each session's
+	// changes are journaled as its own actor, "mcp:<session id>", so undo by path takes
+	// back that session's changes only.
+	HistoryTools bool
 }
 
 // DefaultRootsTimeout is the default of [Options.RootsTimeout].
@@ -101,6 +106,7 @@ const DefaultRootsTimeout = 10 * time.Second
 type server struct {
 	roots        []*llmfs.Workspace // roots[0] is the default for relative paths
 	dialect      tools.Dialect
+	history      bool // offer the history tools
 	requireRead  *bool
 	logger       *slog.Logger
 	rootsTimeout time.Duration
@@ -150,13 +156,14 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	case o.ProgressInterval < 0:
 		o.ProgressInterval = 0
 	}
-	defs, err := tools.Definitions(o.Dialect, ws.Mode())
+	defs, err := tools.DefinitionsFor(o.Dialect, ws.Mode(), &tools.Options{History: o.HistoryTools})
 	if err != nil {
 		return nil, err
 	}
 	s := &server{
 		roots:            append([]*llmfs.Workspace{ws}, o.Roots...),
 		dialect:          o.Dialect,
+		history:          o.HistoryTools,
 		requireRead:      o.RequireRead,
 		logger:           o.Logger,
 		rootsTimeout:     o.RootsTimeout,
@@ -185,7 +192,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	srv.AddReceivingMiddleware(s.rootsChangedMiddleware)
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
-	all, err := tools.Definitions(o.Dialect, llmfs.Full)
+	all, err := tools.DefinitionsFor(o.Dialect, llmfs.Full, &tools.Options{History: o.HistoryTools})
 	if err != nil {
 		return nil, err
 	}

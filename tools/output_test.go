@@ -64,13 +64,20 @@ var outputCalls = map[string][]string{
 	"gemini/glob":                {`{"pattern":"*.txt"}`},
 	"gemini/search_file_content": {`{"pattern":"o"}`},
 	"gemini/read_many_files":     {`{"include":["a.txt","*.txt"]}`},
+
+	// The history tools (Options.History), last in every dialect: the changes above are
+	// there to show and undo.
+	"history":           {`{}`, `{"id":1}`, `{"path":"a.txt","limit":1}`},
+	"rtc/history":       {`{}`, `{"id":1}`, `{"path":"/a.txt","limit":1}`},
+	"anthropic/history": {`{}`, `{"id":1}`, `{"path":"/a.txt","limit":1}`},
+	"undo":              {`{"id":1}`},
 }
 
-// TestOutputSchemas walks every tool of every dialect: each must declare a closed output
-// schema, and each result of the sample calls must match it.
+// TestOutputSchemas walks every tool of every dialect, the history tools included: each
+// must declare a closed output schema, and each result of the sample calls must match it.
 func TestOutputSchemas(t *testing.T) {
 	for _, d := range tools.Dialects {
-		defs, err := tools.Definitions(d, llmfs.Full)
+		defs, err := tools.DefinitionsFor(d, llmfs.Full, &tools.Options{History: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +94,7 @@ func TestOutputSchemas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tb, err := tools.New(ws, d)
+		tb, err := tools.NewWithOptions(ws, d, &tools.Options{History: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -76,7 +76,11 @@ type tool struct {
 
 // init gives every tool its decoder declarations once, rather than at each call.
 func init() {
-	for _, tt := range [][]tool{agentoolTools, rtcTools, codexTools, anthropicTools, geminiTools} {
+	tables := [][]tool{agentoolTools, rtcTools, codexTools, anthropicTools, geminiTools}
+	for _, d := range Dialects {
+		tables = append(tables, historyTables[d])
+	}
+	for _, tt := range tables {
 		for i := range tt {
 			t := &tt[i]
 			t.decls = make([]strictjson.Param, len(t.params))
@@ -102,7 +106,19 @@ func (p param) decl() strictjson.Param {
 	return d
 }
 
-func table(d Dialect) ([]tool, error) {
+// table returns the tools of dialect d, with the history tools when history is set.
+func table(d Dialect, history bool) ([]tool, error) {
+	tt, err := baseTable(d)
+	if err != nil || !history {
+		return tt, err
+	}
+	if d == "" {
+		d = Agentool
+	}
+	return append(slices.Clip(tt), historyTables[d]...), nil
+}
+
+func baseTable(d Dialect) ([]tool, error) {
 	switch d {
 	case "", Agentool:
 		return agentoolTools, nil
@@ -121,10 +137,20 @@ func table(d Dialect) ([]tool, error) {
 // Definitions returns the tools of dialect d that work mode m allows, in a stable order.
 // A tool the mode forbids is left out, so a model is never offered it.
 func Definitions(d Dialect, m llmfs.Mode) ([]Definition, error) {
-	tt, err := table(d)
+	return DefinitionsFor(d, m, nil)
+}
+
+// DefinitionsFor is [Definitions] for a toolbox made with opts: with [Options.History]
+// the history tools are among them. A nil opts means the defaults.
+func DefinitionsFor(d Dialect, m llmfs.Mode, opts *Options) ([]Definition, error) {
+	tt, err := table(d, opts != nil && opts.History)
 	if err != nil {
 		return nil, err
 	}
+	return definitions(tt, m), nil
+}
+
+func definitions(tt []tool, m llmfs.Mode) []Definition {
 	var out []Definition
 	for _, t := range tt {
 		if !m.Allows(t.op) {
@@ -144,7 +170,7 @@ func Definitions(d Dialect, m llmfs.Mode) ([]Definition, error) {
 		}
 		out = append(out, def)
 	}
-	return out, nil
+	return out
 }
 
 // Toolbox runs the tools of one dialect on one workspace. It is safe for concurrent use.
@@ -154,8 +180,7 @@ type Toolbox struct {
 	ws       *llmfs.Workspace
 	dialect  Dialect
 	tools    []tool
-	absolute bool       // show search results as absolute paths ([Options.AbsolutePaths])
-	undo     *undoStack // the anthropic dialect's undo_edit
+	absolute bool // show search results as absolute paths ([Options.AbsolutePaths])
 }
 
 // Options configure a [Toolbox]. A nil *Options means the defaults.
@@ -170,6 +195,9 @@ type Options struct {
 	// back to the same file when given to another tool. The rtc dialect ignores it (its
 	// paths are virtual).
 	AbsolutePaths bool
+	// History adds the history tools, history and undo, to the dialect's (history.go):
+	// they show the workspace's journal and take changes back. Off by default.
+	History bool
 }
 
 // New returns a toolbox for ws in dialect d with the default [Options].
@@ -184,7 +212,7 @@ func New(ws *llmfs.Workspace, d Dialect) (*Toolbox, error) {
 // ([llmfs.Workspace.RequireRead]); otherwise it shares ws's session, so reads made through
 // ws count for edits made through the toolbox.
 func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, error) {
-	tt, err := table(d)
+	tt, err := table(d, opts != nil && opts.History)
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +233,7 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 	if requireRead != ws.RequiresRead() {
 		ws = ws.RequireRead(requireRead)
 	}
-	tb := &Toolbox{ws: ws, dialect: d, tools: tt, undo: &undoStack{}}
+	tb := &Toolbox{ws: ws, dialect: d, tools: tt}
 	if opts != nil {
 		tb.absolute = opts.AbsolutePaths && !IsVirtual(d)
 	}
@@ -221,8 +249,7 @@ func (tb *Toolbox) Dialect() Dialect { return tb.dialect }
 
 // Definitions returns the definitions of the tools the workspace's mode allows.
 func (tb *Toolbox) Definitions() []Definition {
-	defs, _ := Definitions(tb.dialect, tb.ws.Mode())
-	return defs
+	return definitions(tb.tools, tb.ws.Mode())
 }
 
 // Call runs the tool name with JSON arguments args and returns its JSON result. A failure is
