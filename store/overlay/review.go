@@ -82,10 +82,14 @@ type pending struct {
 	old, new []byte
 }
 
-// Pending lists the pending changes, sorted by path.
+// Pending lists the pending changes, sorted by path. It reads the state again first: the
+// agent may be working in another process on the same upper store.
 func (o *Overlay) Pending(ctx context.Context) ([]Change, error) {
-	o.mu.RLock()
-	defer o.mu.RUnlock()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err := o.load(ctx); err != nil {
+		return nil, err
+	}
 	ps, err := o.pending(ctx, true)
 	if err != nil {
 		return nil, err
@@ -97,10 +101,14 @@ func (o *Overlay) Pending(ctx context.Context) ([]Change, error) {
 	return out, nil
 }
 
-// Diff returns the unified diff of the pending changes below or at paths (all if none).
+// Diff returns the unified diff of the pending changes below or at paths (all if none),
+// reading the state again first, as [Overlay.Pending] does.
 func (o *Overlay) Diff(ctx context.Context, paths ...string) (string, error) {
-	o.mu.RLock()
-	defer o.mu.RUnlock()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err := o.load(ctx); err != nil {
+		return "", err
+	}
 	ps, err := o.pending(ctx, true)
 	if err != nil {
 		return "", err
