@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -18,20 +17,6 @@ import (
 	"github.com/llmfs/llmfs/store/mem"
 	"github.com/llmfs/llmfs/store/overlay"
 )
-
-func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	var names []string
-	for tool, err := range cs.Tools(ctx, nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, tool.Name)
-	}
-	return names
-}
 
 // TestReviewerOverMCP: issue 15.5, the review over MCP for a client that reviews. An agent
 // works through `llmfs mcp --review` (real processes, the go-sdk client), whose tools
