@@ -24,3 +24,25 @@ func (w *Workspace) WithStore(s store.Store) *Workspace {
 	}
 	return &c
 }
+
+// Quota returns the bounds w enforces itself (not those a store enforces on its own, such
+// as store/sql's).
+func (w *Workspace) Quota() Quota {
+	if w.quota == nil {
+		return Quota{}
+	}
+	return w.quota.q
+}
+
+// WithQuota returns a workspace like w that enforces q, its usage counted anew: for a
+// store that wraps one enforcing a quota of its own (the review layer over a store/sql
+// workspace), so that the bounds hold over what the wrapper shows. An invalid q makes every
+// operation fail, as in [New].
+func (w *Workspace) WithQuota(q Quota) *Workspace {
+	c := *w
+	c.quota = newQuotaState(q)
+	if err := q.validate(); err != nil && c.bad == nil {
+		c.bad = err
+	}
+	return &c
+}

@@ -28,17 +28,27 @@ editing or overwriting a file needs a read of it in the same session first.
 With --history-tools the model also gets history (the change journal and its diffs) and undo;
 each session's changes are journaled as "mcp:<session id>".
 A line that is not a JSON-RPC message gets an error reply and the server reads on; at the end
-of the input the calls already read still answer. The log goes to standard error.`,
+of the input the calls already read still answer. The log goes to standard error.
+--reviewer serves, instead of the file tools, the review tools over the changes pending under
+--review for the root (review_list, review_diff, review_apply, review_discard): for the person
+or program that reviews, never for the agent under review.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
 		f.register(fs, &e.ws)
 		maxFrame := fs.Int("max-frame", mcpserver.DefaultMaxFrameBytes, "largest message (one line) in `BYTES`; a longer one gets an error reply")
+		reviewer := fs.Bool("reviewer", false, "serve the review tools over the changes pending under --review, instead of the file tools (for the reviewer, not the agent)")
 		return func(ctx context.Context, args []string) error {
 			if len(args) > 0 {
 				return usagef("unexpected argument %q", args[0])
 			}
 			logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			srv, err := f.server(e, logger)
+			var srv *mcp.Server
+			var err error
+			if *reviewer {
+				srv, err = f.reviewServer(e, logger)
+			} else {
+				srv, err = f.server(e, logger)
+			}
 			if err != nil {
 				return err
 			}
@@ -111,4 +121,20 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 		return nil, usagef("%v", err)
 	}
 	return srv, nil
+}
+
+// reviewServer opens the review layer of the root and returns the reviewer's MCP server.
+func (f *mcpFlags) reviewServer(e *env, logger *slog.Logger) (*mcp.Server, error) {
+	if len(f.roots) > 1 {
+		return nil, usagef("--reviewer takes one --root")
+	}
+	if len(f.roots) == 1 {
+		f.ws.root = f.roots[0]
+	}
+	f.ws.stderr = e.stderr
+	ws, ov, err := e.openReview()
+	if err != nil {
+		return nil, err
+	}
+	return mcpserver.NewReviewer(ws, ov, &mcpserver.Options{Version: buildinfo.Version(), Logger: logger})
 }

@@ -89,17 +89,38 @@ func (f *wsFlags) wrapReview(ws *llmfs.Workspace) (*llmfs.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Applying and discarding are to be journaled with actor "review" (issue 14): the hook.
-	ov.SetOnResolve(func(context.Context, overlay.Resolution) error { return nil })
+	// Applying and discarding are journaled in the root's journal, actor "review": the
+	// overlay records them there itself, as the base keeps a journal.
 	f.review.ov = ov
-	// System files (AGENT.md) are llmfs's, not the agent's: none is made in the layer.
-	f.noSysfiles = true
-	return ws.WithStore(ov), nil
+	rws := ws.WithStore(ov)
+	if s, ok := ws.Store().(*sqlstore.Store); ok {
+		// A store workspace's quota is the store's, which sees only applied changes: the
+		// workspace enforces it over the layer too, base and pending together, so that an
+		// agent under review cannot pass it (and apply then fail).
+		q, _, err := s.Quota(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rws = rws.WithQuota(tighter(rws.Quota(), llmfs.Quota{MaxBytes: q.MaxBytes, MaxFileBytes: q.MaxFileBytes, MaxFiles: q.MaxFiles}))
+	}
+	return rws, nil
+}
+
+// tighter returns the tighter bound of a and b in each field (0: none).
+func tighter(a, b llmfs.Quota) llmfs.Quota {
+	lower := func(x, y int64) int64 {
+		if x == 0 || (y != 0 && y < x) {
+			return y
+		}
+		return x
+	}
+	return llmfs.Quota{MaxBytes: lower(a.MaxBytes, b.MaxBytes), MaxFileBytes: lower(a.MaxFileBytes, b.MaxFileBytes), MaxFiles: lower(a.MaxFiles, b.MaxFiles)}
 }
 
 // openReview opens the workspace's pending layer for a review command.
 func (e *env) openReview() (*llmfs.Workspace, *overlay.Overlay, error) {
 	e.ws.review.on = true
+	e.ws.noSysfiles = true // reviewing is not working in the workspace
 	ws, err := e.ws.open()
 	if err != nil {
 		return nil, nil, err

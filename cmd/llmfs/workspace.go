@@ -137,14 +137,17 @@ func (f *wsFlags) open() (*llmfs.Workspace, error) {
 			*f.closers = append(*f.closers, c.Close)
 		}
 	}
-	if ws, err = f.wrapReview(ws); err != nil {
-		return nil, err
-	}
+	// System files are llmfs's, not the agent's: under --review too they are made and kept
+	// current on the workspace beneath the pending layer, as without --review, so the
+	// layer holds only the agent's changes.
 	if agentMD == nil {
 		agentMD = new(sysfiles.Wanted(ws, tools.IsVirtual(f.dialect)))
 	}
 	if *agentMD && !f.noSysfiles {
 		f.ensureSysfiles(ws)
+	}
+	if ws, err = f.wrapReview(ws); err != nil {
+		return nil, err
 	}
 	return ws, nil
 }

@@ -62,6 +62,7 @@ type Overlay struct {
 	raw       []byte // overlay.json as last read or written
 	loaded    bool
 	onResolve OnResolve
+	actor     string // who the base's journal says applied or discarded; "" is Actor
 }
 
 var (
@@ -743,7 +744,8 @@ func (l *Layout) Clean(name string) bool {
 	return !l.Upper[name] && !l.Dirty[name] && !l.Hidden(name)
 }
 
-// Layout returns a snapshot of the overlay's layout.
+// Layout returns a snapshot of the overlay's layout. It asks no store: the overlay keeps
+// the upper store's names in memory.
 func (o *Overlay) Layout(ctx context.Context) (*Layout, error) {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
@@ -752,26 +754,40 @@ func (o *Overlay) Layout(ctx context.Context) (*Layout, error) {
 		l.Whiteouts[w] = true
 		l.Dirty[path.Dir(w)] = true
 	}
-	var walk func(dir string) error
-	walk = func(dir string) error {
-		es, err := o.upper.ReadDir(ctx, up(dir))
-		if err != nil {
-			return rename(err, dir)
+	for un, dir := range o.upper.names {
+		name, ok := strings.CutPrefix(un, treeDir+"/")
+		if !ok {
+			continue // the tree's root
 		}
-		if len(es) > 0 {
-			l.Dirty[dir] = true
-			l.Entries[dir] = es
-		}
-		for _, e := range es {
-			name := join(dir, e.Name())
-			l.Upper[name] = true
-			if e.IsDir() {
-				if err := walk(name); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		parent := path.Dir(name)
+		l.Upper[name] = true
+		l.Dirty[parent] = true
+		l.Entries[parent] = append(l.Entries[parent], &upperEntry{o: o, ctx: ctx, name: name, dir: dir})
 	}
-	return l, walk(".")
+	for _, es := range l.Entries {
+		sort.Slice(es, func(i, j int) bool { return es[i].Name() < es[j].Name() })
+	}
+	return l, nil
+}
+
+// upperEntry is a directory entry of the upper store, known from the overlay's names; its
+// Info asks the upper store.
+type upperEntry struct {
+	o    *Overlay
+	ctx  context.Context
+	name string // overlay name
+	dir  bool
+}
+
+func (e *upperEntry) Name() string { return path.Base(e.name) }
+func (e *upperEntry) IsDir() bool  { return e.dir }
+func (e *upperEntry) Type() fs.FileMode {
+	if e.dir {
+		return fs.ModeDir
+	}
+	return 0
+}
+func (e *upperEntry) Info() (fs.FileInfo, error) {
+	fi, err := store.Lstat(e.ctx, e.o.upper.Store, up(e.name))
+	return fi, rename(err, e.name)
 }

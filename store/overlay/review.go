@@ -65,7 +65,8 @@ type Resolution struct {
 }
 
 // OnResolve, when set, is called after each change is applied or discarded, with the lock
-// held: the hook for the change journal (actor "review"). An error stops the operation.
+// held, to tell a caller as it goes (the journal needs no hook: see the package's
+// journaling notes). An error stops the operation.
 type OnResolve func(ctx context.Context, r Resolution) error
 
 // SetOnResolve sets the hook called after each change is applied or discarded.
@@ -81,10 +82,14 @@ type pending struct {
 	old, new []byte
 }
 
-// Pending lists the pending changes, sorted by path.
+// Pending lists the pending changes, sorted by path. It reads the state again first: the
+// agent may be working in another process on the same upper store.
 func (o *Overlay) Pending(ctx context.Context) ([]Change, error) {
-	o.mu.RLock()
-	defer o.mu.RUnlock()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err := o.load(ctx); err != nil {
+		return nil, err
+	}
 	ps, err := o.pending(ctx, true)
 	if err != nil {
 		return nil, err
@@ -96,10 +101,14 @@ func (o *Overlay) Pending(ctx context.Context) ([]Change, error) {
 	return out, nil
 }
 
-// Diff returns the unified diff of the pending changes below or at paths (all if none).
+// Diff returns the unified diff of the pending changes below or at paths (all if none),
+// reading the state again first, as [Overlay.Pending] does.
 func (o *Overlay) Diff(ctx context.Context, paths ...string) (string, error) {
-	o.mu.RLock()
-	defer o.mu.RUnlock()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err := o.load(ctx); err != nil {
+		return "", err
+	}
 	ps, err := o.pending(ctx, true)
 	if err != nil {
 		return "", err
@@ -279,6 +288,8 @@ func pick(p pending, hunks []int) ([]byte, bool, error) {
 // changed since is a *[ConflictError], left pending, and the others still apply. With
 // hunks (1-based, as [Overlay.Diff] numbers them), only those hunks of each text file
 // apply. A crash between files leaves every file old or new; applying again resumes.
+// When the base keeps a journal, the call is one change set there by [Actor] (see the
+// package's journaling notes), so it can be undone.
 // It returns what was applied and the conflicts joined into one error.
 func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) (_ []Resolution, rerr error) {
 	o.mu.Lock()
@@ -297,34 +308,76 @@ func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) (_ []R
 	if err != nil {
 		return nil, err
 	}
-	var done []Resolution
+	var steps []*step
 	var errs []error
 	for _, p := range ps {
 		if !match(p.Path, paths) {
 			continue
 		}
-		if err := o.apply(ctx, p, hunks); err != nil {
+		content, whole, err := pick(p, hunks)
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		r := Resolution{Change: p.Change, Action: "applied", Hunks: hunks}
-		if o.onResolve != nil {
-			if err := o.onResolve(ctx, r); err != nil {
-				return done, err
+		steps = append(steps, &step{p: p, content: content, whole: whole})
+	}
+	dirs, _, err := o.filelessDirs(ctx, ".", paths)
+	if err != nil {
+		return nil, err
+	}
+	if len(steps) > 0 || len(dirs) > 0 {
+		err = o.onBase(ctx, OpApply, func(b *baseTx) error { return o.applyBatch(ctx, b, steps, dirs) })
+		if err != nil {
+			return nil, err
+		}
+	}
+	var done []Resolution
+	var drop []string
+	for _, s := range steps {
+		if s.err != nil {
+			errs = append(errs, s.err)
+			continue
+		}
+		if name := o.applied(s); name != "" {
+			drop = append(drop, name)
+		}
+		done = append(done, Resolution{Change: s.p.Change, Action: "applied", Hunks: hunks})
+	}
+	// The upper copies of what landed go, in one transaction of the upper store if it can.
+	err = o.upper.batch(ctx, func() error {
+		for _, name := range drop {
+			if err := o.upper.Remove(ctx, up(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return rename(err, name)
 			}
 		}
-		done = append(done, r)
-	}
-	if err := o.emptyDirs(ctx, ".", paths, true); err != nil {
+		return o.emptyDirs(ctx, ".", paths)
+	})
+	if err != nil {
 		errs = append(errs, err)
+	}
+	if o.onResolve != nil {
+		for _, r := range done {
+			if err := o.onResolve(ctx, r); err != nil {
+				return done, errors.Join(append(errs, err)...)
+			}
+		}
 	}
 	return done, errors.Join(errs...)
 }
 
-// check returns a conflict unless the base at name holds what the agent saw, or already
+// step is one pending change on its way to the base.
+type step struct {
+	p       pending
+	content []byte   // what the base gets
+	whole   bool     // content is the whole change (not some of its hunks)
+	pruned  []string // base directories removed with it
+	err     error
+}
+
+// check returns a conflict unless the base (b) at name holds what the agent saw, or already
 // holds want (an apply that a crash interrupted).
-func (o *Overlay) check(ctx context.Context, name, want string, p pending) (already bool, err error) {
-	cur := baseHash(ctx, o.base, name)
+func (o *Overlay) check(ctx context.Context, b store.Store, name, want string, p pending) (already bool, err error) {
+	cur := baseHash(ctx, b, name)
 	if cur == want {
 		return true, nil
 	}
@@ -341,44 +394,42 @@ func (o *Overlay) check(ctx context.Context, name, want string, p pending) (alre
 	default:
 		c.What = "modified"
 	}
-	now, _ := readAll(ctx, o.base, name)
+	now, _ := readAll(ctx, b, name)
 	c.Diff = textdiff.Unified(name, string(now), string(p.new), DiffContext, 200)
 	return false, c
 }
 
-func (o *Overlay) apply(ctx context.Context, p pending, hunks []int) error {
-	content, whole, err := pick(p, hunks)
-	if err != nil {
-		return err
-	}
+// applyBase makes the base part of a step: it reads and changes the base through b only,
+// and leaves the overlay's state alone (see [Overlay.onBase]).
+func (o *Overlay) applyBase(ctx context.Context, b *baseTx, s *step) error {
+	p := s.p
 	switch p.Kind {
 	case Deleted:
-		already, err := o.check(ctx, p.Path, "", p)
+		already, err := o.check(ctx, b.s, p.Path, "", p)
 		if err != nil {
 			return err
 		}
 		if !already {
-			if err := o.base.Remove(ctx, p.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := b.remove(ctx, p.Path, ""); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
 		}
-		o.pruneBase(ctx, path.Dir(p.Path))
-		o.forget(p.Path)
+		s.pruned = o.pruneBase(ctx, b, path.Dir(p.Path))
 		return nil
 	case Moved:
-		if _, err := o.check(ctx, p.Path, store.Hash(content), p); err != nil {
+		if _, err := o.check(ctx, b.s, p.Path, store.Hash(s.content), p); err != nil {
 			return err
 		}
-		if _, err := o.check(ctx, p.From, "", p); err != nil {
+		if _, err := o.check(ctx, b.s, p.From, "", p); err != nil {
 			return err
 		}
 	}
-	already, err := o.check(ctx, p.Path, store.Hash(content), p)
+	already, err := o.check(ctx, b.s, p.Path, store.Hash(s.content), p)
 	if err != nil {
 		return err
 	}
 	if !already {
-		if err := o.baseDirs(ctx, path.Dir(p.Path)); err != nil {
+		if err := o.baseDirs(ctx, b, path.Dir(p.Path)); err != nil {
 			return err
 		}
 		opts := store.WriteOptions{}
@@ -387,10 +438,9 @@ func (o *Overlay) apply(ctx context.Context, p pending, hunks []int) error {
 		} else if ok {
 			opts.IfAbsent = true
 		}
-		if _, err := o.base.WriteFile(ctx, p.Path, bytes.NewReader(content), opts); err != nil {
+		if err := b.write(ctx, p.Path, p.From, s.content, opts); err != nil {
 			if errors.Is(err, store.ErrChanged) {
-				_, cerr := o.check(ctx, p.Path, store.Hash(content), p)
-				if cerr != nil {
+				if _, cerr := o.check(ctx, b.s, p.Path, store.Hash(s.content), p); cerr != nil {
 					return cerr
 				}
 			}
@@ -398,25 +448,39 @@ func (o *Overlay) apply(ctx context.Context, p pending, hunks []int) error {
 		}
 	}
 	if p.Kind == Moved {
-		if err := o.base.Remove(ctx, p.From); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+		if _, err := store.Lstat(ctx, b.s, p.From); err == nil {
+			if err := b.remove(ctx, p.From, p.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
 		}
-		o.pruneBase(ctx, path.Dir(p.From))
+		s.pruned = o.pruneBase(ctx, b, path.Dir(p.From))
+	}
+	return nil
+}
+
+// applied settles the overlay's state once a step's base part landed, and returns the
+// upper file to remove, if any.
+func (o *Overlay) applied(s *step) string {
+	p := s.p
+	for _, d := range s.pruned {
+		delete(o.st.Whiteouts, d)
+	}
+	switch p.Kind {
+	case Deleted:
+		o.forget(p.Path)
+		return ""
+	case Moved:
 		o.forget(p.From)
 		delete(o.st.From, p.Path)
 	}
-	if !whole {
-		o.st.Seen[p.Path] = store.Hash(content)
-		return nil
+	o.st.Seen[p.Path] = store.Hash(s.content)
+	if !s.whole || o.hidden(p.Path) {
+		// What stays in the upper store is the rest of the change, or (under a hidden
+		// parent) a copy of the base's new file that keeps it visible.
+		return ""
 	}
-	o.st.Seen[p.Path] = store.Hash(content)
-	if !o.hidden(p.Path) {
-		if err := o.upper.Remove(ctx, up(p.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return rename(err, p.Path)
-		}
-		delete(o.st.Seen, p.Path)
-	}
-	return nil
+	delete(o.st.Seen, p.Path)
+	return p.Path
 }
 
 // forget drops the state of a base path whose deletion was applied or discarded.
@@ -426,41 +490,48 @@ func (o *Overlay) forget(name string) {
 }
 
 // baseDirs creates dir and its parents on the base.
-func (o *Overlay) baseDirs(ctx context.Context, dir string) error {
+func (o *Overlay) baseDirs(ctx context.Context, b *baseTx, dir string) error {
 	if dir == "." {
 		return nil
 	}
-	if fi, err := o.base.Stat(ctx, dir); err == nil {
+	if fi, err := b.s.Stat(ctx, dir); err == nil {
 		if !fi.IsDir() {
 			return pathErr("apply", dir, store.ErrNotDir)
 		}
 		return nil
 	}
-	if err := o.baseDirs(ctx, path.Dir(dir)); err != nil {
+	if err := o.baseDirs(ctx, b, path.Dir(dir)); err != nil {
 		return err
 	}
-	if err := o.base.Mkdir(ctx, dir); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := b.mkdir(ctx, dir); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	return nil
 }
 
 // pruneBase removes the empty base directories at and above dir that the overlay no
-// longer shows (their deletion or move was applied).
-func (o *Overlay) pruneBase(ctx context.Context, dir string) {
+// longer shows (their deletion or move was applied), and returns them.
+func (o *Overlay) pruneBase(ctx context.Context, b *baseTx, dir string) []string {
+	var pruned []string
 	for ; dir != "."; dir = path.Dir(dir) {
-		if _, _, err := o.lookup(ctx, "apply", dir, false); err == nil {
-			return
+		if o.upperHas(dir) || !o.hidden(dir) {
+			return pruned // the overlay still shows it
 		}
-		if err := o.base.Remove(ctx, dir); err != nil {
-			return
+		if es, err := b.s.ReadDir(ctx, dir); err != nil || len(es) > 0 {
+			return pruned
 		}
-		delete(o.st.Whiteouts, dir)
+		if err := b.remove(ctx, dir, ""); err != nil {
+			return pruned
+		}
+		pruned = append(pruned, dir)
 	}
+	return pruned
 }
 
 // Discard drops the pending changes at or below paths (all if none): the overlay shows
 // the base's version again. With hunks, only those hunks of each text file are dropped.
+// When the base keeps a journal, what was discarded is recorded there, one change set by
+// [Actor] whose entries leave each file as it is (see the package's journaling notes).
 func (o *Overlay) Discard(ctx context.Context, paths []string, hunks []int) (_ []Resolution, rerr error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -468,7 +539,7 @@ func (o *Overlay) Discard(ctx context.Context, paths []string, hunks []int) (_ [
 		return nil, err
 	}
 	// The state is saved once, at the end: a crash before leaves each file old or new,
-	// and applying again finds the new ones in place and goes on.
+	// and discarding again finds the new ones in place and goes on.
 	defer func() {
 		if err := o.save(ctx); err != nil && rerr == nil {
 			rerr = err
@@ -496,16 +567,58 @@ func (o *Overlay) Discard(ctx context.Context, paths []string, hunks []int) (_ [
 		}
 		done = append(done, r)
 	}
-	if err := o.emptyDirs(ctx, ".", paths, false); err != nil {
+	if err := o.emptyDirs(ctx, ".", paths); err != nil {
 		errs = append(errs, err)
+	}
+	if len(done) > 0 {
+		err := o.onBase(ctx, OpDiscard, func(b *baseTx) error {
+			for _, r := range done {
+				if err := b.note(ctx, r.Path, r.From); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("the discard is done, but the journal did not record it: %w", err))
+		}
 	}
 	return done, errors.Join(errs...)
 }
 
-// emptyDirs settles the empty directories of the upper store at or below paths, deepest
-// first: applying creates on the base those it lacks; discarding removes them.
-// A whited-out (opaque) directory stays: it hides the base's.
-func (o *Overlay) emptyDirs(ctx context.Context, dir string, paths []string, apply bool) error {
+// filelessDirs returns the directories of the upper store at or below paths that hold no
+// file, at any depth, and are not whited out (opaque), parents first: applying makes them
+// on the base. It also reports whether dir holds a file.
+func (o *Overlay) filelessDirs(ctx context.Context, dir string, paths []string) ([]string, bool, error) {
+	es, err := o.upper.ReadDir(ctx, up(dir))
+	if err != nil {
+		return nil, false, rename(err, dir)
+	}
+	var out []string
+	files := false
+	for _, e := range es {
+		if !e.IsDir() {
+			files = true
+			continue
+		}
+		name := join(dir, e.Name())
+		sub, has, err := o.filelessDirs(ctx, name, paths)
+		if err != nil {
+			return nil, false, err
+		}
+		files = files || has
+		if !has && match(name, paths) && !o.st.Whiteouts[name] {
+			out = append(out, name)
+		}
+		out = append(out, sub...)
+	}
+	return out, files, nil
+}
+
+// emptyDirs removes the empty directories of the upper store at or below paths, deepest
+// first, once their content is applied or discarded. A whited-out (opaque) directory
+// stays: it hides the base's.
+func (o *Overlay) emptyDirs(ctx context.Context, dir string, paths []string) error {
 	es, err := o.upper.ReadDir(ctx, up(dir))
 	if err != nil {
 		return rename(err, dir)
@@ -515,7 +628,7 @@ func (o *Overlay) emptyDirs(ctx context.Context, dir string, paths []string, app
 			continue
 		}
 		name := join(dir, e.Name())
-		if err := o.emptyDirs(ctx, name, paths, apply); err != nil {
+		if err := o.emptyDirs(ctx, name, paths); err != nil {
 			return err
 		}
 		if sub, err := o.upper.ReadDir(ctx, up(name)); err != nil || len(sub) > 0 {
@@ -523,11 +636,6 @@ func (o *Overlay) emptyDirs(ctx context.Context, dir string, paths []string, app
 		}
 		if !match(name, paths) || o.st.Whiteouts[name] {
 			continue
-		}
-		if apply {
-			if err := o.baseDirs(ctx, name); err != nil {
-				return err
-			}
 		}
 		if err := o.upper.Remove(ctx, up(name)); err != nil {
 			return rename(err, name)

@@ -261,3 +261,30 @@ func TestReviewWhileAgentRuns(t *testing.T) {
 		t.Errorf("pending = %s, want b and c", got)
 	}
 }
+
+// TestReviewSeesAgentInAnotherProcess: a reviewer's overlay opened before the agent's
+// writes (a long-running `llmfs mcp --reviewer`) lists and diffs them: Pending and Diff
+// read the state again. They used the state read when the overlay was opened: a deletion
+// was missed and a move listed as a creation.
+func TestReviewSeesAgentInAnotherProcess(t *testing.T) {
+	dir, agent, upper := hostOverlay(t, map[string]string{"a": "A\n", "gone": "G\n", "old": "O\n"})
+	base, _ := osdir.New(dir, false)
+	reviewer := newOverlay(t, base, upper)
+	if got := kinds(t, reviewer); got != "" {
+		t.Fatalf("pending at first = %s", got)
+	}
+	write(t, agent, "a", "agent\n")
+	write(t, agent, "b", "new\n")
+	if err := agent.Remove(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if err := agent.Rename(ctx, "old", "moved"); err != nil {
+		t.Fatal(err)
+	}
+	if got := kinds(t, reviewer); got != "a:modified b:created gone:deleted moved:moved<old" {
+		t.Errorf("the reviewer's pending = %q, want every kind the agent made", got)
+	}
+	if d, err := reviewer.Diff(ctx, "b"); err != nil || !strings.Contains(d, "+new") {
+		t.Errorf("the reviewer's diff of b = %q, %v", d, err)
+	}
+}

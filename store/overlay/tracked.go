@@ -61,6 +61,30 @@ func (t *tracked) fileAbove(name string) bool {
 	return false
 }
 
+// batch runs fn, which changes the upper store through t, as one transaction of the upper
+// store when it can make one (a store that keeps a journal: a change set that records
+// nothing), so that resolving many files commits once. fn may run again (a SQL store
+// retries a transaction PostgreSQL aborted). If the transaction fails, the names are
+// listed again from the store.
+func (t *tracked) batch(ctx context.Context, fn func() error) error {
+	j, ok := t.Store.(store.Journaler)
+	if !ok {
+		return fn()
+	}
+	orig := t.Store
+	err := j.Journal().Apply(ctx, Actor, func(tx store.JournalTx) error {
+		t.Store = tx
+		defer func() { t.Store = orig }()
+		return fn()
+	})
+	if err != nil {
+		if serr := t.scan(ctx); serr != nil {
+			err = errors.Join(err, serr)
+		}
+	}
+	return err
+}
+
 // scan rebuilds the set from the upper store's tree.
 func (t *tracked) scan(ctx context.Context) error {
 	t.names = map[string]bool{treeDir: true}

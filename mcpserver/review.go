@@ -1,0 +1,329 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/buildinfo"
+	"github.com/llmfs/llmfs/internal/strictjson"
+	"github.com/llmfs/llmfs/store"
+	"github.com/llmfs/llmfs/store/overlay"
+	"github.com/llmfs/llmfs/tools"
+)
+
+// The reviewer's server. An agent under review works through [New] on a workspace over the
+// overlay (package store/overlay); the person, or the program, who reviews its changes
+// uses another server, made by [NewReviewer], with four tools and no file tools:
+//
+//	review_list    {}                       -> {changes: [{path, kind, from?, added, removed, binary?, hunks}]}
+//	review_diff    {paths?}                 -> {diff}
+//	review_apply   {paths?, hunks?}         -> {resolved: [...], failed: [{path, code, message, diff?}]}
+//	review_discard {paths?, hunks?}         -> {resolved: [...], failed: [...]}
+//
+// Paths are the workspace's (relative to its root, or absolute below it); the paths in
+// results are store names, relative to the root, as `llmfs review` prints them. A path
+// with no pending change at or below it fails the whole call with FILE_NOT_FOUND and
+// nothing is resolved. A conflict (the base changed behind the agent) does not fail the
+// call: that file is listed in failed with code FILE_CHANGED and the diff of the base
+// now against the pending version; the others apply. Applying and discarding are
+// journaled on the base, as [overlay.Overlay.Apply] says.
+//
+// [New] never offers these tools: the model under review cannot apply its own changes.
+
+// reviewTool is one tool of the reviewer's server.
+type reviewTool struct {
+	name, desc  string
+	params      []strictjson.Param
+	input       map[string]any
+	output      map[string]any
+	readOnly    bool
+	destructive bool
+	run         func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error)
+}
+
+type reviewer struct {
+	ws *llmfs.Workspace
+	ov *overlay.Overlay
+}
+
+// NewReviewer returns an MCP server with the review tools over ov, whose paths ws resolves
+// (the workspace the agent works in, over ov, or the one beneath it). Only opts.Name,
+// opts.Version and opts.Logger are used.
+func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*mcp.Server, error) {
+	if ws == nil || ov == nil {
+		return nil, errors.New("mcpserver: NewReviewer needs a workspace and its overlay")
+	}
+	if opts == nil {
+		opts = &Options{}
+	}
+	name, version := opts.Name, opts.Version
+	if name == "" {
+		name = "llmfs-review"
+	}
+	if version == "" {
+		version = buildinfo.Version()
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: name, Title: "llmfs review", Version: version}, &mcp.ServerOptions{
+		Instructions: "llmfs review: the changes an agent made under review to " + ws.Root() +
+			" are pending; list them (review_list), read their diff (review_diff), then apply (review_apply) or discard (review_discard) them, per file or per hunk.",
+		Logger:       opts.Logger,
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
+	r := &reviewer{ws: ws, ov: ov}
+	for _, t := range reviewTools {
+		srv.AddTool(&mcp.Tool{
+			Name:         t.name,
+			Description:  t.desc,
+			InputSchema:  t.input,
+			OutputSchema: t.output,
+			Annotations: &mcp.ToolAnnotations{
+				ReadOnlyHint:    t.readOnly,
+				DestructiveHint: new(t.destructive),
+				IdempotentHint:  t.readOnly,
+				OpenWorldHint:   new(false),
+			},
+		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			args, err := strictjson.Decode(req.Params.Arguments, t.params)
+			if err != nil {
+				return result(nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: err.Error(), Err: err}), nil
+			}
+			v, err := t.run(ctx, r, args)
+			if err != nil {
+				return result(nil, reviewError("", err)), nil
+			}
+			b, err := tools.Marshal(v)
+			if err != nil {
+				return result(nil, err), nil
+			}
+			return result(&tools.Result{JSON: json.RawMessage(b), Text: string(b)}, nil), nil
+		})
+	}
+	return srv, nil
+}
+
+// ReviewToolNames are the names of the reviewer's tools, which [New] never offers.
+func ReviewToolNames() []string {
+	var out []string
+	for _, t := range reviewTools {
+		out = append(out, t.name)
+	}
+	return out
+}
+
+var (
+	pathsParam = strictjson.Param{Name: "paths", Kind: strictjson.Strings}
+	hunksParam = strictjson.Param{Name: "hunks", Kind: strictjson.Ints, Min: 1}
+
+	pathsSchema = map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+		"description": "Paths (relative to the root, or absolute below it) whose pending changes, at or below each, to take; all if absent or empty."}
+	hunksSchema = map[string]any{"type": "array", "items": map[string]any{"type": "integer", "minimum": 1},
+		"description": "Only these hunks of each text file, numbered from 1 as review_diff shows them; the whole change if absent."}
+
+	changeSchema = closed(map[string]any{
+		"path":    str("The file, relative to the root."),
+		"kind":    map[string]any{"type": "string", "enum": []string{"created", "modified", "deleted", "moved"}, "description": "What the change does to the file."},
+		"from":    str("Where a moved file came from."),
+		"added":   num("Lines added."),
+		"removed": num("Lines removed."),
+		"binary":  map[string]any{"type": "boolean", "description": "A binary file: no line counts or hunks."},
+		"hunks":   num("Hunks of its diff."),
+	}, "path", "kind", "added", "removed", "hunks")
+
+	resolvedSchema = closed(map[string]any{
+		"path":          str("The file, relative to the root."),
+		"kind":          changeSchema["properties"].(map[string]any)["kind"],
+		"from":          str("Where a moved file came from."),
+		"added":         num("Lines added."),
+		"removed":       num("Lines removed."),
+		"binary":        map[string]any{"type": "boolean", "description": "A binary file."},
+		"hunks":         num("Hunks of its diff."),
+		"action":        map[string]any{"type": "string", "enum": []string{"applied", "discarded"}, "description": "What was done."},
+		"applied_hunks": map[string]any{"type": "array", "items": map[string]any{"type": "integer"}, "description": "The hunks taken, when not the whole change."},
+	}, "path", "kind", "added", "removed", "hunks", "action")
+
+	resolveOut = closed(map[string]any{
+		"resolved": map[string]any{"type": "array", "items": resolvedSchema, "description": "The changes applied or discarded."},
+		"failed": map[string]any{"type": "array", "description": "The changes left pending, and why.", "items": closed(map[string]any{
+			"path":    str("The file, relative to the root."),
+			"code":    str("The error code: FILE_CHANGED for a base file changed behind the agent."),
+			"message": str("What went wrong."),
+			"diff":    str("For FILE_CHANGED: the base's file now against the pending version."),
+		}, "path", "code", "message")},
+	}, "resolved", "failed")
+)
+
+func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+func num(desc string) map[string]any {
+	return map[string]any{"type": "integer", "minimum": 0, "description": desc}
+}
+
+func closed(props map[string]any, required ...string) map[string]any {
+	return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}
+}
+
+func inputOf(props map[string]any) map[string]any {
+	return map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+}
+
+var reviewTools = []reviewTool{
+	{
+		name:     "review_list",
+		desc:     "List the changes pending review, one per file: path, kind (created, modified, deleted, moved), lines added and removed, hunks.",
+		input:    inputOf(map[string]any{}),
+		output:   closed(map[string]any{"changes": map[string]any{"type": "array", "items": changeSchema, "description": "The pending changes, sorted by path."}}, "changes"),
+		readOnly: true,
+		run: func(ctx context.Context, r *reviewer, _ strictjson.Object) (any, error) {
+			cs, err := r.ov.Pending(ctx)
+			if cs == nil {
+				cs = []overlay.Change{}
+			}
+			return map[string]any{"changes": cs}, err
+		},
+	},
+	{
+		name:     "review_diff",
+		desc:     "The unified diff of the pending changes against the files under the root, of the given paths (all if none). Hunks are numbered from 1 within each file, for review_apply and review_discard.",
+		params:   []strictjson.Param{pathsParam},
+		input:    inputOf(map[string]any{"paths": pathsSchema}),
+		output:   closed(map[string]any{"diff": str("The unified diff; empty when nothing is pending.")}, "diff"),
+		readOnly: true,
+		run: func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error) {
+			names, err := r.names(ctx, args.StringList("paths"), false)
+			if err != nil {
+				return nil, err
+			}
+			d, err := r.ov.Diff(ctx, names...)
+			return map[string]any{"diff": d}, err
+		},
+	},
+	{
+		name: "review_apply",
+		desc: "Write the pending changes of the given paths (all if none) onto the files under the root, each file atomically; with hunks, only those hunks of each text file. " +
+			"A file changed under the root since the agent first read or wrote it is not applied: it is listed in failed with code FILE_CHANGED and a diff.",
+		params:      []strictjson.Param{pathsParam, hunksParam},
+		input:       inputOf(map[string]any{"paths": pathsSchema, "hunks": hunksSchema}),
+		output:      resolveOut,
+		destructive: true,
+		run: func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error) {
+			return r.resolve(ctx, args, r.ov.Apply)
+		},
+	},
+	{
+		name:        "review_discard",
+		desc:        "Drop the pending changes of the given paths (all if none): the files under the root show through again. With hunks, only those hunks of each text file are dropped.",
+		params:      []strictjson.Param{pathsParam, hunksParam},
+		input:       inputOf(map[string]any{"paths": pathsSchema, "hunks": hunksSchema}),
+		output:      resolveOut,
+		destructive: true,
+		run: func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error) {
+			return r.resolve(ctx, args, r.ov.Discard)
+		},
+	},
+}
+
+// names turns the paths arguments into store names; with pending, each must have a pending
+// change at or below it.
+func (r *reviewer) names(ctx context.Context, paths []string, pending bool) ([]string, error) {
+	var names []string
+	for _, p := range paths {
+		n, err := r.ws.StoreName(p)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, n)
+	}
+	if !pending || len(names) == 0 {
+		return names, nil
+	}
+	cs, err := r.ov.Pending(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i, n := range names {
+		found := false
+		for _, c := range cs {
+			found = found || n == "." || c.Path == n || strings.HasPrefix(c.Path, n+"/") || c.From == n
+		}
+		if !found {
+			return nil, &llmfs.Error{Code: llmfs.CodeFileNotFound, Path: paths[i], Msg: fmt.Sprintf("no pending change at or below %s", paths[i])}
+		}
+	}
+	return names, nil
+}
+
+// resolveResult is the result of review_apply and review_discard.
+type resolveResult struct {
+	Resolved []overlay.Resolution `json:"resolved"`
+	Failed   []failure            `json:"failed"`
+}
+
+type failure struct {
+	Path    string `json:"path"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Diff    string `json:"diff,omitempty"`
+}
+
+func (r *reviewer) resolve(ctx context.Context, args strictjson.Object, do func(context.Context, []string, []int) ([]overlay.Resolution, error)) (any, error) {
+	names, err := r.names(ctx, args.StringList("paths"), true)
+	if err != nil {
+		return nil, err
+	}
+	var hunks []int
+	for _, h := range args.IntList("hunks") {
+		hunks = append(hunks, int(h))
+	}
+	done, err := do(ctx, names, hunks)
+	res := resolveResult{Resolved: done, Failed: []failure{}}
+	if res.Resolved == nil {
+		res.Resolved = []overlay.Resolution{}
+	}
+	if err == nil {
+		return res, nil
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		f := failure{Message: e.Error()}
+		var ce *overlay.ConflictError
+		var pe *fs.PathError
+		switch {
+		case errors.As(e, &ce):
+			f.Path, f.Diff = ce.Path, ce.Diff
+		case errors.As(e, &pe):
+			f.Path = pe.Path
+		}
+		f.Code = string(reviewError(f.Path, e).(*llmfs.Error).Code)
+		res.Failed = append(res.Failed, f)
+	}
+	return res, nil
+}
+
+// reviewError gives an overlay's error its llmfs code.
+func reviewError(path string, err error) error {
+	var e *llmfs.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	code := llmfs.CodeIO
+	switch {
+	case errors.Is(err, store.ErrChanged):
+		code = llmfs.CodeFileChanged
+	case errors.Is(err, fs.ErrNotExist):
+		code = llmfs.CodeFileNotFound
+	case errors.Is(err, fs.ErrInvalid), errors.Is(err, store.ErrInvalidName):
+		code = llmfs.CodeInvalidArgument
+	case errors.Is(err, fs.ErrPermission):
+		code = llmfs.CodePermissionDenied
+	}
+	return &llmfs.Error{Code: code, Path: path, Msg: err.Error(), Err: err}
+}

@@ -1,0 +1,233 @@
+package overlay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"path"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// Applying many files at once. Recording each change in the base's journal as it is made
+// costs a journal transaction before and after each file (on a host directory: two SQLite
+// transactions per file), which made applying 1,000 files several times slower than
+// writing them. So the base part of an apply is planned first, every step's conflict
+// checked and its changes listed, then all of them recorded in one call, made, and
+// settled in one more. A crash midway leaves the journal with the changes still pending,
+// which the journal settles by looking at each file when next opened; every file is old
+// or new, and applying again resumes.
+
+// baseOp is one change a step makes to the base.
+type baseOp struct {
+	remove bool
+	name   string
+	other  string
+	data   []byte
+	opts   store.WriteOptions
+	change *store.Change
+}
+
+// applyBatch makes the base part of steps, and makes the directories dirs, through b.
+// It sets each step's err. It returns an error only when nothing could be recorded.
+func (o *Overlay) applyBatch(ctx context.Context, b *baseTx, steps []*step, dirs []string) error {
+	if b.tx == nil {
+		return o.applyEach(ctx, b, steps, dirs)
+	}
+	var changes []*store.Change
+	var blobs [][]byte
+	made := map[string]bool{}
+	var mkdirs []*store.Change
+	mkdir := func(dir string) error {
+		var missing []string
+		for d := dir; d != "." && !made[d]; d = path.Dir(d) {
+			fi, err := b.s.Stat(ctx, d)
+			if err == nil {
+				if !fi.IsDir() {
+					return pathErr("apply", d, store.ErrNotDir)
+				}
+				break
+			}
+			missing = append(missing, d)
+		}
+		for i := len(missing) - 1; i >= 0; i-- {
+			d := missing[i]
+			made[d] = true
+			mkdirs = append(mkdirs, &store.Change{Op: b.op, Path: d, Before: store.Version{Kind: store.Absent}, After: store.Version{Kind: store.Dir}})
+		}
+		return nil
+	}
+	plans := make([][]*baseOp, len(steps))
+	for i, s := range steps {
+		s.pruned, s.err = nil, nil
+		ops, err := o.planStep(ctx, b, s)
+		if err == nil {
+			for _, op := range ops {
+				if !op.remove {
+					err = errors.Join(err, mkdir(path.Dir(op.name)))
+				}
+			}
+		}
+		if err != nil {
+			s.err = err
+			continue
+		}
+		for _, op := range ops {
+			before, old, err := b.snapshot(ctx, op.name)
+			if err != nil {
+				s.err = err
+				break
+			}
+			op.change = &store.Change{Op: b.op, Path: op.name, Other: op.other, Before: before, After: store.Version{Kind: store.Absent}}
+			blobs = append(blobs, old)
+			if !op.remove {
+				op.change.After = store.FileVersion(op.data)
+				if len(op.data) <= maxBlob {
+					blobs = append(blobs, op.data)
+				}
+			}
+		}
+		if s.err == nil {
+			plans[i] = ops
+		}
+	}
+	for _, d := range dirs {
+		if err := mkdir(d); err != nil {
+			return err
+		}
+	}
+	changes = append(changes, mkdirs...)
+	for _, ops := range plans {
+		for _, op := range ops {
+			changes = append(changes, op.change)
+		}
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	var keep [][]byte
+	for _, bl := range blobs {
+		if bl != nil {
+			keep = append(keep, bl)
+		}
+	}
+	if err := b.tx.Add(ctx, changes, keep); err != nil {
+		if errors.Is(err, store.ErrChanged) {
+			// Another writer changed the base since the plan (PostgreSQL): one at a time,
+			// each checked again.
+			return o.applyEach(ctx, b, steps, dirs)
+		}
+		return err
+	}
+	var landed, failed []*store.Change
+	for _, c := range mkdirs {
+		if err := b.s.Mkdir(ctx, c.Path); err != nil && !errors.Is(err, fs.ErrExist) {
+			failed = append(failed, c)
+			continue
+		}
+		landed = append(landed, c)
+	}
+	for i, ops := range plans {
+		s := steps[i]
+		for _, op := range ops {
+			if s.err != nil {
+				failed = append(failed, op.change)
+				continue
+			}
+			var err error
+			if op.remove {
+				if err = b.s.Remove(ctx, op.name); errors.Is(err, fs.ErrNotExist) {
+					err = nil
+				}
+			} else {
+				_, err = b.s.WriteFile(ctx, op.name, bytes.NewReader(op.data), op.opts)
+				if errors.Is(err, store.ErrChanged) {
+					if _, cerr := o.check(ctx, b.s, op.name, store.Hash(op.data), s.p); cerr != nil {
+						err = cerr
+					}
+				}
+			}
+			if err != nil {
+				s.err = err
+				failed = append(failed, op.change)
+				continue
+			}
+			landed = append(landed, op.change)
+		}
+	}
+	serr := b.tx.Settle(ctx, landed, true)
+	if len(failed) > 0 {
+		serr = errors.Join(serr, b.tx.Settle(ctx, failed, false))
+	}
+	if serr != nil {
+		return serr
+	}
+	for _, s := range steps {
+		if s.err != nil {
+			continue
+		}
+		switch s.p.Kind {
+		case Deleted:
+			s.pruned = o.pruneBase(ctx, b, path.Dir(s.p.Path))
+		case Moved:
+			s.pruned = o.pruneBase(ctx, b, path.Dir(s.p.From))
+		}
+	}
+	return nil
+}
+
+// applyEach makes the base part of each step by itself, each change recorded as it is made.
+func (o *Overlay) applyEach(ctx context.Context, b *baseTx, steps []*step, dirs []string) error {
+	for _, s := range steps {
+		s.pruned = nil
+		s.err = o.applyBase(ctx, b, s)
+	}
+	for _, d := range dirs {
+		if err := o.baseDirs(ctx, b, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// planStep checks a step against the base, as [Overlay.applyBase] does, and lists the
+// changes it makes there, in order.
+func (o *Overlay) planStep(ctx context.Context, b *baseTx, s *step) ([]*baseOp, error) {
+	p := s.p
+	switch p.Kind {
+	case Deleted:
+		already, err := o.check(ctx, b.s, p.Path, "", p)
+		if err != nil || already {
+			return nil, err
+		}
+		return []*baseOp{{remove: true, name: p.Path}}, nil
+	case Moved:
+		if _, err := o.check(ctx, b.s, p.Path, store.Hash(s.content), p); err != nil {
+			return nil, err
+		}
+		if _, err := o.check(ctx, b.s, p.From, "", p); err != nil {
+			return nil, err
+		}
+	}
+	already, err := o.check(ctx, b.s, p.Path, store.Hash(s.content), p)
+	if err != nil {
+		return nil, err
+	}
+	var ops []*baseOp
+	if !already {
+		opts := store.WriteOptions{}
+		if seen, ok := o.st.Seen[p.Path]; ok && seen != "" {
+			opts.IfMatch = seen
+		} else if ok {
+			opts.IfAbsent = true
+		}
+		ops = append(ops, &baseOp{name: p.Path, other: p.From, data: s.content, opts: opts})
+	}
+	if p.Kind == Moved {
+		if _, err := store.Lstat(ctx, b.s, p.From); err == nil {
+			ops = append(ops, &baseOp{remove: true, name: p.From, other: p.Path})
+		}
+	}
+	return ops, nil
+}
