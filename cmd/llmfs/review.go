@@ -283,7 +283,8 @@ func resolveSetup(fs *flag.FlagSet, e *env, cmd string) func(context.Context, []
 		for _, one := range unjoin(err) {
 			var ce *overlay.ConflictError
 			if errors.As(one, &ce) {
-				fmt.Fprintf(e.stderr, "llmfs %s: %v\n%s", cmd, ce, ce.Diff)
+				// The CLI's convention: the code ends the first line.
+				fmt.Fprintf(e.stderr, "llmfs %s: %s was %s on the base since the agent first read or wrote it; not applied (FILE_CHANGED)\n%s", cmd, ce.Path, ce.What, ce.Diff)
 				continue
 			}
 			fmt.Fprintf(e.stderr, "llmfs: %v\n", one)
