@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """bench/vs.py runs two commands side by side and prints the ratios of their costs.
 
-Usage: bench/vs.py [-n RUNS] [-C DIR] [--label NAME] [--unsorted] -- CMD_A -- CMD_B
+Usage: bench/vs.py [-n RUNS] [-C DIR] [--label NAME] [--unsorted] [--cut N] -- CMD_A -- CMD_B
 
 Each command is a shell string. The two run alternately (A B A B ...) after one warm-up
 each, so a change of load on a shared machine falls on both. Every run's standard output
-goes to a file; the outputs must be equal (compared sorted, since ripgrep prints in thread
-order, unless --unsorted), or the case fails. Reported per command: the median and the
+goes to a file (standard input is /dev/null: ripgrep searches a piped standard input
+instead of the directory); the outputs must be equal (compared sorted, since ripgrep prints in thread
+order, unless --unsorted; with --cut N only each line's first N bytes, since llmfs shortens
+lines of thousands of bytes for the model and ripgrep does not), or the case fails. Reported per command: the median and the
 spread (min-max) of wall time, CPU time (user + system, which a loaded machine disturbs
 less than wall time) and peak RSS; then A/B ratios of the medians. The load average is
 printed with the results, to say how busy the machine was.
@@ -28,7 +30,7 @@ def run(cmd, cwd, out_path):
     with open(out_path, "wb") as out:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        p = subprocess.Popen(["/bin/sh", "-c", "exec env " + cmd], cwd=cwd, stdout=out, stderr=subprocess.PIPE)
+        p = subprocess.Popen(["/bin/sh", "-c", "exec env " + cmd], cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.PIPE)
         _, err = p.communicate()
         wall = time.perf_counter() - t0
         # wait4 gives this child's own rusage, ru_maxrss included.
@@ -43,7 +45,7 @@ def run(cmd, cwd, out_path):
 def rss_of(cmd, cwd):
     # ru_maxrss of RUSAGE_CHILDREN is the largest of all children so far: measure apart.
     r = subprocess.run(["/usr/bin/time", "-f", "%M", "/bin/sh", "-c", "exec env " + cmd], cwd=cwd,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     return int(r.stderr.decode().strip().splitlines()[-1]) / 1024
 
 
@@ -64,6 +66,7 @@ def main():
     ap.add_argument("-C", default=".")
     ap.add_argument("--label", default="")
     ap.add_argument("--unsorted", action="store_true")
+    ap.add_argument("--cut", type=int, default=0)
     o = ap.parse_args(argv[:i])
     cmds = [" ".join(argv[i + 1:j]), " ".join(argv[j + 1:])]
     tmp = tempfile.mkdtemp()
@@ -74,6 +77,8 @@ def main():
     for k in range(2):
         with open(outs[k], "rb") as f:
             lines = f.read().splitlines()
+        if o.cut:
+            lines = [line[:o.cut] for line in lines]
         got.append(lines if o.unsorted else sorted(lines))
     equal = got[0] == got[1]
     walls, cpus = [[], []], [[], []]
