@@ -26,9 +26,13 @@ func (r *EditResult) Undo() *EditUndo {
 
 // RevertEdit puts the file of u back as it was before the edit, if it still holds what the
 // edit left there (compare-and-swap); otherwise it fails with [CodeFileChanged] and
-// changes nothing. This is a stand-in for the journal's undo: it knows only the edits its
-// caller kept.
+// changes nothing. It is for a caller that takes back an edit it has just made (a check
+// after the edit failed); the journal records it as an undo. To take back any change on
+// record, use [Workspace.Undo].
 func (w *Workspace) RevertEdit(ctx context.Context, u *EditUndo) (*EditResult, error) {
+	if w.journal() != nil {
+		return journaled(ctx, w, ChangeUndo, func(w *Workspace) (*EditResult, error) { return w.RevertEdit(ctx, u) })
+	}
 	r, err := w.resolve(u.Path)
 	if err != nil {
 		return nil, err

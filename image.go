@@ -19,7 +19,8 @@ type Image struct {
 // ReadImage reads the file at p if it is a PNG, JPEG, GIF or WebP image (told by its
 // first bytes, not its name) of at most max bytes (0: [DefaultMaxImageBytes]). It
 // returns nil and no error for a file that is not such an image, so a caller can fall
-// back to a text read; a bigger image is [CodeFileTooLarge]. The policy is a read's.
+// back to a text read; a bigger image is [CodeFileTooLarge], never a part of one. The
+// policy is a read's, and so is read-before-edit: the session has then read the file.
 func (w *Workspace) ReadImage(ctx context.Context, p string, max int64) (*Image, error) {
 	if max <= 0 {
 		max = DefaultMaxImageBytes
@@ -64,6 +65,10 @@ func (w *Workspace) ReadImage(ctx context.Context, p string, max int64) (*Image,
 	data := append(head[:n:n], rest...)
 	if int64(len(data)) > max {
 		return nil, errorf(CodeFileTooLarge, p, "%s is an image over the %d-byte limit for images", p, max)
+	}
+	if w.tracker != nil {
+		// An image read whole is a read: the session may then overwrite or delete it.
+		w.tracker.record(r.name, seenOf(data))
 	}
 	return &Image{Path: w.display(r.name), MIMEType: mime, Data: data}, nil
 }

@@ -16,6 +16,9 @@ import (
 // text inserted at its end. Read tracking and compare-and-swap are as for
 // [Workspace.EditMany]. A line past the end is [CodeInvalidArgument].
 func (w *Workspace) Insert(ctx context.Context, p string, n int, text string) (*EditResult, error) {
+	if w.journal() != nil {
+		return journaled(ctx, w, ChangeEdit, func(w *Workspace) (*EditResult, error) { return w.Insert(ctx, p, n, text) })
+	}
 	if n < 0 {
 		return nil, errorf(CodeInvalidArgument, p, "the line to insert after must be 0 (the start) or more, got %d", n)
 	}

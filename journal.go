@@ -30,6 +30,7 @@ const (
 	ChangeAppend  = "append"
 	ChangeCreate  = "create"
 	ChangeEdit    = "edit"
+	ChangePatch   = "patch"
 	ChangeDelete  = "delete"
 	ChangeMove    = "move"
 	ChangeCopy    = "copy"
@@ -155,10 +156,11 @@ type recorder struct {
 }
 
 var (
-	_ store.Store    = (*recorder)(nil)
-	_ store.Copier   = (*recorder)(nil)
-	_ store.Lstater  = (*recorder)(nil)
-	_ store.Resolver = (*recorder)(nil)
+	_ store.Store              = (*recorder)(nil)
+	_ store.Copier             = (*recorder)(nil)
+	_ store.Lstater            = (*recorder)(nil)
+	_ store.Resolver           = (*recorder)(nil)
+	_ store.ConditionalRemover = (*recorder)(nil)
 )
 
 func (r *recorder) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
@@ -297,6 +299,18 @@ func (r *recorder) Remove(ctx context.Context, name string) error {
 		}
 		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: store.Version{Kind: store.Absent}}}, [][]byte{old}}, nil
 	}, func() error { return r.tx.Remove(ctx, name) })
+}
+
+// RemoveIf records the removal as Remove does, then makes it only if name still holds the
+// content with hash.
+func (r *recorder) RemoveIf(ctx context.Context, name, hash string) error {
+	return r.do(ctx, func() (plan, error) {
+		before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
+		if err != nil {
+			return plan{}, err
+		}
+		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: store.Version{Kind: store.Absent}}}, [][]byte{old}}, nil
+	}, func() error { return store.RemoveIf(ctx, r.tx, name, hash) })
 }
 
 func (r *recorder) Rename(ctx context.Context, oldname, newname string) error {

@@ -276,3 +276,52 @@ func TestJournalRetention(t *testing.T) {
 			}
 		})
 }
+
+// TestPatchJournaled: issue 17.3, a patch is one journal change set. Workspace.Patch
+// wrote its files straight to the store, so the journal never saw them, and an undo of an
+// earlier change to a patched file was refused as if changed outside llmfs.
+func TestPatchJournaled(t *testing.T) {
+	journalBackends(t, func(t *testing.T, w *llmfs.Workspace) {
+		put(t, w, "a.txt", "one\n")
+		put(t, w, "b.txt", "two\n")
+		p := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** Add File: c.txt\n+three\n*** End Patch\n"
+		if _, err := w.Patch(bg, p, llmfs.PatchOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		last := history(t, w, llmfs.HistoryFilter{Limit: 1})[0]
+		set := history(t, w, llmfs.HistoryFilter{Set: last.Set})
+		if got := ops(w, set); got != "patch c.txt, patch b.txt, patch a.txt" {
+			t.Fatalf("patch's change set = %s", got)
+		}
+		if _, err := w.UndoSet(bg, last.ID); err != nil {
+			t.Fatalf("UndoSet: %v", err)
+		}
+		if a, b := mustRaw(t, w, "a.txt"), mustRaw(t, w, "b.txt"); a != "one\n" || b != "two\n" {
+			t.Errorf("after undo a.txt = %q, b.txt = %q", a, b)
+		}
+		if _, err := w.Read(bg, "c.txt", llmfs.ReadOptions{}); llmfs.CodeOf(err) != llmfs.CodeFileNotFound {
+			t.Errorf("after undo c.txt: %v, want FILE_NOT_FOUND", err)
+		}
+	})
+}
+
+// TestInsertJournaled: issue 14.1, Insert (the anthropic editor's insert) is journaled as
+// an edit; it wrote straight to the store.
+func TestInsertJournaled(t *testing.T) {
+	journalBackends(t, func(t *testing.T, w *llmfs.Workspace) {
+		put(t, w, "a.txt", "one\n")
+		if _, err := w.Insert(bg, "a.txt", 0, "zero"); err != nil {
+			t.Fatal(err)
+		}
+		last := history(t, w, llmfs.HistoryFilter{Limit: 1})[0]
+		if last.Op != llmfs.ChangeEdit || w.Rel(last.Path) != "a.txt" {
+			t.Fatalf("newest change = %s %s, want edit a.txt", last.Op, w.Rel(last.Path))
+		}
+		if _, err := w.Undo(bg, last.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustRaw(t, w, "a.txt"); got != "one\n" {
+			t.Errorf("after undo a.txt = %q", got)
+		}
+	})
+}

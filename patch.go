@@ -40,9 +40,8 @@ type PatchedFile struct {
 // every file matched, each uniquely (see package patch for the matching rules). Writes are
 // compare-and-swap against what was read; if one fails (another writer got in, a quota
 // refused it), the files already written are put back as they were and the error is
-// returned, so a patch changes all its files or none. (A crash in the middle of the writes
-// can still leave some done: the journal, when the store has one, will make it one change
-// set.)
+// returned, so a patch changes all its files or none. The journal, when the store has one,
+// records the patch as one change set (operation "patch").
 //
 // Adding a file that exists replaces it and moving onto an existing file replaces that,
 // as in Codex. Each file needs the policy of what is done to it: write to add, edit to
@@ -100,7 +99,7 @@ func (w *Workspace) Patch(ctx context.Context, text string, opts PatchOptions) (
 		return nil, patchError(err)
 	}
 	// Check the policy for what is done to each file before writing anything.
-	res := &PatchResult{Format: p.Format.String()}
+	res := &PatchResult{Format: p.Format.String(), Files: []PatchedFile{}} // [] when nothing changed: never null
 	var diffs []string
 	for _, fp := range pl.Files {
 		pf := files[fp.Path]
@@ -134,7 +133,10 @@ func (w *Workspace) Patch(ctx context.Context, text string, opts PatchOptions) (
 		res.Files = append(res.Files, PatchedFile{Path: abs, Op: kind, Hunks: fp.Hunks, Matched: matched})
 		diffs = append(diffs, textdiff.Unified(w.Rel(abs), fp.Before, fp.After, 3, 60))
 	}
-	if err := w.commitPatch(ctx, pl, files); err != nil {
+	// One change set in the journal: every file of the patch, or (after a failure on a
+	// SQL store) none.
+	_, err = journaled(ctx, w, ChangePatch, func(v *Workspace) (struct{}, error) { return struct{}{}, v.commitPatch(ctx, pl, files) })
+	if err != nil {
 		return nil, err
 	}
 	res.Diff = strings.Join(diffs, "")
@@ -215,19 +217,15 @@ func (w *Workspace) patchWrite(ctx context.Context, r resolved, content string, 
 	return storeError(r.arg, err)
 }
 
-// patchRemove deletes the file of pf if it still holds what Patch read. The store has no
-// conditional remove, so the check and the remove are two steps.
+// patchRemove deletes the file of pf if it still holds what Patch read, in one step
+// ([store.RemoveIf]).
 func (w *Workspace) patchRemove(ctx context.Context, pf *patchFile) error {
-	data, err := w.load(ctx, pf.r)
-	if err != nil {
-		return err
-	}
-	if store.Hash(data) != pf.hash {
-		return changedError(pf.r.arg, nil)
-	}
 	removed := w.removing(pf.r.name)
-	err = w.store.Remove(ctx, pf.r.name)
-	removed(int64(len(data)), err)
+	err := store.RemoveIf(ctx, w.store, pf.r.name, pf.hash)
+	removed(int64(len(pf.plan.Before)), err)
+	if errors.Is(err, store.ErrChanged) {
+		return changedError(pf.r.arg, err)
+	}
 	return storeError(pf.r.arg, err)
 }
 
@@ -241,11 +239,9 @@ func (w *Workspace) undoPatch(ctx context.Context, done []*patchFile) {
 		case pf.plan.Delete:
 			_ = w.patchWrite(ctx, pf.r, pf.plan.Before, store.WriteOptions{IfAbsent: true})
 		case !pf.exists:
-			if data, err := w.load(ctx, pf.r); err == nil && string(data) == pf.plan.After {
-				removed := w.removing(pf.r.name)
-				err := w.store.Remove(ctx, pf.r.name)
-				removed(int64(len(data)), err)
-			}
+			removed := w.removing(pf.r.name)
+			err := store.RemoveIf(ctx, w.store, pf.r.name, store.Hash([]byte(pf.plan.After)))
+			removed(int64(len(pf.plan.After)), err)
 		default:
 			_ = w.patchWrite(ctx, pf.r, pf.plan.Before, store.WriteOptions{IfMatch: store.Hash([]byte(pf.plan.After))})
 		}

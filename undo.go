@@ -155,7 +155,18 @@ func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*path
 	slices.SortStableFunc(rmDirs, func(a, b *pathState) int { return depth(b) - depth(a) })
 	slices.SortStableFunc(mkDirs, func(a, b *pathState) int { return depth(a) - depth(b) })
 	for _, p := range rmFiles {
-		if err := w.store.Remove(ctx, p.name); err != nil {
+		// A file goes only if it still holds what was checked above: a write that got in
+		// since is kept, and the undo fails.
+		var err error
+		if cur := now[p.name]; cur.Kind == store.File {
+			err = store.RemoveIf(ctx, w.store, p.name, cur.Hash)
+		} else {
+			err = w.store.Remove(ctx, p.name)
+		}
+		if errors.Is(err, store.ErrChanged) {
+			return nil, changedError(w.display(p.name), err)
+		}
+		if err != nil {
 			return nil, storeError(w.display(p.name), err)
 		}
 	}

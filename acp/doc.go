@@ -7,8 +7,9 @@
 // agent sees the editor's unsaved buffers and the editor sees every change the agent makes.
 //
 //   - [FileServer] is the client side: it serves a session's files from an llmfs Workspace
-//     confined to the session's cwd, layers unsaved buffers over disk, and records every
-//     write so that an editor can show and undo it.
+//     confined to the session's cwd, layers unsaved buffers over disk, and journals every
+//     write (actor "acp:<session>", in the workspace journal) so that an editor can show and
+//     undo it.
 //   - [AgentStore] is the agent side: a store.Store that sends reads and writes to the
 //     client when the client advertised them, and uses the local disk for the rest.
 //   - [RunClient] is a headless client, the logic of `llmfs acp`: it runs an agent as a

@@ -59,19 +59,32 @@ type FileServer struct {
 	sessions   map[string][]fsRoot         // by session id; longest root first
 	workspaces map[string]*llmfs.Workspace // by canonical root, shared by sessions
 	buffers    map[string]string           // by canonical path
-	changes    []Change
+	writes     []*write                    // the agent's writes, oldest first
 
-	writeMu sync.Mutex // one write at a time, so each Change's before/after is exact
+	writeMu sync.Mutex // one write at a time, so each finds its own journal entry
 }
 
 type fsRoot struct {
-	dir string // canonical absolute directory
-	ws  *llmfs.Workspace
+	dir string           // canonical absolute directory
+	ws  *llmfs.Workspace // the session's view: its changes are journaled as acp:<session>
 }
 
-// Change is one write of the agent.
+// write is one write of the agent: the change as it was reported, where its journal entry
+// is, and the editor's unsaved buffer it replaced, which the journal does not know.
+type write struct {
+	ch     Change
+	ws     *llmfs.Workspace // the root's workspace, as the session's actor
+	rel    string           // the file's name in it
+	entry  int64            // the journal's change id; 0 when the root keeps no journal
+	buffer *string          // the buffer over the file before the write, if any
+}
+
+// Change is one write of the agent. The write itself is in the journal of the root's
+// workspace, as a change of actor "acp:<session id>" (see [Change.Entry]), so `llmfs log`,
+// `llmfs undo` and `llmfs restore` see it too.
 type Change struct {
-	// ID numbers changes from 1 in the order they happened.
+	// ID numbers the server's changes from 1 in the order they happened, across all the
+	// roots (each root has a journal of its own, with ids of its own).
 	ID        int
 	SessionID string
 	// Path is the canonical absolute path of the file written.
@@ -79,22 +92,19 @@ type Change struct {
 	Time time.Time
 	// BeforeHash and AfterHash are the SHA-256 (hex, as [store.Hash]) of the content before
 	// and after the write, as the editor held it (its buffer, if any, else the disk);
-	// BeforeHash is empty when the file did not exist (Created) or could not be read as
-	// text.
+	// BeforeHash is empty when the file did not exist (Created), or when the root keeps no
+	// journal.
 	BeforeHash, AfterHash string
 	// Created reports that the file existed neither on disk nor as a buffer.
 	Created bool
 	// Bytes is the size of the content written.
 	Bytes int
-	// Undone reports that [FileServer.Undo] reverted the change.
+	// Undone reports that the change has been taken back ([FileServer.Undo], or an undo
+	// or restore through the journal by anyone).
 	Undone bool
-
-	// For Undo: the file on disk before (existed, content) and the buffer over it, if
-	// any. Both come back, so undoing a write over an unsaved buffer does not save it.
-	existed  bool
-	before   string
-	buffer   *string
-	undoable bool
+	// Entry is the id of the write in the journal of the root's workspace; 0 when the root
+	// keeps no journal (then the change cannot be undone).
+	Entry int64
 }
 
 // rawLimits make a workspace read like an editor: whole files, lines uncut.
@@ -139,6 +149,7 @@ func (s *FileServer) AddSession(id, cwd string, extra ...string) error {
 		if err != nil {
 			return err
 		}
+		r.ws = r.ws.WithActor(Actor(id))
 		roots = append(roots, r)
 	}
 	// The innermost root wins, so that a nested root's workspace serves its own files.
@@ -233,11 +244,51 @@ func (s *FileServer) Buffer(path string) (string, bool) {
 	return b, ok
 }
 
-// Changes returns the agent's writes so far, oldest first.
+// Actor is the journal's name for the changes of ACP session id: "acp:<id>".
+func Actor(id string) string { return "acp:" + id }
+
+// Changes returns the agent's writes so far, oldest first. Whether each is undone is read
+// from the journal.
 func (s *FileServer) Changes() []Change {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.changes)
+	ws := slices.Clone(s.writes)
+	s.mu.Unlock()
+	out := make([]Change, len(ws))
+	for i, w := range ws {
+		out[i] = w.ch
+		out[i].Undone = w.undone(context.Background())
+	}
+	return out
+}
+
+// undone reports whether a later undo or restore put back what the write found.
+func (w *write) undone(ctx context.Context) bool {
+	if w.entry == 0 {
+		return false
+	}
+	c, err := w.ws.ChangeByID(ctx, w.entry)
+	if err != nil {
+		return false
+	}
+	later, err := w.ws.History(ctx, llmfs.HistoryFilter{Path: w.rel, After: w.entry})
+	if err != nil {
+		return false
+	}
+	// Newest first: count back through undos of undos (a redo) to the oldest undo.
+	undone := false
+	for i := len(later) - 1; i >= 0; i-- {
+		u := later[i]
+		if u.Path != c.Path || (u.Op != llmfs.ChangeUndo && u.Op != llmfs.ChangeRestore) {
+			continue
+		}
+		switch {
+		case !undone && u.Before.Equal(c.After) && u.After.Equal(c.Before):
+			undone = true
+		case undone && u.Before.Equal(c.Before) && u.After.Equal(c.After):
+			undone = false
+		}
+	}
+	return undone
 }
 
 // Handle serves the fs methods on a connection: fs/read_text_file always,
@@ -336,120 +387,92 @@ func (s *FileServer) WriteTextFile(ctx context.Context, req *WriteTextFileReques
 }
 
 func (s *FileServer) write(ctx context.Context, req *WriteTextFileRequest, r fsRoot, rel, key string) (Change, error) {
-	ch := Change{SessionID: req.SessionID, Path: key, AfterHash: store.Hash([]byte(req.Content)), Bytes: len(req.Content)}
-	disk, exists, known, err := s.disk(ctx, r, rel)
+	w := &write{ch: Change{SessionID: req.SessionID, Path: key, AfterHash: store.Hash([]byte(req.Content)), Bytes: len(req.Content)}, ws: r.ws, rel: rel}
+	s.mu.Lock()
+	if buf, ok := s.buffers[key]; ok {
+		w.buffer = &buf
+	}
+	s.mu.Unlock()
+	res, err := r.ws.Write(ctx, rel, req.Content, llmfs.WriteOptions{Mode: llmfs.Overwrite})
 	if err != nil {
 		return Change{}, rpcError(req.Path, err)
 	}
-	ch.existed, ch.before, ch.undoable = exists, disk, !exists || known
-	s.mu.Lock()
-	if buf, ok := s.buffers[key]; ok {
-		ch.buffer = &buf
+	w.ch.Time = time.Now()
+	w.ch.Created = res.Created
+	if r.ws.Journaled() {
+		// Writes are one at a time (writeMu), and this session's actor is the server's
+		// own: the newest change of it to the file is this write.
+		cs, err := r.ws.History(ctx, llmfs.HistoryFilter{Path: rel, Actor: r.ws.Actor(), Limit: 1})
+		if err == nil && len(cs) == 1 {
+			c := cs[0]
+			w.entry, w.ch.Entry, w.ch.Time = c.ID, c.ID, c.Time
+			if c.Before.Kind == store.File {
+				w.ch.BeforeHash = c.Before.Hash
+			}
+		}
 	}
-	s.mu.Unlock()
 	// Created and BeforeHash describe the file as the editor held it: its buffer if any.
-	switch {
-	case ch.buffer != nil:
-		ch.BeforeHash = store.Hash([]byte(*ch.buffer))
-	case !exists:
-		ch.Created = true
-	case known:
-		ch.BeforeHash = store.Hash([]byte(disk))
+	if w.buffer != nil {
+		w.ch.Created, w.ch.BeforeHash = false, store.Hash([]byte(*w.buffer))
 	}
-	if _, err := r.ws.Write(ctx, rel, req.Content, llmfs.WriteOptions{Mode: llmfs.Overwrite}); err != nil {
-		return Change{}, rpcError(req.Path, err)
-	}
-	ch.Time = time.Now()
 	s.mu.Lock()
 	if _, ok := s.buffers[key]; ok {
 		s.buffers[key] = req.Content
 	}
-	ch.ID = len(s.changes) + 1
-	s.changes = append(s.changes, ch)
+	s.writes = append(s.writes, w)
+	w.ch.ID = len(s.writes)
 	s.mu.Unlock()
-	return ch, nil
+	return w.ch, nil
 }
 
-// current returns what the editor holds for a file: its buffer, or its text on disk.
-// exists is false for a missing file; known is false when the file exists but is not
-// text.
-func (s *FileServer) current(ctx context.Context, r fsRoot, rel, key string) (content string, exists, known bool, err error) {
-	s.mu.Lock()
-	buf, ok := s.buffers[key]
-	s.mu.Unlock()
-	if ok {
-		return buf, true, true, nil
-	}
-	return s.disk(ctx, r, rel)
-}
-
-// disk returns the text of a file on disk; exists and known as for current.
-func (s *FileServer) disk(ctx context.Context, r fsRoot, rel string) (content string, exists, known bool, err error) {
-	res, err := r.ws.Read(ctx, rel, llmfs.ReadOptions{Offset: 1, Limit: llmfs.NoLimit})
-	switch {
-	case err == nil && !res.InvalidUTF8:
-		return res.Content, true, true, nil
-	case err == nil, llmfs.CodeOf(err) == llmfs.CodeBinaryFile:
-		return "", true, false, nil
-	case llmfs.CodeOf(err) == llmfs.CodeFileNotFound:
-		return "", false, true, nil
-	}
-	return "", false, false, err
-}
-
-// Undo reverts the change with the given ID: it restores the file on disk as it was
-// before (removing it if the write created it) and the editor buffer over it, if there
-// was one. It refuses when the file has changed since (its
-// content no longer hashes to AfterHash), when the content before was not text, and when
-// the change was already undone.
+// Undo reverts the change with the given ID through the journal of its root
+// ([llmfs.Workspace.Undo], journaled as the session's actor): it puts the file on disk back
+// as it was before (removing it if the write created it), and the editor buffer over it as
+// it was, if there was one. It refuses, changing nothing, when the file has changed since,
+// on disk ([llmfs.CodeFileChanged], with the diff) or in its buffer; when the change was
+// already undone; and when the root keeps no journal.
 func (s *FileServer) Undo(ctx context.Context, id int) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	s.mu.Lock()
-	if id < 1 || id > len(s.changes) {
+	if id < 1 || id > len(s.writes) {
 		s.mu.Unlock()
 		return fmt.Errorf("acp: no change %d", id)
 	}
-	ch := s.changes[id-1]
+	w := s.writes[id-1]
+	buf, open := s.buffers[w.ch.Path]
 	s.mu.Unlock()
 	switch {
-	case ch.Undone:
+	case w.entry == 0:
+		return fmt.Errorf("acp: change %d cannot be undone: %s keeps no journal", id, w.ws.Root())
+	case w.undone(ctx):
 		return fmt.Errorf("acp: change %d is already undone", id)
-	case !ch.undoable:
-		return fmt.Errorf("acp: change %d cannot be undone: %s was not a text file", id, ch.Path)
+	case open && store.Hash([]byte(buf)) != w.ch.AfterHash:
+		return &llmfs.Error{Code: llmfs.CodeFileChanged, Path: w.ch.Path,
+			Msg: fmt.Sprintf("change %d cannot be undone: the editor's buffer of %s has changed since; nothing was touched", id, w.ch.Path)}
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: filepath.Dir(ch.Path), Mode: llmfs.Full, Limits: rawLimits})
+	c, err := w.ws.ChangeByID(ctx, w.entry)
 	if err != nil {
 		return err
 	}
-	rel := filepath.Base(ch.Path)
-	now, exists, known, err := s.current(ctx, fsRoot{dir: ws.Root(), ws: ws}, rel, ch.Path)
-	if err != nil {
-		return err
-	}
-	if !exists || !known || store.Hash([]byte(now)) != ch.AfterHash {
-		return fmt.Errorf("acp: change %d cannot be undone: %s has changed since", id, ch.Path)
-	}
-	if ch.existed {
-		_, err = ws.Write(ctx, rel, ch.before, llmfs.WriteOptions{Mode: llmfs.Overwrite})
-	} else {
-		_, err = ws.Delete(ctx, rel)
-	}
-	if err != nil {
+	if _, err := w.ws.Undo(ctx, w.entry); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, open := s.buffers[ch.Path]
+	_, open = s.buffers[w.ch.Path]
 	switch {
-	case ch.buffer != nil:
-		s.buffers[ch.Path] = *ch.buffer
-	case open && ch.existed: // opened since: it shows the disk again
-		s.buffers[ch.Path] = ch.before
+	case w.buffer != nil:
+		s.buffers[w.ch.Path] = *w.buffer
+	case open && c.Before.Kind == store.File: // opened since: it shows the disk again
+		if res, err := w.ws.Read(ctx, w.rel, llmfs.ReadOptions{Offset: 1, Limit: llmfs.NoLimit}); err == nil {
+			s.buffers[w.ch.Path] = res.Content
+		} else {
+			delete(s.buffers, w.ch.Path)
+		}
 	case open:
-		delete(s.buffers, ch.Path)
+		delete(s.buffers, w.ch.Path)
 	}
-	s.changes[id-1].Undone = true
 	return nil
 }
 

@@ -26,6 +26,7 @@ type fsFixture struct {
 
 func newFSFixture(t *testing.T, opts *FileServerOptions) *fsFixture {
 	t.Helper()
+	t.Setenv("LLMFS_CACHE_DIR", t.TempDir()) // the roots' journals
 	base := t.TempDir()
 	f := &fsFixture{root: filepath.Join(base, "proj"), outside: filepath.Join(base, "outside")}
 	writeFiles(t, f.root, map[string]string{
@@ -334,15 +335,18 @@ func TestFileServerUndo(t *testing.T) {
 	if err := f.srv.Undo(ctx, 9); err == nil {
 		t.Error("undo of a change that does not exist succeeded")
 	}
-	// A binary file can be overwritten, but its old bytes were never read as text: no undo.
+	// A binary file overwritten: the journal keeps its bytes, so the undo puts them back.
 	if err := f.write(map[string]any{"sessionId": "s1", "path": p("binary.bin"), "content": "text now"}); err != nil {
 		t.Fatal(err)
 	}
-	if c := f.srv.Changes()[2]; c.BeforeHash != "" || c.Created {
+	if c := f.srv.Changes()[2]; c.BeforeHash != store.Hash([]byte("ab\x00cd")) || c.Created {
 		t.Errorf("binary overwrite change = %+v", c)
 	}
-	if err := f.srv.Undo(ctx, 3); err == nil {
-		t.Error("undo of a binary overwrite succeeded")
+	if err := f.srv.Undo(ctx, 3); err != nil {
+		t.Fatalf("undo of a binary overwrite: %v", err)
+	}
+	if got, _ := os.ReadFile(p("binary.bin")); string(got) != "ab\x00cd" {
+		t.Errorf("after undo binary.bin = %q", got)
 	}
 }
 
@@ -512,5 +516,65 @@ func TestFileServerUndoBuffers(t *testing.T) {
 	}
 	if b, ok := f.srv.Buffer(nb); !ok || b != "draft" {
 		t.Errorf("buffer of the unsaved new file after undo = %q, %v, want the draft", b, ok)
+	}
+}
+
+// TestFileServerChangesOnJournal: issue 14.7, the file server's change log and undo are
+// the workspace journal's: each write is a change of actor acp:<session>, an Undo is a
+// journaled undo (so it can be redone), a write the journal saw undone elsewhere (llmfs
+// undo) shows as undone, and Undo refuses with FILE_CHANGED, with the diff, a file
+// changed since on disk.
+func TestFileServerChangesOnJournal(t *testing.T) {
+	f := newFSFixture(t, nil)
+	ctx := context.Background()
+	a := filepath.Join(f.root, "a.txt")
+	for _, content := range []string{"first\n", "second\n"} {
+		if err := f.write(map[string]any{"sessionId": "s1", "path": a, "content": content}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := llmfs.Open(&llmfs.Options{Root: f.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes := f.srv.Changes()
+	for _, c := range changes {
+		jc, err := ws.ChangeByID(ctx, c.Entry)
+		if err != nil || jc.Actor != "acp:s1" || jc.Path != a || jc.After.Hash != c.AfterHash {
+			t.Fatalf("change %d: journal entry %+v, %v; want a write of %s by acp:s1", c.ID, jc, err, a)
+		}
+	}
+	// Undone through the journal by someone else: the file server sees it.
+	if _, err := ws.Undo(ctx, changes[1].Entry); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.srv.Changes(); c[0].Undone || !c[1].Undone {
+		t.Errorf("after llmfs undo of change 2: undone = %v, %v; want false, true", c[0].Undone, c[1].Undone)
+	}
+	if err := f.srv.Undo(ctx, 2); err == nil {
+		t.Error("Undo of a change already undone through the journal succeeded")
+	}
+	// Changed on disk since: FILE_CHANGED with the diff, nothing touched.
+	os.WriteFile(a, []byte("first\nby hand\n"), 0o644)
+	err = f.srv.Undo(ctx, 1)
+	if llmfs.CodeOf(err) != llmfs.CodeFileChanged || !strings.Contains(err.Error(), "+by hand") {
+		t.Fatalf("Undo over a changed file = %v, want FILE_CHANGED with the diff", err)
+	}
+	if got, _ := os.ReadFile(a); string(got) != "first\nby hand\n" {
+		t.Errorf("refused undo touched a.txt: %q", got)
+	}
+	os.WriteFile(a, []byte("first\n"), 0o644)
+	if err := f.srv.Undo(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := ws.History(ctx, llmfs.HistoryFilter{Limit: 1})
+	if err != nil || len(cs) != 1 || cs[0].Op != llmfs.ChangeUndo || cs[0].Actor != "acp:s1" {
+		t.Fatalf("newest journal entry = %+v, %v; want the undo, by acp:s1", cs, err)
+	}
+	if !f.srv.Changes()[0].Undone {
+		t.Error("change 1 not undone after Undo")
+	}
+	if got, _ := os.ReadFile(a); string(got) != "one\ntwo\nthree\nfour\nfive\n" {
+		t.Errorf("after undo a.txt = %q", got)
 	}
 }

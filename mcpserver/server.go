@@ -9,7 +9,9 @@
 // error code ("FILE_NOT_FOUND: ...") and whose _meta holds {"code", "message"} under
 // [ErrorMetaKey]; a success as structured content (the result object) plus its JSON
 // text, except in the rtc dialect's read, whose text is the numbered lines themselves with
-// a short trailing note, as Claude Code's Read returns them. No text escapes <, > or &.
+// a short trailing note, as Claude Code's Read returns them. A read of a PNG, JPEG, GIF or
+// WebP file adds the image as image content, and its structured content and text leave
+// the base64 out. No text escapes <, > or &.
 //
 // Each MCP session gets its own workspace session ([llmfs.Workspace.Session]) and so its
 // own read tracker: when the workspace requires reads before edits
@@ -92,6 +94,11 @@ type Options struct {
 	// PollInterval is how often a subscribed resource's file is checked for changes.
 	// Default [DefaultPollInterval].
 	PollInterval time.Duration
+	// HistoryTools offers the model the history tools, history and undo
+	// ([tools.Options.History]), besides the dialect's. Off by default. Each session's
+	// changes are journaled as its own actor, "mcp:<session id>", so undo by path takes
+	// back that session's changes only.
+	HistoryTools bool
 }
 
 // DefaultRootsTimeout is the default of [Options.RootsTimeout].
@@ -101,6 +108,7 @@ const DefaultRootsTimeout = 10 * time.Second
 type server struct {
 	roots        []*llmfs.Workspace // roots[0] is the default for relative paths
 	dialect      tools.Dialect
+	history      bool // offer the history tools
 	requireRead  *bool
 	logger       *slog.Logger
 	rootsTimeout time.Duration
@@ -150,13 +158,14 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	case o.ProgressInterval < 0:
 		o.ProgressInterval = 0
 	}
-	defs, err := tools.Definitions(o.Dialect, ws.Mode())
+	defs, err := tools.DefinitionsFor(o.Dialect, ws.Mode(), &tools.Options{History: o.HistoryTools})
 	if err != nil {
 		return nil, err
 	}
 	s := &server{
 		roots:            append([]*llmfs.Workspace{ws}, o.Roots...),
 		dialect:          o.Dialect,
+		history:          o.HistoryTools,
 		requireRead:      o.RequireRead,
 		logger:           o.Logger,
 		rootsTimeout:     o.RootsTimeout,
@@ -185,7 +194,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	srv.AddReceivingMiddleware(s.rootsChangedMiddleware)
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
-	all, err := tools.Definitions(o.Dialect, llmfs.Full)
+	all, err := tools.DefinitionsFor(o.Dialect, llmfs.Full, &tools.Options{History: o.HistoryTools})
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +287,9 @@ const ErrorMetaKey = "io.github.llmfs/error"
 
 // result turns a tool's outcome into an MCP result: a coded error as an isError result
 // whose text starts with the code, a success as structured content (the result object)
-// plus the text a model reads (its JSON, or the numbered lines of an rtc read).
+// plus the text a model reads (its JSON, or the numbered lines of an rtc read). A read of
+// an image adds it as image content (type "image", base64 data, mimeType), which the
+// structured content and text then leave out.
 //
 // An error carries no structured content: every tool has an outputSchema, and clients
 // (the TypeScript SDK among them) check any structured content against it, errors
@@ -292,10 +303,19 @@ func result(out *tools.Result, err error) *mcp.CallToolResult {
 			Content: []mcp.Content{&mcp.TextContent{Text: e.Code + ": " + e.Message}},
 		}
 	}
-	return &mcp.CallToolResult{
+	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: out.Text}},
 		StructuredContent: out.JSON,
 	}
+	if len(out.Images) > 0 {
+		// Each image as image content, and the base64 only there: the structured content
+		// and its text say what was read without it.
+		res.StructuredContent = out.Structured
+		for _, img := range out.Images {
+			res.Content = append(res.Content, &mcp.ImageContent{Data: img.Data, MIMEType: img.MIMEType})
+		}
+	}
+	return res
 }
 
 // instructions tells the client which directories it may use.

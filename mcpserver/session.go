@@ -46,7 +46,7 @@ func (s *server) session(ss *mcp.ServerSession) (*session, error) {
 		// A session of its own, so its reads are its own; NewWithOptions switches
 		// read-before-edit on or off as asked. Relative paths resolve against the first
 		// directory, so results in the others are shown absolute.
-		tb, err := tools.NewWithOptions(r.WithActor(actor), s.dialect, &tools.Options{RequireRead: s.requireRead, AbsolutePaths: i > 0})
+		tb, err := tools.NewWithOptions(r.WithActor(actor), s.dialect, &tools.Options{RequireRead: s.requireRead, AbsolutePaths: i > 0, History: s.history})
 		if err != nil {
 			return nil, err
 		}

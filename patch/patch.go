@@ -20,7 +20,8 @@
 //
 // Planning matches every hunk with the steps of the edit matcher (exact, then trailing
 // whitespace, indentation, Unicode punctuation, copied line numbers), each accepted only
-// when it matches one place; see [Patch.Plan].
+// when it matches one place; see [Patch.Plan]. A hunk that changes nothing (its old and
+// new lines the same) is refused when parsed.
 package patch
 
 import (
@@ -153,7 +154,27 @@ func Parse(text, defaultPath string) (*Patch, error) {
 	if len(p.Files) == 0 {
 		return nil, &ParseError{Format: p.Format, Msg: "the patch changes no file"}
 	}
+	if err := noOpHunk(p); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// noOpHunk refuses a hunk whose old and new lines are the same: it changes nothing, so
+// the text that was to change was lost in copying (a SEARCH/REPLACE block whose last,
+// blank line was dropped from both parts; a V4A chunk of context lines alone). Applying
+// it would report success for an edit that was never made.
+func noOpHunk(p *Patch) error {
+	for _, f := range p.Files {
+		for k, h := range f.Hunks {
+			if h.Old != "" && h.Old == h.New {
+				return &ParseError{Format: p.Format, Line: h.Line, Msg: fmt.Sprintf(
+					"%s: hunk %d of %d changes nothing (its old and new lines are the same); give the new lines as they should be, or leave the hunk out",
+					f.Path, k+1, len(f.Hunks))}
+			}
+		}
+	}
+	return nil
 }
 
 // joinLines renders lines as text, each ending in "\n".

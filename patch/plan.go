@@ -186,26 +186,34 @@ func applyHunks(f *File, text string) (string, []string, error) {
 			}
 			continue
 		}
-		region := text[from:]
-		r, err := editmatch.Find(region, h.Old, h.New)
-		var amb *editmatch.Ambiguous
-		if errors.As(err, &amb) && amb.Step == editmatch.Exact {
-			if rr, ok := pick(region, h, eol); ok {
-				r, err = rr, nil
+		var (
+			r     editmatch.Result
+			err   error
+			found bool
+		)
+		if h.EOF {
+			// *** End of File anchors the hunk at the end: look there first, so that the
+			// same lines earlier in the file do not make it ambiguous.
+			if tail := tailStart(text, from, lineCount(h.Old)); tail > from {
+				if tr, terr := editmatch.Find(text[tail:], h.Old, h.New); terr == nil {
+					from, r, found = tail, tr, true
+				}
 			}
 		}
-		if errors.Is(err, editmatch.ErrNotFound) && strings.HasSuffix(h.Old, "\n\n") {
-			// Codex's leniency: a trailing empty line in a hunk may stand for the end of
-			// the file rather than a blank line in it.
-			r, err = editmatch.Find(region, strings.TrimSuffix(h.Old, "\n"), strings.TrimSuffix(h.New, "\n"))
+		if !found {
+			r, err = editmatch.Find(text[from:], h.Old, h.New)
+			if err != nil {
+				r, err = retry(text[from:], h, eol, err)
+			}
 		}
-		switch {
-		case errors.As(err, &amb):
-			return "", nil, fail(ambiguous(f.Path, text, from, amb, k, len(f.Hunks)))
-		case err != nil:
+		if err != nil {
+			var amb *editmatch.Ambiguous
+			if errors.As(err, &amb) {
+				return "", nil, fail(ambiguous(f.Path, text, from, amb, k, len(f.Hunks)))
+			}
 			return "", nil, fail(notFound(f.Path, text, h, k, len(f.Hunks), from > 0))
 		}
-		if h.EOF && strings.TrimRight(region[r.End:], "\r\n") != "" {
+		if region := text[from:]; h.EOF && strings.TrimRight(region[r.End:], "\r\n") != "" {
 			return "", nil, fail(&MatchError{Msg: fmt.Sprintf("%s: hunk %d of %d is marked *** End of File, but its text is found at line %d, not at the end of the file",
 				f.Path, k+1, len(f.Hunks), 1+strings.Count(text[:from+r.Start], "\n"))})
 		}
@@ -214,6 +222,47 @@ func applyHunks(f *File, text string) (string, []string, error) {
 		steps = append(steps, string(r.Step))
 	}
 	return mark + text, steps, nil
+}
+
+// retry handles a first Find of h in region that failed with err: several exact
+// occurrences that an anchor or a line hint tells apart ([pick]), or, as Codex allows, a
+// trailing empty line that stands for the end of the file.
+func retry(region string, h Hunk, eol func(string) string, err error) (editmatch.Result, error) {
+	var amb *editmatch.Ambiguous
+	if errors.As(err, &amb) && amb.Step == editmatch.Exact {
+		if r, ok := pick(region, h, eol); ok {
+			return r, nil
+		}
+	}
+	if errors.Is(err, editmatch.ErrNotFound) && strings.HasSuffix(h.Old, "\n\n") {
+		// Codex's leniency: a trailing empty line in a hunk may stand for the end of
+		// the file rather than a blank line in it.
+		return editmatch.Find(region, strings.TrimSuffix(h.Old, "\n"), strings.TrimSuffix(h.New, "\n"))
+	}
+	return editmatch.Result{}, err
+}
+
+// lineCount is the number of lines of s, a last line without "\n" included.
+func lineCount(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// tailStart returns the offset in text of the first of its last n lines at or after from,
+// empty lines at the very end not counted; from when there are no more than n.
+func tailStart(text string, from, n int) int {
+	i := from + len(strings.TrimRight(text[from:], "\r\n"))
+	for ; n > 0; n-- {
+		j := strings.LastIndexByte(text[from:i], '\n')
+		if j < 0 {
+			return from
+		}
+		i = from + j
+	}
+	return i + 1
 }
 
 // pick chooses among several exact occurrences of h.Old in region: the first, after a V4A anchor; the one at the hint line otherwise.

@@ -129,6 +129,15 @@ func TestCodexScenarios(t *testing.T) {
 			want:  map[string]string{"a.py": "def f():\n    pass\n\ndef g():\n    return 1\n"}},
 		{name: "ambiguous without anchor", in: map[string]string{"a.py": "def f():\n    pass\n\ndef g():\n    pass\n"},
 			patch: "*** Begin Patch\n*** Update File: a.py\n@@\n-    pass\n+    return 1\n*** End Patch\n", err: "match 2 places"},
+		// *** End of File tells apart lines that occur more than once: the hunk goes at
+		// the end (found by the Codex scenarios restated through apply_patch, which
+		// refused this as matching 2 places).
+		{name: "end of file marker picks the last of several", in: map[string]string{"e.txt": "x\ny\nx\ny\n"},
+			patch: "*** Begin Patch\n*** Update File: e.txt\n@@\n x\n-y\n+Y\n*** End of File\n*** End Patch\n",
+			want:  map[string]string{"e.txt": "x\ny\nx\nY\n"}},
+		{name: "end of file marker with a tolerant step", in: map[string]string{"e.go": "\tx()\n\ty()\n\tx()\n\ty()\n\n"},
+			patch: "*** Begin Patch\n*** Update File: e.go\n@@\n     x()\n-    y()\n+    z()\n*** End of File\n*** End Patch\n",
+			want:  map[string]string{"e.go": "\tx()\n\ty()\n\tx()\n\tz()\n\n"}},
 		{name: "end of file marker refuses a match elsewhere", in: map[string]string{"t.txt": "a\nb\nc\n"},
 			patch: "*** Begin Patch\n*** Update File: t.txt\n@@\n-a\n+A\n*** End of File\n*** End Patch\n", err: "End of File"},
 		{name: "tolerant indent", in: map[string]string{"a.go": "func f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n"},

@@ -134,7 +134,7 @@ type Change struct {
 	Set    int64     `json:"set"` // the ID of the first change of its change set
 	Time   time.Time `json:"time"`
 	Actor  string    `json:"actor"`
-	Op     string    `json:"op"`              // write, append, create, edit, delete, move, copy, mkdir, system, undo, restore
+	Op     string    `json:"op"`              // write, append, create, edit, patch, delete, move, copy, mkdir, system, undo, restore
 	Path   string    `json:"path"`            // store name of the path changed
 	Other  string    `json:"other,omitempty"` // move: the other end; copy: the source
 	Before Version   `json:"before"`

@@ -33,13 +33,16 @@ var agentoolTools = []tool{
 		description: "Read a text file. Returns its content (line endings kept) and total_lines, the number of lines in the whole file. " +
 			"Lines over 2000 characters are cut and marked; cut_lines counts them. Page through large files with offset (first line, from 1) " +
 			"and limit (number of lines). Without limit at most 2000 lines or 256 KiB are returned; then truncated is true and next_offset " +
-			"says where to continue. Binary files are refused.",
+			"says where to continue. A PNG, JPEG, GIF or WebP image (up to 5 MiB) comes back as an image; other binary files are refused.",
 		params: []param{
 			str("path", pathDesc, true),
 			integer("offset", "First line to read, counting from 1.", 1),
 			integer("limit", "Maximum number of lines to read (0 or more).", 0),
 		},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+			if out, ok, err := tb.image(ctx, a.String("path", "")); ok || err != nil {
+				return out, err
+			}
 			res, err := tb.read(ctx, a)
 			if err != nil {
 				return nil, err

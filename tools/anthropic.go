@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"sync"
 
 	"github.com/llmfs/llmfs"
 	sj "github.com/llmfs/llmfs/internal/strictjson"
@@ -15,9 +14,10 @@ import (
 // (str_replace_based_edit_tool) and memory tool, on virtual paths where "/" is the
 // workspace root, as in rtc; memory works only below /memories.
 //
-// undo_edit takes back the last edit this toolbox made to a file, from a stack kept in
-// memory per toolbox (so per session), compare-and-swap on what the edit left; it is a
-// stand-in until the workspace journal offers undo.
+// undo_edit takes back the newest change to a file that this session's actor made and has
+// not taken back yet, from the workspace journal (history.go: the same as undo with a
+// path), so it survives a restart of the server; it is compare-and-swap on what the change
+// left (FILE_CHANGED, with the diff, if the file changed since), and itself journaled.
 var anthropicTools = []tool{anthropicEditor, anthropicMemory, patchTool(vpathDesc)}
 
 // MemoryRoot is the directory the anthropic memory tool is confined to.
@@ -32,7 +32,7 @@ var anthropicEditor = tool{
 		"listing files and directories two levels deep, hidden ones left out); create (a new file with file_text; parents are made); " +
 		"str_replace (replace old_str, which must occur exactly once, with new_str; small differences in whitespace, indentation, " +
 		"quotes or copied line numbers are forgiven and reported); insert (insert_text, or new_str, after line insert_line, 0 for the " +
-		"start of the file); undo_edit (take back this session's last edit of path).",
+		"start of the file); undo_edit (take back this session's last change to path; again to go further back).",
 	params: append([]param{
 		enum("command", "view, create, str_replace, insert or undo_edit.", "view", "create", "str_replace", "insert", "undo_edit"),
 	}, editorParams...),
@@ -66,43 +66,6 @@ var anthropicMemory = tool{
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 		return tb.editor(ctx, a, true)
 	},
-}
-
-// undoStack keeps, per path, the edits a toolbox can take back.
-type undoStack struct {
-	mu    sync.Mutex
-	edits map[string][]*llmfs.EditUndo
-}
-
-const maxUndo = 32 // edits kept per file
-
-func (s *undoStack) push(res *llmfs.EditResult) {
-	u := res.Undo()
-	if u == nil {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.edits == nil {
-		s.edits = map[string][]*llmfs.EditUndo{}
-	}
-	st := append(s.edits[u.Path], u)
-	if len(st) > maxUndo {
-		st = st[1:]
-	}
-	s.edits[u.Path] = st
-}
-
-func (s *undoStack) pop(p string) *llmfs.EditUndo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.edits[p]
-	if len(st) == 0 {
-		return nil
-	}
-	u := st[len(st)-1]
-	s.edits[p] = st[:len(st)-1]
-	return u
 }
 
 func need(a sj.Object, cmd string, names ...string) error {
@@ -167,7 +130,6 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 		if err != nil {
 			return nil, err
 		}
-		tb.undo.push(res)
 		return editResultAll(res), nil
 	case "insert":
 		if err := need(a, cmd, "insert_line"); err != nil {
@@ -186,22 +148,18 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 		if err != nil {
 			return nil, err
 		}
-		tb.undo.push(res)
 		return editResultAll(res), nil
 	case "undo_edit":
-		abs, err := tb.ws.Abs(p)
+		c, err := tb.lastChange(ctx, p)
 		if err != nil {
 			return nil, err
 		}
-		u := tb.undo.pop(abs)
-		if u == nil {
-			return nil, invalid("there is no edit of %s to undo in this session", p)
-		}
-		res, err := tb.ws.RevertEdit(ctx, u)
+		res, err := tb.undoChange(ctx, c)
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"path": res.Path, "undone": true}, nil
+		diff := tb.undone(ctx, res, []llmfs.Change{c})["diff"]
+		return map[string]any{"path": c.Path, "undone": true, "diff": diff}, nil
 	case "delete":
 		if path.Clean(p) == MemoryRoot {
 			return nil, invalid("the %s directory itself cannot be deleted", MemoryRoot)

@@ -59,7 +59,8 @@ var codexApplyPatch = tool{
 var codexReadFile = tool{
 	name: "read_file", output: codexReadOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
 	description: "Read a text file. Each line comes prefixed with its number as 'L<n>: '. offset is the first line (from 1), limit the " +
-		"number of lines (default: up to 2000). The result says when there is more and where to continue.",
+		"number of lines (default: up to 2000). The result says when there is more and where to continue. A PNG, JPEG, GIF or WebP " +
+		"image (up to 5 MiB) comes back as an image.",
 	params: []param{
 		str("file_path", "Path of the file, relative to the workspace root.", true),
 		integer("offset", "First line to read, counting from 1.", 1),

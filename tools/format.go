@@ -19,8 +19,10 @@ var Formats = []string{"llmfs", "openai", "anthropic", "gemini", "mcp"}
 //   - "anthropic": {name, description, input_schema} and nothing else;
 //   - "gemini": {functionDeclarations: [{name, description, parameters}]}, the parameters in
 //     the OpenAPI subset Gemini's Schema accepts (upper-case types; type, description, enum,
-//     properties, required, items, minimum, minItems only);
-//   - "mcp": MCP tools, {name, description, inputSchema, annotations}.
+//     properties, required, items, minimum, minItems only; minItems, an int64 there, as a
+//     string);
+//   - "mcp": MCP tools as the MCP server lists them, {name, description, inputSchema,
+//     outputSchema, annotations}, every hint set (openWorldHint false: a closed set of files).
 func Format(defs []Definition, format string) (json.RawMessage, error) {
 	var out any
 	switch format {
@@ -57,8 +59,13 @@ func Format(defs []Definition, format string) (json.RawMessage, error) {
 	case "mcp":
 		list := []map[string]any{}
 		for _, d := range defs {
-			list = append(list, map[string]any{"name": d.Name, "description": d.Description, "inputSchema": d.InputSchema,
-				"annotations": map[string]any{"readOnlyHint": d.ReadOnly, "destructiveHint": d.Destructive, "idempotentHint": d.Idempotent}})
+			t := map[string]any{"name": d.Name, "description": d.Description, "inputSchema": d.InputSchema,
+				"annotations": map[string]any{"readOnlyHint": d.ReadOnly, "destructiveHint": d.Destructive, "idempotentHint": d.Idempotent,
+					"openWorldHint": false}}
+			if len(d.OutputSchema) > 0 {
+				t["outputSchema"] = d.OutputSchema
+			}
+			list = append(list, t)
 		}
 		out = list
 	default:
@@ -95,6 +102,9 @@ func geminiSchema(s map[string]any) map[string]any {
 				continue
 			}
 			out[k] = v
+		case "minItems":
+			// An int64 of Gemini's Schema, which its JSON form writes as a string.
+			out[k] = fmt.Sprint(v)
 		default:
 			out[k] = v
 		}

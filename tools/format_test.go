@@ -82,12 +82,12 @@ func TestFormatVendorShapes(t *testing.T) {
 			var list []map[string]any
 			decode("mcp", &list)
 			for _, tool := range list {
-				if keys := keysOf(tool); !slices.Equal(keys, []string{"annotations", "description", "inputSchema", "name"}) {
+				if keys := keysOf(tool); !slices.Equal(keys, []string{"annotations", "description", "inputSchema", "name", "outputSchema"}) {
 					t.Errorf("keys %v", keys)
 				}
 				checkJSONSchema(t, tool["inputSchema"].(map[string]any))
 				for k := range tool["annotations"].(map[string]any) {
-					if !slices.Contains([]string{"readOnlyHint", "destructiveHint", "idempotentHint"}, k) {
+					if !slices.Contains([]string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}, k) {
 						t.Errorf("annotation %q", k)
 					}
 				}

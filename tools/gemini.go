@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -35,7 +36,8 @@ func either(a sj.Object, name, alias string, required bool) (string, error) {
 var geminiReadFile = tool{
 	name: "read_file", output: geminiReadOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
 	description: "Read a text file and return its content. Large files are truncated; the result then says so and which lines to " +
-		"read next. Read a part with start_line and end_line (1-based, inclusive), or offset (0-based line) and limit.",
+		"read next. Read a part with start_line and end_line (1-based, inclusive), or offset (0-based line) and limit. A PNG, JPEG, " +
+		"GIF or WebP image (up to 5 MiB) comes back as an image.",
 	params: []param{
 		str("file_path", geminiPathDesc, false),
 		str("absolute_path", "Same as file_path (older name).", false),
@@ -223,13 +225,18 @@ var geminiSearch = tool{
 	},
 }
 
-// maxManyFiles bounds the files read_many_files reads.
-const maxManyFiles = 100
+// maxManyFiles bounds the files read_many_files reads, and maxManyImageBytes the bytes of
+// the images among them (each also within [llmfs.DefaultMaxImageBytes]).
+const (
+	maxManyFiles      = 100
+	maxManyImageBytes = 2 * llmfs.DefaultMaxImageBytes
+)
 
 var geminiReadMany = tool{
 	name: "read_many_files", output: readManyOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
 	description: "Read several text files at once, named by paths or glob patterns relative to the workspace root (src/**/*.go, " +
-		"README.md). Each file comes as '--- path ---' then its content. exclude leaves out files matching its globs. At most 100 files.",
+		"README.md). Each file comes as '--- path ---' then its content; a PNG, JPEG, GIF or WebP image comes as an image (up to 5 MiB each, " +
+		"10 MiB in all). exclude leaves out files matching its globs. At most 100 files.",
 	params: []param{
 		{Param: sj.Param{Name: "include", Kind: sj.Strings}, description: "Paths or glob patterns of the files to read."},
 		{Param: sj.Param{Name: "paths", Kind: sj.Strings}, description: "Same as include (older name)."},
@@ -252,6 +259,8 @@ var geminiReadMany = tool{
 		seen := map[string]bool{}
 		var files []string
 		skipped := 0
+		var images []*llmfs.Image
+		imageBytes := 0
 		for _, pat := range pats {
 			var names []string
 			if strings.ContainsAny(pat, "*?[{") {
@@ -274,6 +283,22 @@ var geminiReadMany = tool{
 					skipped++
 					continue
 				}
+				img, err := tb.ws.ReadImage(ctx, n, 0)
+				switch {
+				case img != nil && imageBytes+len(img.Data) > maxManyImageBytes:
+					fmt.Fprintf(&sb, "--- %s ---\n(a %s image of %d bytes, left out: the images of one call may total %d bytes; read it on its own)\n\n",
+						n, img.MIMEType, len(img.Data), maxManyImageBytes)
+					continue
+				case img != nil:
+					imageBytes += len(img.Data)
+					files = append(files, n)
+					images = append(images, img)
+					fmt.Fprintf(&sb, "--- %s ---\n%s\n\n", n, imageNote(img))
+					continue
+				case llmfs.CodeOf(err) == llmfs.CodeFileTooLarge:
+					fmt.Fprintf(&sb, "--- %s ---\n(%s)\n\n", n, ErrorOf(err).Message)
+					continue
+				}
 				res, err := tb.ws.Read(ctx, n, llmfs.ReadOptions{})
 				if err != nil {
 					fmt.Fprintf(&sb, "--- %s ---\n(%s)\n\n", n, ErrorOf(err).Message)
@@ -287,7 +312,16 @@ var geminiReadMany = tool{
 		if skipped > 0 {
 			out["skipped"] = skipped
 		}
-		return out, nil
+		if len(images) == 0 {
+			return out, nil
+		}
+		lean := maps.Clone(out)
+		full, thin := make([]any, len(images)), make([]any, len(images))
+		for i, img := range images {
+			full[i], thin[i] = imageObject(img, true), imageObject(img, false)
+		}
+		out["images"], lean["images"] = full, thin
+		return imageResult{obj: out, lean: lean, images: images}, nil
 	},
 }
 

@@ -66,16 +66,17 @@ var (
 	listOut     = outObject(entriesField)
 	rtcListOut  = outObject(must("path", outString("The directory listed.")), entriesField)
 	rtcWriteOut = outObject(must("path", outString("The file written.")), must("bytes", outInt("Bytes written.")), must("created", outBool("The file did not exist before.")))
-	readOut     = outObject(append([]field{
-		must("content", outString("The lines read, line endings kept.")),
-		must("total_lines", outInt("Lines in the whole file.")),
+	readOut     = textOrImage([]string{"content", "total_lines"}, append(append([]field{
+		may("path", outString("Absolute path (images).")),
+		may("content", outString("The lines read, line endings kept.")),
+		may("total_lines", outInt("Lines in the whole file.")),
 		may("note", outString("Why no lines came back (an offset past the end).")),
-	}, readNotes...)...)
-	rtcReadOut = outObject(append([]field{
-		must("path", outString("The file read.")),
-		must("content", outString("The lines read, numbered like cat -n, with notes.")),
-		must("total_lines", outInt("Lines in the whole file.")),
-	}, readNotes...)...)
+	}, imageFields...), readNotes...)...)
+	rtcReadOut = textOrImage([]string{"path", "content", "total_lines"}, append(append([]field{
+		may("path", outString("The file read.")),
+		may("content", outString("The lines read, numbered like cat -n, with notes.")),
+		may("total_lines", outInt("Lines in the whole file.")),
+	}, imageFields...), readNotes...)...)
 	findOut = outObject(
 		must("files", map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Matching paths, newest first."}),
 		must("count", outInt("Number of paths returned.")),
@@ -108,7 +109,7 @@ var (
 	imageFields = []field{
 		may("type", map[string]any{"type": "string", "enum": []string{"file", "directory", "image"}, "description": "What was read."}),
 		may("mime_type", outString("The image's MIME type.")),
-		may("data", outString("The image, base64.")),
+		may("data", outString("The image, base64 (left out where the image travels on its own, as MCP image content).")),
 		may("bytes", outInt("Size in bytes.")),
 	}
 	writeFields = []field{
@@ -120,12 +121,12 @@ var (
 		may("matched", outString("How the old text matched: exact, whitespace, indent, unicode or prefix.")),
 	}
 	// codexReadOut and geminiReadOut are text reads, or an image.
-	codexReadOut = outObject(append(append([]field{
+	codexReadOut = textOrImage([]string{"content", "total_lines"}, append(append([]field{
 		may("path", outString("Absolute path (images).")),
 		may("content", outString("The lines read, each prefixed with 'L<n>: '.")),
 		may("total_lines", outInt("Lines in the whole file.")),
 	}, imageFields...), readNotes...)...)
-	geminiReadOut = outObject(append(append([]field{
+	geminiReadOut = textOrImage([]string{"content", "total_lines"}, append(append([]field{
 		may("path", outString("Absolute path (images).")),
 		may("content", outString("The lines read, line endings kept.")),
 		may("total_lines", outInt("Lines in the whole file.")),
@@ -158,8 +159,27 @@ var (
 		must("content", outString("Each file as '--- path ---' then its content.")),
 		must("files", map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "The files read."}),
 		may("skipped", outInt("Files left out past the 100-file cap.")),
+		may("images", map[string]any{"type": "array", "description": "The images among the files, in the order read.", "items": outObject(
+			must("path", outString("Absolute path.")),
+			must("type", map[string]any{"type": "string", "enum": []string{"image"}, "description": "image."}),
+			must("mime_type", outString("The image's MIME type.")),
+			may("data", outString("The image, base64 (left out where the image travels on its own, as MCP image content).")),
+			must("bytes", outInt("Size in bytes.")),
+		)}),
 	)
 )
+
+// imageRequired are the fields an image read always has (the base64 data is left out of
+// MCP structured content, which sends the image as image content beside it).
+var imageRequired = []string{"path", "type", "mime_type", "bytes"}
+
+// textOrImage is the closed object of a read's fields, which holds either the text fields
+// named in text or an image's fields.
+func textOrImage(text []string, fields ...field) map[string]any {
+	o := outObject(fields...)
+	o["anyOf"] = []any{map[string]any{"required": text}, map[string]any{"required": imageRequired}}
+	return o
+}
 
 // outputSchema renders a result schema; nil for a tool that declares none.
 func outputSchema(s map[string]any) json.RawMessage {

@@ -18,7 +18,7 @@ import (
 // outputCalls are calls whose results must match their tool's output schema, by tool
 // name; several per tool to reach the optional fields (truncated, next_offset, ...).
 var outputCalls = map[string][]string{
-	"file_read":        {`{"path":"a.txt"}`, `{"path":"a.txt","offset":2,"limit":1}`, `{"path":"a.txt","offset":9}`, `{"path":"a.txt","limit":0}`},
+	"file_read":        {`{"path":"img.png"}`, `{"path":"a.txt"}`, `{"path":"a.txt","offset":2,"limit":1}`, `{"path":"a.txt","offset":9}`, `{"path":"a.txt","limit":0}`},
 	"file_write":       {`{"path":"new/w.txt","content":"x"}`},
 	"file_edit":        {`{"path":"a.txt","old_text":"two","new_text":"TWO"}`},
 	"directory_create": {`{"path":"d/e"}`},
@@ -29,7 +29,7 @@ var outputCalls = map[string][]string{
 	"file_find":        {`{"pattern":"*.txt"}`, `{"pattern":"*.txt","head_limit":1}`},
 	"file_grep":        {`{"pattern":"o"}`, `{"pattern":"o","output_mode":"content","head_limit":1}`, `{"pattern":"o","output_mode":"count"}`},
 	"ls":               {`{}`, `{"path":"/sub"}`},
-	"read":             {`{"path":"/a.txt"}`, `{"path":"/a.txt","offset":2,"limit":1}`},
+	"read":             {`{"path":"/img.png"}`, `{"path":"/a.txt"}`, `{"path":"/a.txt","offset":2,"limit":1}`},
 	"write":            {`{"path":"/new/w.txt","content":"x"}`},
 	"edit":             {`{"path":"/a.txt","old_string":"two","new_string":"TWO"}`},
 	"find":             {`{"pattern":"*.txt"}`},
@@ -63,14 +63,21 @@ var outputCalls = map[string][]string{
 	"gemini/list_directory":      {`{"dir_path":"."}`},
 	"gemini/glob":                {`{"pattern":"*.txt"}`},
 	"gemini/search_file_content": {`{"pattern":"o"}`},
-	"gemini/read_many_files":     {`{"include":["a.txt","*.txt"]}`},
+	"gemini/read_many_files":     {`{"include":["a.txt","*.txt"]}`, `{"include":["img.png","a.txt"]}`},
+
+	// The history tools (Options.History), last in every dialect: the changes above are
+	// there to show and undo.
+	"history":           {`{}`, `{"id":1}`, `{"path":"a.txt","limit":1}`},
+	"rtc/history":       {`{}`, `{"id":1}`, `{"path":"/a.txt","limit":1}`},
+	"anthropic/history": {`{}`, `{"id":1}`, `{"path":"/a.txt","limit":1}`},
+	"undo":              {`{"id":1}`},
 }
 
-// TestOutputSchemas walks every tool of every dialect: each must declare a closed output
-// schema, and each result of the sample calls must match it.
+// TestOutputSchemas walks every tool of every dialect, the history tools included: each
+// must declare a closed output schema, and each result of the sample calls must match it.
 func TestOutputSchemas(t *testing.T) {
 	for _, d := range tools.Dialects {
-		defs, err := tools.Definitions(d, llmfs.Full)
+		defs, err := tools.DefinitionsFor(d, llmfs.Full, &tools.Options{History: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +94,7 @@ func TestOutputSchemas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tb, err := tools.New(ws, d)
+		tb, err := tools.NewWithOptions(ws, d, &tools.Options{History: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,13 +37,17 @@ var rtcRead = tool{
 	name: "read", output: rtcReadOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
 	description: "Read a text file. Lines come numbered like cat -n: the line number, a tab, then the line. Without limit at most 2000 lines " +
 		"(or 256 KiB) are returned; page through big files with offset (first line, from 1) and limit. Lines over 2000 characters are cut. " +
-		"A note at the end says when there is more and which offset to continue from. Read a file before you edit or overwrite it.",
+		"A note at the end says when there is more and which offset to continue from. A PNG, JPEG, GIF or WebP image (up to 5 MiB) " +
+		"comes back as an image. Read a file before you edit or overwrite it.",
 	params: []param{
 		str("path", vpathDesc, true),
 		integer("offset", "First line to read, counting from 1.", 1),
 		integer("limit", "Maximum number of lines to read.", 0),
 	},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+		if out, ok, err := tb.image(ctx, a.String("path", "")); ok || err != nil {
+			return out, err
+		}
 		res, err := tb.read(ctx, a)
 		if err != nil {
 			return nil, err

@@ -173,7 +173,7 @@ func TestRTCReadBeforeEditDefaults(t *testing.T) {
 func TestDialectsTextKinds(t *testing.T) {
 	files := map[string]string{
 		"crlf.txt":   "\uFEFFone\r\ntwo\r\n",
-		"bin.dat":    "GIF89a\x00\x01",
+		"bin.dat":    "\x7fELF\x00\x01", // binary, and no image (a GIF would be read as one)
 		"latin1.txt": "caf\xe9\n",
 	}
 	type test struct {
@@ -192,7 +192,7 @@ func TestDialectsTextKinds(t *testing.T) {
 		{tools.Agentool, "file_edit", `{"path":"crlf.txt","old_text":"one\n","new_text":"uno\n"}`,
 			`{"diff":"--- a/crlf.txt\n+++ b/crlf.txt\n@@ -1,2 +1,2 @@\n-\ufeffone\r\n+\ufeffuno\r\n two\r\n","path":"$ROOT/crlf.txt","replacements":1}`},
 		{tools.Agentool, "file_read", `{"path":"bin.dat"}`, `{"code":"BINARY_FILE","message":"binary file (it contains NUL bytes); it cannot be read as text: bin.dat"}`},
-		{tools.Agentool, "file_edit", `{"path":"bin.dat","old_text":"GIF","new_text":"PNG"}`, `{"code":"BINARY_FILE","message":"binary file (it contains NUL bytes); it cannot be edited as text: bin.dat"}`},
+		{tools.Agentool, "file_edit", `{"path":"bin.dat","old_text":"ELF","new_text":"PNG"}`, `{"code":"BINARY_FILE","message":"binary file (it contains NUL bytes); it cannot be edited as text: bin.dat"}`},
 		{tools.Agentool, "file_read", `{"path":"latin1.txt"}`, `{"content":"caf\ufffd\n","invalid_utf8":true,"total_lines":1}`},
 	}
 	for _, tc := range tests {

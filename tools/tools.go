@@ -8,7 +8,8 @@
 // numbered lines in reads, and read-before-edit on by default; it never offers deleting.
 // "codex", "anthropic" and "gemini" follow the vendors' own file tools (codex.go,
 // anthropic.go, gemini.go). Every dialect has patch (patch.go); [Format] renders
-// definitions in each vendor API's shape.
+// definitions in each vendor API's shape. Every dialect's read returns an image file as an
+// image (image.go).
 //
 // Arguments are decoded strictly: an unknown tool, a missing or unknown parameter, or a
 // value of the wrong JSON type (1.0 or "1" for an integer) is refused with
@@ -76,7 +77,11 @@ type tool struct {
 
 // init gives every tool its decoder declarations once, rather than at each call.
 func init() {
-	for _, tt := range [][]tool{agentoolTools, rtcTools, codexTools, anthropicTools, geminiTools} {
+	tables := [][]tool{agentoolTools, rtcTools, codexTools, anthropicTools, geminiTools}
+	for _, d := range Dialects {
+		tables = append(tables, historyTables[d])
+	}
+	for _, tt := range tables {
 		for i := range tt {
 			t := &tt[i]
 			t.decls = make([]strictjson.Param, len(t.params))
@@ -102,7 +107,19 @@ func (p param) decl() strictjson.Param {
 	return d
 }
 
-func table(d Dialect) ([]tool, error) {
+// table returns the tools of dialect d, with the history tools when history is set.
+func table(d Dialect, history bool) ([]tool, error) {
+	tt, err := baseTable(d)
+	if err != nil || !history {
+		return tt, err
+	}
+	if d == "" {
+		d = Agentool
+	}
+	return append(slices.Clip(tt), historyTables[d]...), nil
+}
+
+func baseTable(d Dialect) ([]tool, error) {
 	switch d {
 	case "", Agentool:
 		return agentoolTools, nil
@@ -121,10 +138,20 @@ func table(d Dialect) ([]tool, error) {
 // Definitions returns the tools of dialect d that work mode m allows, in a stable order.
 // A tool the mode forbids is left out, so a model is never offered it.
 func Definitions(d Dialect, m llmfs.Mode) ([]Definition, error) {
-	tt, err := table(d)
+	return DefinitionsFor(d, m, nil)
+}
+
+// DefinitionsFor is [Definitions] for a toolbox made with opts: with [Options.History]
+// the history tools are among them. A nil opts means the defaults.
+func DefinitionsFor(d Dialect, m llmfs.Mode, opts *Options) ([]Definition, error) {
+	tt, err := table(d, opts != nil && opts.History)
 	if err != nil {
 		return nil, err
 	}
+	return definitions(tt, m), nil
+}
+
+func definitions(tt []tool, m llmfs.Mode) []Definition {
 	var out []Definition
 	for _, t := range tt {
 		if !m.Allows(t.op) {
@@ -144,7 +171,7 @@ func Definitions(d Dialect, m llmfs.Mode) ([]Definition, error) {
 		}
 		out = append(out, def)
 	}
-	return out, nil
+	return out
 }
 
 // Toolbox runs the tools of one dialect on one workspace. It is safe for concurrent use.
@@ -154,8 +181,7 @@ type Toolbox struct {
 	ws       *llmfs.Workspace
 	dialect  Dialect
 	tools    []tool
-	absolute bool       // show search results as absolute paths ([Options.AbsolutePaths])
-	undo     *undoStack // the anthropic dialect's undo_edit
+	absolute bool // show search results as absolute paths ([Options.AbsolutePaths])
 }
 
 // Options configure a [Toolbox]. A nil *Options means the defaults.
@@ -170,6 +196,9 @@ type Options struct {
 	// back to the same file when given to another tool. The rtc dialect ignores it (its
 	// paths are virtual).
 	AbsolutePaths bool
+	// History adds the history tools, history and undo, to the dialect's (history.go):
+	// they show the workspace's journal and take changes back. Off by default.
+	History bool
 }
 
 // New returns a toolbox for ws in dialect d with the default [Options].
@@ -184,7 +213,7 @@ func New(ws *llmfs.Workspace, d Dialect) (*Toolbox, error) {
 // ([llmfs.Workspace.RequireRead]); otherwise it shares ws's session, so reads made through
 // ws count for edits made through the toolbox.
 func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, error) {
-	tt, err := table(d)
+	tt, err := table(d, opts != nil && opts.History)
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +234,7 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 	if requireRead != ws.RequiresRead() {
 		ws = ws.RequireRead(requireRead)
 	}
-	tb := &Toolbox{ws: ws, dialect: d, tools: tt, undo: &undoStack{}}
+	tb := &Toolbox{ws: ws, dialect: d, tools: tt}
 	if opts != nil {
 		tb.absolute = opts.AbsolutePaths && !IsVirtual(d)
 	}
@@ -221,8 +250,7 @@ func (tb *Toolbox) Dialect() Dialect { return tb.dialect }
 
 // Definitions returns the definitions of the tools the workspace's mode allows.
 func (tb *Toolbox) Definitions() []Definition {
-	defs, _ := Definitions(tb.dialect, tb.ws.Mode())
-	return defs
+	return definitions(tb.tools, tb.ws.Mode())
 }
 
 // Call runs the tool name with JSON arguments args and returns its JSON result. A failure is
@@ -243,6 +271,14 @@ type Result struct {
 	// plain text. In the rtc dialect the text of a read is its numbered lines and a short
 	// trailing note, as Claude Code's Read tool returns them.
 	Text string
+	// Images are the images the call read, in order: a read of a PNG, JPEG, GIF or WebP
+	// file returns it as an image (image.go). JSON holds each in base64 as well; Text and
+	// Structured do not.
+	Images []*llmfs.Image
+	// Structured is the result object without the images' base64 data, for a face that
+	// sends Images on their own (the MCP server's structured content). Nil when the call
+	// read no image: then it is JSON.
+	Structured json.RawMessage
 }
 
 // CallResult is [Toolbox.Call] returning both forms of the result.
@@ -276,8 +312,14 @@ func (tb *Toolbox) CallResult(ctx context.Context, name string, args json.RawMes
 		return nil, err
 	}
 	res := &Result{JSON: b, Text: string(b)}
-	if tr, ok := out.(textResult); ok {
-		res.Text = tr.text
+	switch r := out.(type) {
+	case textResult:
+		res.Text = r.text
+	case imageResult:
+		if res.Structured, err = Marshal(r.lean); err != nil {
+			return nil, err
+		}
+		res.Text, res.Images = string(res.Structured), r.images
 	}
 	return res, nil
 }

@@ -9,7 +9,8 @@
 // copied line-number prefixes, typographic quotes, a missing final newline. Each outcome
 // is correct (the file is exactly the next version's), refused (an error; nothing
 // written), or wrong (written, but not as the next version has it); a wrong edit that
-// exact matching would have made as well is counted apart.
+// exact matching would have made as well (the old text occurs once and replacing it gives
+// the same, or the tool reports that every hunk matched as given) is counted apart.
 //
 //	go run ./bench/editbench -repo . -rev 8f29def -commits 40
 package main
@@ -176,34 +177,59 @@ type way struct {
 	name    string
 	dialect tools.Dialect
 	prefix  func(int) string
-	call    func(tb *tools.Toolbox, path, old, new string) error
+	call    func(tb *tools.Toolbox, path, old, new string) (json.RawMessage, error)
 }
 
 func catN(n int) string { return fmt.Sprintf("%6d\t", n) }
 
-func callJSON(tb *tools.Toolbox, name string, args map[string]any) error {
+func callJSON(tb *tools.Toolbox, name string, args map[string]any) (json.RawMessage, error) {
 	b, _ := json.Marshal(args)
-	_, err := tb.Call(context.Background(), name, b)
-	return err
+	return tb.Call(context.Background(), name, b)
+}
+
+// matchedExactly reports whether a result says its text matched as given: an edit's
+// matched absent or "exact", every hunk of a patch "exact". Such an edit is what exact
+// matching makes of the text the tool was given.
+func matchedExactly(out json.RawMessage) bool {
+	var res struct {
+		Matched *string `json:"matched"`
+		Files   []struct {
+			Matched []string `json:"matched"`
+		} `json:"files"`
+	}
+	if json.Unmarshal(out, &res) != nil {
+		return false
+	}
+	if res.Matched != nil && *res.Matched != "exact" {
+		return false
+	}
+	for _, f := range res.Files {
+		for _, m := range f.Matched {
+			if m != "exact" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 var ways = []way{
-	{"agentool file_edit", tools.Agentool, catN, func(tb *tools.Toolbox, p, o, n string) error {
+	{"agentool file_edit", tools.Agentool, catN, func(tb *tools.Toolbox, p, o, n string) (json.RawMessage, error) {
 		return callJSON(tb, "file_edit", map[string]any{"path": p, "old_text": o, "new_text": n})
 	}},
-	{"rtc edit", tools.RTC, catN, func(tb *tools.Toolbox, p, o, n string) error {
+	{"rtc edit", tools.RTC, catN, func(tb *tools.Toolbox, p, o, n string) (json.RawMessage, error) {
 		return callJSON(tb, "edit", map[string]any{"path": "/" + p, "old_string": o, "new_string": n})
 	}},
-	{"codex apply_patch", tools.Codex, func(n int) string { return fmt.Sprintf("L%d: ", n) }, func(tb *tools.Toolbox, p, o, n string) error {
+	{"codex apply_patch", tools.Codex, func(n int) string { return fmt.Sprintf("L%d: ", n) }, func(tb *tools.Toolbox, p, o, n string) (json.RawMessage, error) {
 		return callJSON(tb, "apply_patch", map[string]any{"input": v4a(p, o, n)})
 	}},
-	{"anthropic str_replace", tools.Anthropic, catN, func(tb *tools.Toolbox, p, o, n string) error {
+	{"anthropic str_replace", tools.Anthropic, catN, func(tb *tools.Toolbox, p, o, n string) (json.RawMessage, error) {
 		return callJSON(tb, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "/" + p, "old_str": o, "new_str": n})
 	}},
-	{"gemini replace", tools.Gemini, catN, func(tb *tools.Toolbox, p, o, n string) error {
+	{"gemini replace", tools.Gemini, catN, func(tb *tools.Toolbox, p, o, n string) (json.RawMessage, error) {
 		return callJSON(tb, "replace", map[string]any{"file_path": p, "old_string": o, "new_string": n, "instruction": "bench"})
 	}},
-	{"patch (SEARCH/REPLACE)", tools.Agentool, catN, func(tb *tools.Toolbox, p, o, n string) error {
+	{"patch (SEARCH/REPLACE)", tools.Agentool, catN, func(tb *tools.Toolbox, p, o, n string) (json.RawMessage, error) {
 		block := p + "\n<<<<<<< SEARCH\n" + strings.TrimSuffix(o, "\n") + "\n=======\n" + strings.TrimSuffix(n, "\n") + "\n>>>>>>> REPLACE\n"
 		return callJSON(tb, "patch", map[string]any{"patch": block})
 	}},
@@ -265,7 +291,7 @@ func run(edits []edit, w io.Writer, verbose bool) {
 				if err != nil {
 					panic(err)
 				}
-				err = wy.call(tb, e.path, o, n)
+				out, err := wy.call(tb, e.path, o, n)
 				got := readAll(ctx, ws, e.path)
 				switch {
 				case err != nil:
@@ -280,16 +306,22 @@ func run(edits []edit, w io.Writer, verbose bool) {
 					t.correct++
 				default:
 					t.wrong++
-					if c := strings.Count(e.before, o); c == 1 && strings.Replace(e.before, o, n, 1) == got {
+					// As exact matching would make it: the old text occurs once and
+					// replacing it gives this, or the tool says it matched as given (a
+					// line-based form whose lines say something else than o and n: a
+					// dropped final newline there drops a last blank line).
+					exact := strings.Count(e.before, o) == 1 && strings.Replace(e.before, o, n, 1) == got || matchedExactly(out)
+					if exact {
 						t.wrongExact++
 					}
 					if verbose {
-						fmt.Fprintf(w, "WRONG %s / %s: %s:%d\n--- old\n%s--- new\n%s", wy.name, pt.name, e.path, e.line, o, n)
+						fmt.Fprintf(w, "WRONG %s / %s: %s:%d (as exact: %v)\n--- old\n%q\n--- new\n%q\n--- result\n%s\n", wy.name, pt.name, e.path, e.line, exact, o, n, out)
 					}
 				}
 			}
 		}
 	}
+	fmt.Fprintf(w, "correct/refused/wrong per tool and perturbation; \"as exact\": wrong edits exact matching makes too\n\n")
 	fmt.Fprintf(w, "| tool | %s |\n|---|", strings.Join(names(), " | "))
 	for range perturbations {
 		fmt.Fprint(w, "---|")
@@ -300,13 +332,9 @@ func run(edits []edit, w io.Writer, verbose bool) {
 		for _, pt := range perturbations {
 			t := results[wy.name][pt.name]
 			total := t.correct + t.refused + t.wrong
-			cell := fmt.Sprintf(" %.1f%%", 100*float64(t.correct)/float64(max(total, 1)))
-			if t.refused > 0 || t.wrong > 0 {
-				cell += fmt.Sprintf(" (%d ref., %d wrong", t.refused, t.wrong)
-				if t.wrongExact > 0 {
-					cell += fmt.Sprintf(", %d as exact", t.wrongExact)
-				}
-				cell += ")"
+			cell := fmt.Sprintf(" %.1f%% %d/%d/%d", 100*float64(t.correct)/float64(max(total, 1)), t.correct, t.refused, t.wrong)
+			if t.wrongExact > 0 {
+				cell += fmt.Sprintf(" (%d as exact)", t.wrongExact)
 			}
 			fmt.Fprint(w, cell+" |")
 		}

@@ -17,7 +17,7 @@ import (
 
 var mcpCmd = &command{
 	name:  "mcp",
-	args:  "[--root DIR]... | --store DSN --workspace ID  [--dialect agentool|rtc|codex|anthropic|gemini] [--require-read] [workspace flags]",
+	args:  "[--root DIR]... | --store DSN --workspace ID  [--dialect agentool|rtc|codex|anthropic|gemini] [--require-read] [--history-tools] [workspace flags]",
 	short: "serve the workspace as an MCP server over standard input and output",
 	long: `Each --root adds a directory to serve; the first (default: the current directory) is the one
 relative paths resolve against, and an absolute path goes to the directory that holds it.
@@ -25,6 +25,8 @@ The directories must not nest. Clients that support MCP roots may narrow them, n
 --store and --workspace serve a virtual workspace kept in a database instead (see 'llmfs ws').
 Each MCP session tracks its own reads: with --require-read (the default in the rtc dialect),
 editing or overwriting a file needs a read of it in the same session first.
+With --history-tools the model also gets history (the change journal and its diffs) and undo;
+each session's changes are journaled as "mcp:<session id>".
 A line that is not a JSON-RPC message gets an error reply and the server reads on; at the end
 of the input the calls already read still answer. The log goes to standard error.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
@@ -57,6 +59,7 @@ type mcpFlags struct {
 	roots       stringList
 	dialect     string
 	requireRead optBool
+	history     bool
 	first       *llmfs.Workspace // the default root's workspace, once server has opened it
 }
 
@@ -69,6 +72,7 @@ func (f *mcpFlags) register(fs *flag.FlagSet, ws *wsFlags) {
 	root.Usage = "a `DIR` to serve; repeat for several, the first is the default (default: the current directory)"
 	fs.StringVar(&f.dialect, "dialect", "agentool", "tool `DIALECT`: agentool, rtc, codex, anthropic or gemini")
 	fs.Var(&f.requireRead, "require-read", "require reading a file in the session before editing or overwriting it (default: on in rtc, off in agentool)")
+	fs.BoolVar(&f.history, "history-tools", false, "also offer the model the history tools: history (the change journal, diffs) and undo")
 }
 
 // server opens one workspace per root and returns the MCP server over them.
@@ -102,7 +106,7 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 		wss = append(wss, ws)
 	}
 	f.first = wss[0]
-	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, Version: buildinfo.Version(), Logger: logger})
+	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, HistoryTools: f.history, Version: buildinfo.Version(), Logger: logger})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

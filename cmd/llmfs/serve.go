@@ -22,7 +22,7 @@ import (
 
 var serveCmd = &command{
 	name:  "serve",
-	args:  "[--addr 127.0.0.1:7700] [--root DIR]... | --store DSN --workspace ID  [--token T] [--dialect agentool|rtc|codex|anthropic|gemini] [workspace flags]",
+	args:  "[--addr 127.0.0.1:7700] [--root DIR]... | --store DSN --workspace ID  [--token T] [--dialect agentool|rtc|codex|anthropic|gemini] [--history-tools] [workspace flags]",
 	short: "serve the workspace as an MCP server over streamable HTTP at /mcp",
 	long: `Every request needs "Authorization: Bearer TOKEN". Without --token (or $LLMFS_TOKEN) a random
 token is made and printed to standard error at start. The Host header must name a loopback

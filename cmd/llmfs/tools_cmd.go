@@ -14,11 +14,12 @@ import (
 
 var toolsCmd = &command{
 	name:  "tools",
-	args:  "[--dialect agentool|rtc|codex|anthropic|gemini] [--mode MODE] [--format llmfs|openai|anthropic|gemini|mcp]",
+	args:  "[--dialect agentool|rtc|codex|anthropic|gemini] [--mode MODE] [--format llmfs|openai|anthropic|gemini|mcp] [--history-tools]",
 	short: "print the tool definitions (name, description, JSON Schema, hints) as JSON",
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		dialect := fs.String("dialect", "agentool", "tool `DIALECT`: agentool, rtc, codex, anthropic or gemini")
 		mode := fs.String("mode", "full", "work `MODE`: only the tools it allows are printed")
+		history := fs.Bool("history-tools", false, "include the history tools (history, undo), as 'llmfs mcp --history-tools' offers them")
 		format := fs.String("format", "llmfs", "`FORMAT` of the definitions: llmfs, or the shape the openai, anthropic, gemini or mcp API takes")
 		return func(ctx context.Context, args []string) error {
 			if len(args) > 0 {
@@ -27,7 +28,7 @@ var toolsCmd = &command{
 			if !llmfs.Mode(*mode).Valid() {
 				return usagef("--mode must be read-only, read-write or full, got %q", *mode)
 			}
-			defs, err := tools.Definitions(tools.Dialect(*dialect), llmfs.Mode(*mode))
+			defs, err := tools.DefinitionsFor(tools.Dialect(*dialect), llmfs.Mode(*mode), &tools.Options{History: *history})
 			if err != nil {
 				return usagef("%v", err)
 			}

@@ -15,18 +15,20 @@ func TestFind(t *testing.T) {
 		name, text, old, new string
 		want                 string // the text after the edit; empty: an error
 		step                 Step
-		ambiguous            bool
+		ambiguous            Step // non-empty: Find must refuse, ambiguous at this step
 	}{
 		{name: "exact", text: "a\nb\nc\n", old: "b", new: "B", want: "a\nB\nc\n", step: Exact},
 		{name: "exact mid-line", text: "x := foo(1)\n", old: "foo(1)", new: "bar(2)", want: "x := bar(2)\n", step: Exact},
 		{name: "exact crlf", text: "a\r\nb\r\nc\r\n", old: "a\nb\n", new: "A\nB\n", want: "A\r\nB\r\nc\r\n", step: Exact},
-		{name: "exact ambiguous", text: "a\nb\na\n", old: "a", new: "A", ambiguous: true},
+		{name: "exact ambiguous", text: "a\nb\na\n", old: "a", new: "A", ambiguous: Exact},
 
 		{name: "trailing spaces in old", text: "one\ntwo\nthree\n", old: "one  \ntwo \n", new: "one  \n2 \n", want: "one\n2\nthree\n", step: Whitespace},
 		{name: "trailing spaces in file", text: "one  \ntwo\t\nthree\n", old: "one\ntwo\n", new: "one\nTWO\n", want: "one  \nTWO\nthree\n", step: Whitespace},
 		{name: "missing final newline in file", text: "a\nlast", old: "a\nlast\n", new: "a\nLAST\n", want: "a\nLAST", step: Whitespace},
 		{name: "crlf whitespace", text: "one\r\ntwo\r\n", old: "one \ntwo\n", new: "one\nzwei\n", want: "one\r\nzwei\r\n", step: Whitespace},
-		{name: "whitespace ambiguous", text: "x\ny\nx\ny\n", old: "x \ny \n", new: "z\n", ambiguous: true},
+		{name: "whitespace ambiguous", text: "x\ny\nx\ny\n", old: "x \ny \n", new: "z\n", ambiguous: Whitespace},
+		{name: "whitespace ambiguous, spaces in the file", text: "x  \nx\t\n", old: "x\n", new: "z\n", ambiguous: Whitespace},
+		{name: "whitespace ambiguous, missing final newline", text: "end \nend", old: "end\n", new: "END\n", ambiguous: Whitespace},
 
 		{name: "indent shifted out", text: py, old: "if x:\n    return 1\n", new: "if x:\n    return 10\n", want: strings.Replace(py, "return 1\n", "return 10\n", 1), step: Indent},
 		{name: "indent shifted in", text: py, old: "        if x:\n            return 1\n", new: "        if x:\n            return 1\n        log()\n", want: "def f():\n    if x:\n        return 1\n    log()\n    return 2\n", step: Indent},
@@ -35,22 +37,28 @@ func TestFind(t *testing.T) {
 		{name: "tabs for spaces", text: py, old: "\tif x:\n\t\treturn 1\n", new: "\tif x:\n\t\treturn 5\n", want: strings.Replace(py, "return 1", "return 5", 1), step: Indent},
 		{name: "indent one line", text: py, old: "return 2", new: "return 3", want: strings.Replace(py, "return 2", "return 3", 1), step: Exact},
 		{name: "indent single line", text: py, old: "  return 2\n", new: "  return 3\n", want: strings.Replace(py, "return 2", "return 3", 1), step: Exact},
-		{name: "indent ambiguous", text: "a:\n  x = 1\nb:\n    x = 1\n", old: "x = 1\n", new: "x = 2\n", ambiguous: true},
+		{name: "indent ambiguous", text: "a:\n  x = 1\nb:\n    x = 1\n", old: "\tx = 1\n", new: "\tx = 2\n", ambiguous: Indent},
+		{name: "exact ambiguous mid-line", text: "a:\n  x = 1\nb:\n    x = 1\n", old: "x = 1\n", new: "x = 2\n", ambiguous: Exact},
 		{name: "indent ambiguous, relative depths decide", text: "if a:\n    x = 1\n    y\nif b:\n    x = 1\n        y\n", old: "  x = 1\n      y\n", new: "  x = 2\n      y\n", want: "if a:\n    x = 1\n    y\nif b:\n    x = 2\n        y\n", step: Indent},
-		{name: "indent ambiguous, relative depths too", text: "if a:\n    x = 1\n    y\nif b:\n    x = 1\n    y\n", old: "  x = 1\n  y\n", new: "  x = 2\n  y\n", ambiguous: true},
+		{name: "indent ambiguous, tabs and spaces", text: "\tx = 1\n        x = 1\n", old: "\t\tx = 1\n", new: "  x = 2\n", ambiguous: Indent},
+		{name: "indent ambiguous, relative depths too", text: "if a:\n    x = 1\n    y\nif b:\n    x = 1\n    y\n", old: "  x = 1\n  y\n", new: "  x = 2\n  y\n", ambiguous: Indent},
 		{name: "indent new block deeper", text: py, old: "  return 2\n", new: "  if y:\n      return 3\n  return 2\n", want: "def f():\n    if x:\n        return 1\n    if y:\n        return 3\n    return 2\n", step: Indent},
 
 		{name: "smart quotes in old", text: "say(\"hi\")\nsay('yo')\n", old: "say(\u201chi\u201d)\n", new: "say(\u201chello\u201d)\n", want: "say(\"hello\")\nsay('yo')\n", step: Unicode},
 		{name: "smart quotes in file", text: "s := \u201chi\u201d\nt\n", old: "s := \"hi\"\nt\n", new: "s := \"hi\"\nu\n", want: "s := \u201chi\u201d\nu\n", step: Unicode},
 		{name: "dashes and nbsp", text: "a - b\nx\u00a0y\n", old: "a \u2014 b\nx y\n", new: "a - b\nx y\n", want: "a - b\nx\u00a0y\n", step: Unicode},
-		{name: "unicode ambiguous", text: "\"q\"\n'q'\n\"q\"\n", old: "\u201cq\u201d ", new: "x", ambiguous: true},
+		{name: "unicode ambiguous", text: "\"q\"\n'q'\n\"q\"\n", old: "\u201cq\u201d ", new: "x", ambiguous: Unicode},
+		{name: "unicode ambiguous dashes", text: "a - b\nc\na - b\n", old: "a \u2013 b\n", new: "a + b\n", ambiguous: Unicode},
+		{name: "unicode ambiguous spaces and quotes", text: "  say('x y')\nsay('x y')\n", old: "say(\u2018x\u00a0y\u2019)\n", new: "say('z')\n", ambiguous: Unicode},
 
 		{name: "rtc prefixes", text: py, old: "     2\t    if x:\n     3\t        return 1\n", new: "     2\t    if x:\n     3\t        return 9\n", want: strings.Replace(py, "return 1", "return 9", 1), step: Prefix},
 		{name: "claude prefixes", text: py, old: "     4→    return 2", new: "     4→    return 0", want: strings.Replace(py, "return 2", "return 0", 1), step: Prefix},
 		{name: "codex prefixes", text: py, old: "L3:         return 1\nL4:     return 2\n", new: "L3:         return 1\n        more()\nL4:     return 2\n", want: "def f():\n    if x:\n        return 1\n        more()\n    return 2\n", step: Prefix},
 		{name: "prefixes with blank line", text: "a\n\nb\n", old: "     1\ta\n     2\t\n     3\tb\n", new: "     1\tA\n     2\t\n     3\tB\n", want: "A\n\nB\n", step: Prefix},
 		{name: "prefixes not consecutive", text: py, old: "     2\t    if x:\n     5\t        return 1\n", new: "z", want: ""},
-		{name: "prefix ambiguous", text: "x\nx\n", old: "     9\tx\n", new: "y\n", ambiguous: true},
+		{name: "prefix ambiguous", text: "x\nx\n", old: "     9\tx\n", new: "y\n", ambiguous: Prefix},
+		{name: "prefix ambiguous, codex form", text: "x\ny\nx\ny\n", old: "L1: x\nL2: y\n", new: "L1: x\nL2: z\n", ambiguous: Prefix},
+		{name: "prefix ambiguous, arrow form and indent", text: "if a {\n\tx()\n}\nif b {\n        x()\n}\n", old: "     2\u2192  x()\n", new: "     2\u2192  y()\n", ambiguous: Prefix},
 
 		{name: "not found", text: py, old: "return 7", new: "x", want: ""},
 		{name: "blank old", text: "a\n\n\nb\n", old: "  \n", new: "x", want: ""},
@@ -61,9 +69,12 @@ func TestFind(t *testing.T) {
 			r, err := Find(tt.text, tt.old, tt.new)
 			var a *Ambiguous
 			switch {
-			case tt.ambiguous:
+			case tt.ambiguous != "":
 				if !errors.As(err, &a) {
 					t.Fatalf("Find: %v, %+v; want *Ambiguous", err, r)
+				}
+				if a.Step != tt.ambiguous || a.Count < 2 || len(a.Lines) < 2 {
+					t.Errorf("ambiguous %+v, want at step %s with the places", a, tt.ambiguous)
 				}
 				return
 			case tt.want == "":

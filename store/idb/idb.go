@@ -113,7 +113,10 @@ type Store struct {
 	lastID  int
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store              = (*Store)(nil)
+	_ store.ConditionalRemover = (*Store)(nil)
+)
 
 // Open opens (creating it if needed) the IndexedDB database name in the current
 // JavaScript realm (a page or a worker).
@@ -646,6 +649,41 @@ func (s *Store) Remove(ctx context.Context, name string) error {
 	if !n.dir {
 		t.request(chunksStore, "delete", chunkRange(n.blob))
 	}
+	return t.commit()
+}
+
+// RemoveIf implements [store.ConditionalRemover]: the check and the removal are one
+// IndexedDB transaction.
+func (s *Store) RemoveIf(ctx context.Context, name, hash string) error {
+	const op = "remove"
+	if !fs.ValidPath(name) {
+		return pathErr(op, name, store.ErrInvalidName)
+	}
+	if name == "." {
+		return pathErr(op, name, store.ErrIsDir)
+	}
+	t, err := s.begin(ctx, op, name, "readwrite", nodesStore, chunksStore)
+	if err != nil {
+		return err
+	}
+	ids := t.getChain(name)
+	res, err := t.wait()
+	if err != nil {
+		return t.fail(err)
+	}
+	n, err := resolve(op, name, pick(res, ids))
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNotDir):
+		return t.fail(pathErr(op, name, store.ErrChanged))
+	case err != nil:
+		return t.fail(err)
+	case n == nil || (!n.dir && n.hash != hash):
+		return t.fail(pathErr(op, name, store.ErrChanged))
+	case n.dir:
+		return t.fail(pathErr(op, name, store.ErrIsDir))
+	}
+	t.request(nodesStore, "delete", name)
+	t.request(chunksStore, "delete", chunkRange(n.blob))
 	return t.commit()
 }
 

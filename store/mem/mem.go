@@ -6,6 +6,7 @@ package mem
 
 import (
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"path"
@@ -39,6 +40,8 @@ type node struct {
 var (
 	_ store.Store  = (*Store)(nil)
 	_ store.Copier = (*Store)(nil)
+
+	_ store.ConditionalRemover = (*Store)(nil)
 )
 
 // New returns an empty store holding only its root directory.
@@ -233,6 +236,34 @@ func (s *Store) Remove(ctx context.Context, name string) error {
 	}
 	if n.dir && len(n.children) > 0 {
 		return pathErr("remove", name, store.ErrNotEmpty)
+	}
+	delete(p.children, base)
+	p.modTime = s.now()
+	return nil
+}
+
+// RemoveIf implements [store.ConditionalRemover].
+func (s *Store) RemoveIf(ctx context.Context, name, hash string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if name == "." {
+		return pathErr("remove", name, store.ErrIsDir)
+	}
+	p, base, err := s.parent("remove", name)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNotDir) {
+		return pathErr("remove", name, store.ErrChanged)
+	}
+	if err != nil {
+		return err
+	}
+	n, ok := p.children[base]
+	switch {
+	case !ok:
+		return pathErr("remove", name, store.ErrChanged)
+	case n.dir:
+		return pathErr("remove", name, store.ErrIsDir)
+	case store.Hash(n.data) != hash:
+		return pathErr("remove", name, store.ErrChanged)
 	}
 	delete(p.children, base)
 	p.modTime = s.now()

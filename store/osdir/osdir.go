@@ -52,6 +52,8 @@ var (
 	_ store.Store   = (*Store)(nil)
 	_ store.Locator = (*Store)(nil)
 	_ store.Lstater = (*Store)(nil)
+
+	_ store.ConditionalRemover = (*Store)(nil)
 )
 
 // New opens dir as a store. Unless relaxed, every access is confined to dir through an
@@ -669,6 +671,36 @@ func (s *Store) Remove(ctx context.Context, name string) error {
 	return s.doLink("remove", name, func(n string) error {
 		if n == "." {
 			return fs.ErrInvalid
+		}
+		return s.fs().Remove(n)
+	})
+}
+
+// RemoveIf implements [store.ConditionalRemover]. The check and the removal hold the
+// path's lock that conditional writes take, so they are one step for this process; another
+// process writing the file in between is not excluded (as for a conditional write).
+func (s *Store) RemoveIf(ctx context.Context, name, hash string) error {
+	return s.doLink("remove", name, func(n string) error {
+		if n == "." {
+			return store.ErrIsDir
+		}
+		defer lockPath(s.lockKey(n))()
+		fi, err := s.fs().Lstat(n)
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return store.ErrChanged
+		}
+		if err != nil {
+			return err
+		}
+		if err := checkRegular(fi); err != nil {
+			return err
+		}
+		h, err := s.hash(n)
+		if err != nil {
+			return err
+		}
+		if h != hash {
+			return store.ErrChanged
 		}
 		return s.fs().Remove(n)
 	})

@@ -68,6 +68,8 @@ var (
 	_ store.Store    = (*Overlay)(nil)
 	_ store.Lstater  = (*Overlay)(nil)
 	_ store.Metadata = (*Overlay)(nil)
+
+	_ store.ConditionalRemover = (*Overlay)(nil)
 )
 
 // New returns the overlay of upper over base, reading the state a previous session left in
@@ -530,6 +532,45 @@ func (o *Overlay) remove(ctx context.Context, op, name string) error {
 	}
 	delete(o.st.From, name)
 	return nil
+}
+
+// RemoveIf implements [store.ConditionalRemover], under the overlay's lock.
+func (o *Overlay) RemoveIf(ctx context.Context, name, hash string) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err := o.load(ctx); err != nil {
+		return err
+	}
+	if name == "." {
+		return pathErr("remove", name, store.ErrIsDir)
+	}
+	fi, _, err := o.lookup(ctx, "remove", name, false)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNotDir):
+		return pathErr("remove", name, store.ErrChanged)
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return pathErr("remove", name, store.ErrIsDir)
+	case !fi.Mode().IsRegular():
+		return pathErr("remove", name, store.ErrNotRegular)
+	}
+	f, err := o.open(ctx, name)
+	if err != nil {
+		return err
+	}
+	h, err := store.HashReader(f)
+	f.Close()
+	if err != nil {
+		return rename(err, name)
+	}
+	if h != hash {
+		return pathErr("remove", name, store.ErrChanged)
+	}
+	if err := o.remove(ctx, "remove", name); err != nil {
+		return err
+	}
+	return o.save(ctx)
 }
 
 // Rename implements [store.Store]. A file is copied to its new name; a directory is

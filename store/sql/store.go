@@ -29,6 +29,8 @@ type Store struct {
 var (
 	_ store.Store  = (*Store)(nil)
 	_ store.Copier = (*Store)(nil)
+
+	_ store.ConditionalRemover = (*Store)(nil)
 )
 
 // ID returns the workspace id.
@@ -314,19 +316,47 @@ func parentOf(name string) string {
 
 // Remove implements [store.Store].
 func (s *Store) Remove(ctx context.Context, name string) error {
+	return s.remove(ctx, name, false, "")
+}
+
+// RemoveIf implements [store.ConditionalRemover]: the check is on the row the removal
+// locks, in the same transaction.
+func (s *Store) RemoveIf(ctx context.Context, name, hash string) error {
+	return s.remove(ctx, name, true, hash)
+}
+
+// remove removes name; if cond, only a file whose content hashes to ifMatch.
+func (s *Store) remove(ctx context.Context, name string, cond bool, ifMatch string) error {
 	if !fs.ValidPath(name) {
 		return pathErr("remove", name, store.ErrInvalidName)
 	}
 	if name == "." {
+		if cond {
+			return pathErr("remove", name, store.ErrIsDir)
+		}
 		return pathErr("remove", name, fs.ErrInvalid)
 	}
 	err := s.change(ctx, true, func(t *txn) error {
-		if err := s.checkAncestors(t, name, t.d.forShare); err != nil {
+		err := s.checkAncestors(t, name, t.d.forShare)
+		if cond && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNotDir)) {
+			return store.ErrChanged
+		}
+		if err != nil {
 			return err
 		}
 		n, err := s.get(t, name, t.d.forUpdate)
 		if err != nil {
 			return err
+		}
+		if cond {
+			switch {
+			case n == nil:
+				return store.ErrChanged
+			case n.dir:
+				return store.ErrIsDir
+			case n.hash != ifMatch:
+				return store.ErrChanged
+			}
 		}
 		if n == nil {
 			return fs.ErrNotExist

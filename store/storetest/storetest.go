@@ -6,7 +6,7 @@
 //
 // The suite runs twice: once on the store as [Opt.New] returns it, and once behind a
 // wrapper that exposes only the [store.Store] methods, so that both the optional
-// interfaces ([store.Copier], [store.Lstater]) and the fallbacks that replace them are
+// interfaces ([store.Copier], [store.Lstater], [store.ConditionalRemover]) and the fallbacks that replace them are
 // exercised.
 package storetest
 
@@ -77,6 +77,8 @@ func run(t *testing.T, opt Opt, wrap bool) {
 		{"WriteFailingReader", testWriteFailingReader},
 		{"Mkdir", testMkdir},
 		{"Remove", testRemove},
+		{"RemoveIf", testRemoveIf},
+		{"ConcurrentRemoveIf", testConcurrentRemoveIf},
 		{"Rename", testRename},
 		{"RenameDirectory", testRenameDirectory},
 		{"Copy", testCopy},
