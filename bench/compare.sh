@@ -107,7 +107,7 @@ d=\$(mktemp -d) && "$ll" ws create --store "sqlite:\$d/db" go >/dev/null &&
 SH
 	cat >"$tmp/cp.sh" <<SH
 #!/bin/sh
-d=\$(mktemp -d) && cp -r "$go_tree" "\$d/src" && du -sb "$go_tree" >/dev/null && echo done; rm -rf "\$d"
+d=\$(mktemp -d) && cp -r "$go_tree" "\$d/src" && echo done; rm -rf "\$d"
 SH
 	chmod +x "$tmp/import.sh" "$tmp/cp.sh"
 	echo "import: files/s = $(find "$go_tree" -type f | wc -l) files / the median wall time" >&2
