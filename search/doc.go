@@ -16,7 +16,9 @@
 // When the store is a [store.Locator], files and directories are read directly on the
 // host, opened relative to a descriptor of the store's root; on Linux with openat2 and
 // RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, so that the kernel refuses any path that would
-// leave the root, as [os.Root] does. Other stores are read through their interface.
+// leave the root, as [os.Root] does. Other stores are read through their interface; a
+// grep of a [store.ContentLister] (the SQL store) takes the content of a directory's small
+// files with its listing, one query per directory, and opens only the rest.
 //
 // Matching: a literal that every match must contain is found with a vectorized byte
 // search on its rarest byte (by a frequency table measured on Go's source tree, see
@@ -32,7 +34,7 @@
 // Walking: a fixed pool of workers lists directories ahead of the visit, at most 16 per
 // worker waiting, so the work in flight and the memory held do not grow with the tree.
 // Globs (find's pattern, -g, ignore and deny rules) are compiled once: the common shapes
-// ("**/*.c", "dir/**", "name*") are string tests, the rest go to doublestar.
+// ("**/*.c", "dir/**", "**/.git/**", "name*") are string tests, the rest go to doublestar.
 //
 // Output order is stable: grep reports files in the order of a depth-first walk in which
 // each directory's entries are sorted by name (what ripgrep prints with --sort path), and

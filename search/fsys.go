@@ -38,9 +38,17 @@ type fileSystem interface {
 	stat(ctx context.Context, name string) (fs.FileInfo, string, error)
 }
 
-type storeFS struct{ s store.Store }
+type storeFS struct {
+	s store.Store
+	// content lists directories with their small files' content when the store can
+	// ([store.ContentLister]): a grep reads every file it lists.
+	content bool
+}
 
 func (f storeFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	if cl, ok := f.s.(store.ContentLister); ok && f.content {
+		return cl.ReadDirContent(ctx, name)
+	}
 	return f.s.ReadDir(ctx, name)
 }
 

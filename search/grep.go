@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"io/fs"
 	"runtime"
@@ -162,6 +163,10 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 	if err != nil {
 		return nil, err
 	}
+	if sf, ok := fsys.(storeFS); ok {
+		sf.content = true
+		fsys = sf
+	}
 	defer fsys.close() // deferred first, so it runs after every goroutine is done
 	fi, real, err := fsys.stat(ctx, name)
 	if err != nil {
@@ -238,6 +243,12 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 				for i, f := range j.files {
 					if ctx.Err() != nil {
 						break
+					}
+					if ce, ok := f.de.(store.ContentEntry); ok {
+						// Listed with its content (a database store): no open.
+						j.outs[i] = sr.search(ctx, bytes.NewReader(ce.Content()), f.name)
+						j.files[i] = file{} // let the content go before the batch is collected
+						continue
 					}
 					open := fsys.open
 					if f.de == nil {
@@ -344,5 +355,5 @@ func pickFS(s store.Store) (fileSystem, error) {
 	if loc, ok := s.(store.Locator); ok {
 		return newHostFS(loc)
 	}
-	return storeFS{s}, nil
+	return storeFS{s: s}, nil
 }

@@ -32,7 +32,7 @@ func newOverlayFS(ctx context.Context, ov *overlay.Overlay) (fileSystem, error) 
 	if err != nil {
 		return nil, err
 	}
-	return overlayFS{ov: ov, over: storeFS{ov}, base: base, layout: l}, nil
+	return overlayFS{ov: ov, over: storeFS{s: ov}, base: base, layout: l}, nil
 }
 
 func (f overlayFS) pick(name string) fileSystem {

@@ -213,6 +213,13 @@ type copyItem struct {
 	old    int64 // the size of the file it replaces
 }
 
+// An import commits after importBatchFiles entries or importBatchBytes bytes of content,
+// whichever comes first, so other writers of the database wait for a batch, not the import.
+const (
+	importBatchFiles = 4096
+	importBatchBytes = 64 << 20
+)
+
 type importOptions struct {
 	force         bool
 	deny          []string
@@ -288,9 +295,10 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 	// Check: conflicts and the quota, before writing anything.
 	var conflicts []string
 	var addBytes, addFiles int64
+	have := existingEntries(ctx, s)
 	for i := range items {
 		it := &items[i]
-		fi, err := s.Stat(ctx, it.rel)
+		fi, err := have(it.rel)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			addFiles++
@@ -318,35 +326,54 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 		return fmt.Errorf("import into workspace %q: %w; nothing imported", id, err)
 	}
 
-	// Copy: directories first where the walk met them (parents before children).
+	// Copy: directories first where the walk met them (parents before children), in
+	// transactions of up to importBatchFiles entries or importBatchBytes bytes: one
+	// transaction per file made an import of the Go tree run at 500 files/s (issue 18.6).
 	pr := newProgress(e.stderr, "import", items)
 	done := 0
-	for _, it := range items {
+	for start := 0; start < len(items); {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if it.dir {
-			if !it.exists {
-				if err := s.Mkdir(ctx, it.rel); err != nil && !errors.Is(err, fs.ErrExist) {
-					return partial("import", done, err)
+		end, size := start, int64(0)
+		for end < len(items) && end-start < importBatchFiles && (end == start || size+items[end].size <= importBatchBytes) {
+			size += items[end].size
+			end++
+		}
+		batch := items[start:end]
+		err := s.Batch(ctx, func(b *sqlstore.Batch) error {
+			for _, it := range batch {
+				if it.dir {
+					if err := b.Mkdir(it.rel); err != nil {
+						return err
+					}
+					continue
+				}
+				f, err := os.Open(filepath.Join(dir, filepath.FromSlash(it.rel)))
+				if err != nil {
+					return err
+				}
+				_, err = b.WriteFile(it.rel, pr.reader(f))
+				f.Close()
+				if err != nil {
+					return err
 				}
 			}
-			continue
-		}
-		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(it.rel)))
-		if err != nil {
-			return partial("import", done, err)
-		}
-		_, err = s.WriteFile(ctx, it.rel, pr.reader(f), store.WriteOptions{Mode: store.Replace})
-		f.Close()
+			return nil
+		})
 		if errors.Is(err, store.ErrQuota) {
-			return partial("import", done, fmt.Errorf("%s: the workspace's quota is exhausted (another writer used it since the check)", it.rel))
+			return partial("import", done, errors.New("the workspace's quota is exhausted (another writer used it since the check)"))
 		}
 		if err != nil {
 			return partial("import", done, err)
 		}
-		done++
-		pr.fileDone(it.rel, it.size)
+		for _, it := range batch {
+			if !it.dir {
+				done++
+				pr.fileDone(it.rel, it.size)
+			}
+		}
+		start = end
 	}
 	pr.finish()
 	note := ""
@@ -356,6 +383,50 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 	_, err = fmt.Fprintf(e.stdout, "imported %d files and %d directories (%s) into workspace %s; skipped %d%s\n",
 		countFiles(items), len(items)-countFiles(items), human(pr.total), id, skipped, note)
 	return err
+}
+
+// existingEntries returns a stat for the paths of an import, walked parents first. It lists
+// each directory of the workspace once, and not at all below a directory the workspace
+// lacks: a Stat per entry was a quarter of an import's CPU (issue 18.6).
+func existingEntries(ctx context.Context, s store.Store) func(rel string) (fs.FileInfo, error) {
+	dirs := map[string]map[string]fs.DirEntry{} // listed directory -> its entries; nil if absent
+	var list func(dir string) (map[string]fs.DirEntry, error)
+	list = func(dir string) (map[string]fs.DirEntry, error) {
+		if m, ok := dirs[dir]; ok {
+			return m, nil
+		}
+		if dir != "." {
+			up, err := list(path.Dir(dir))
+			if err != nil {
+				return nil, err
+			}
+			if de := up[path.Base(dir)]; de == nil || !de.IsDir() {
+				dirs[dir] = nil
+				return nil, nil
+			}
+		}
+		des, err := s.ReadDir(ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		m := make(map[string]fs.DirEntry, len(des))
+		for _, de := range des {
+			m[de.Name()] = de
+		}
+		dirs[dir] = m
+		return m, nil
+	}
+	return func(rel string) (fs.FileInfo, error) {
+		m, err := list(path.Dir(rel))
+		if err != nil {
+			return nil, err
+		}
+		de := m[path.Base(rel)]
+		if de == nil {
+			return nil, fs.ErrNotExist
+		}
+		return de.Info()
+	}
 }
 
 // checkQuota refuses an import the workspace's quota would stop midway.

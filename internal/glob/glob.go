@@ -1,7 +1,7 @@
 // Package glob compiles a doublestar glob once into a matcher that decides the common
 // shapes by a string test: a literal, "*.c" (a suffix), "name*" (a prefix), "**/x",
-// "**/*.c" and "**/name*" (a test of the last element) and "dir/**" (a prefix of
-// elements). Anything else goes to github.com/bmatcuk/doublestar/v4, with the same result:
+// "**/*.c" and "**/name*" (a test of the last element), "dir/**" (a prefix of
+// elements) and "**/name/**" (an element). Anything else goes to github.com/bmatcuk/doublestar/v4, with the same result:
 // the fast tests are the meaning doublestar gives those shapes, checked against it in the
 // tests. Walks call a matcher once per entry per rule, so the general matcher, which
 // decodes the pattern rune by rune on every call, was a large share of find's CPU.
@@ -25,6 +25,7 @@ const (
 	anySuf               // the last element of s ends in lit
 	anyPre               // the last element of s starts with lit
 	under                // s is lit or below it
+	anyUnder             // some element of s is lit ("**/.git/**")
 )
 
 // Matcher matches one valid doublestar pattern. The zero Matcher matches only "".
@@ -55,6 +56,9 @@ func Compile(pat string) Matcher {
 		m.kind, m.lit = suffix, pat[1:]
 	case strings.HasSuffix(pat, "*") && plain(pat[:len(pat)-1]) && !strings.Contains(pat, "/"):
 		m.kind, m.lit = prefix, pat[:len(pat)-1]
+	case strings.HasPrefix(pat, "**/") && strings.HasSuffix(pat, "/**") && len(pat) > 6 &&
+		plain(pat[3:len(pat)-3]) && !strings.Contains(pat[3:len(pat)-3], "/"):
+		m.kind, m.lit = anyUnder, pat[3:len(pat)-3]
 	case strings.HasSuffix(pat, "/**") && len(pat) > 3 && plain(pat[:len(pat)-3]):
 		m.kind, m.lit = under, pat[:len(pat)-3]
 	}
@@ -81,8 +85,25 @@ func (m Matcher) Match(s string) bool {
 		return strings.HasPrefix(last(s), m.lit)
 	case under:
 		return strings.HasPrefix(s, m.lit) && (len(s) == len(m.lit) || s[len(m.lit)] == '/')
+	case anyUnder:
+		return hasElement(s, m.lit)
 	}
 	return doublestar.MatchUnvalidated(m.pat, s)
+}
+
+// hasElement reports whether one of the slash-separated elements of s is e.
+func hasElement(s, e string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], e)
+		if i < 0 {
+			return false
+		}
+		i += from
+		if (i == 0 || s[i-1] == '/') && (i+len(e) == len(s) || s[i+len(e)] == '/') {
+			return true
+		}
+		from = i + 1
+	}
 }
 
 func last(s string) string { return s[strings.LastIndexByte(s, '/')+1:] }

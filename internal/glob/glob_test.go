@@ -13,13 +13,15 @@ func TestMatchLikeDoublestar(t *testing.T) {
 		"a.c", "*.c", "*c", "x*", "main*", "**/*.c", "**/.env", "**/id_rsa*", "**/*.pem",
 		".git/**", "a/b/**", "a/b", "**/*", "*", "**", "a/*.c", "**/a/*.c", "*.[ch]",
 		"{a,b}.c", `\*.c`, "a?c", "**/x/**", "**/*.tar.gz", "*.go", "**/",
+		"**/.git/**", "**/a/**", "**/a.c/**", "**/a/b/**",
 	}
 	paths := []string{
 		"", "a.c", ".c", "c", "b/a.c", "a/b.c", "a/b/c.c", "x", "xy", "x/y", "xy/z", "main.go",
 		"main", ".env", "a/.env", "a/.envx", "id_rsa", "id_rsa.pub", "d/id_rsa.pub", "k.pem",
 		"a/b/k.pem", ".git", ".git/config", ".gitx", ".git/a/b", "a/b", "a/bc", "a/b/c",
 		"a", "ac", "abc", "a.h", "*.c", "a/x/b", "x/a", "t.tar.gz", "a/t.tar.gz", "a/", "a.c/",
-		"é.c", "a/é.c", "\xff.c",
+		"é.c", "a/é.c", "\xff.c", "b/.git", "b/.git/x", "x.git/y", "b/.gitx/y", "a/.git", "b/a/.git/c",
+		"aa/b", "b/aa", "ba", "b/a", "a.c/x",
 	}
 	for _, p := range pats {
 		if !doublestar.ValidatePattern(p) {
@@ -32,7 +34,7 @@ func TestMatchLikeDoublestar(t *testing.T) {
 			}
 		}
 	}
-	for p, k := range map[string]kind{"**/*.c": anySuf, ".git/**": under, "**/.env": anyExact, "*.go": suffix, "**/id_rsa*": anyPre} {
+	for p, k := range map[string]kind{"**/*.c": anySuf, ".git/**": under, "**/.env": anyExact, "*.go": suffix, "**/id_rsa*": anyPre, "**/.git/**": anyUnder} {
 		if got := Compile(p).kind; got != k {
 			t.Errorf("Compile(%q) kind %d, want %d", p, got, k)
 		}

@@ -1,0 +1,70 @@
+package sqlstore
+
+import (
+	"context"
+	"io/fs"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+var _ store.ContentLister = (*Store)(nil)
+
+// listContentBudget bounds the content one [Store.ReadDirContent] brings: the files of a
+// listing, in name order, while their sizes add up to at most this. Later files are opened
+// one by one. A search holds a few dozen listings read ahead, so this keeps its memory
+// bounded whatever the directories hold.
+const listContentBudget = 512 << 10
+
+// contentEntry is a file's directory entry with its content.
+type contentEntry struct {
+	*store.Entry
+	data []byte
+}
+
+func (e contentEntry) Content() []byte { return e.data }
+
+// ReadDirContent implements [store.ContentLister]: one query lists the directory and brings
+// the first (and only) chunk of its files of at most one chunk, while the running total of
+// their sizes stays within listContentBudget. For a grep of a SQLite workspace it replaced
+// a query per file, the half of the CPU that was not the search.
+func (s *Store) ReadDirContent(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	if !fs.ValidPath(name) {
+		return nil, pathErr("readdir", name, store.ErrInvalidName)
+	}
+	t := s.read(ctx)
+	// small: a file whose whole content is chunk 0. The window sum runs over the small
+	// files in name order, the order of the listing.
+	rows, err := t.query(`SELECT name, dir, size, mtime,
+			CASE WHEN keep THEN (SELECT data FROM llmfs_chunks c WHERE c.blob = l.blob AND c.seq = 0) END
+		FROM (SELECT name, dir, size, mtime, blob,
+				dir = 0 AND size > 0 AND size <= CAST(? AS BIGINT) AND SUM(CASE WHEN dir = 0 AND size <= CAST(? AS BIGINT) THEN size ELSE 0 END)
+				OVER (ORDER BY name ROWS UNBOUNDED PRECEDING) <= CAST(? AS BIGINT) AS keep
+			FROM llmfs_nodes WHERE ws = ? AND parent = ?) l
+		ORDER BY name`,
+		ChunkSize, ChunkSize, listContentBudget, s.ws, []byte(name))
+	if err != nil {
+		return nil, pathErr("readdir", name, err)
+	}
+	defer rows.Close()
+	out := []fs.DirEntry{}
+	for rows.Next() {
+		var dir, size, mtime int64
+		var base, data []byte
+		if err := rows.Scan(&base, &dir, &size, &mtime, &data); err != nil {
+			return nil, pathErr("readdir", name, err)
+		}
+		n := node{path: string(base), dir: dir != 0, size: size, mtime: mtime}
+		if int64(len(data)) == size && size > 0 {
+			out = append(out, contentEntry{n.info(), data})
+			continue
+		}
+		out = append(out, n.info())
+	}
+	if err := rows.Err(); err != nil {
+		return nil, pathErr("readdir", name, err)
+	}
+	if len(out) > 0 {
+		return out, nil
+	}
+	return s.ReadDir(ctx, name) // empty, missing or not a directory: ReadDir tells which
+}
