@@ -148,6 +148,9 @@ func within(root, p string) (string, bool) {
 		return ".", true
 	}
 	if root == "/" {
+		if !strings.HasPrefix(p, "/") {
+			return "", false // relative: within nothing, and p[1:] would cut its first letter
+		}
 		return p[1:], true
 	}
 	if strings.HasPrefix(p, root) && p[len(root)] == '/' {
@@ -195,8 +198,11 @@ func (w *Workspace) display(name string) string {
 }
 
 // Rel returns abs relative to the workspace root, or abs itself when it lies outside.
-// In a virtual view abs is a virtual path.
+// In a virtual view abs is a virtual path. A path already relative is returned cleaned.
 func (w *Workspace) Rel(abs string) string {
+	if !path.IsAbs(abs) {
+		return path.Clean(abs)
+	}
 	if w.virtual {
 		if rel, ok := within("/", path.Clean(abs)); ok {
 			return rel

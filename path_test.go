@@ -348,3 +348,21 @@ func TestTrailingSlashNamesADirectory(t *testing.T) {
 		}
 	})
 }
+
+// TestRelOfRelativePath: on a workspace rooted at "/" (memory, SQL, IndexedDB), Rel cut the
+// first letter off a path that was already relative ("streamed.txt" became "treamed.txt"),
+// which the console's grep results showed.
+func TestRelOfRelativePath(t *testing.T) {
+	w := llmfs.New(mem.New(), nil)
+	for in, want := range map[string]string{
+		"streamed.txt":   "streamed.txt",
+		"./a/../b/c.txt": "b/c.txt",
+		"/streamed.txt":  "streamed.txt",
+		"/":              ".",
+		".":              ".",
+	} {
+		if got := w.Rel(in); got != want {
+			t.Errorf("Rel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
