@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmfs/llmfs/internal/cputime"
 	"github.com/llmfs/llmfs/search"
 	"github.com/llmfs/llmfs/store"
 	"github.com/llmfs/llmfs/store/osdir"
@@ -57,7 +58,7 @@ func BenchmarkGrepOverlayGoroot(b *testing.B) {
 	})
 	// The fixed cost of each search over the overlay: the snapshot of its layout.
 	b.Run("layout", func(b *testing.B) {
-		cpu0 := cpuTime()
+		cpu0 := cputime.Self()
 		defer func() { reportCPU(b, cpu0) }()
 		for b.Loop() {
 			if _, err := ov.Layout(ctx); err != nil {
@@ -70,7 +71,7 @@ func BenchmarkGrepOverlayGoroot(b *testing.B) {
 		s    store.Store
 	}{{"base", base}, {"overlay", ov}} {
 		b.Run(s.name+"/literal", func(b *testing.B) {
-			cpu0 := cpuTime()
+			cpu0 := cputime.Self()
 			defer func() { reportCPU(b, cpu0) }()
 			for b.Loop() {
 				if _, err := search.Grep(ctx, s.s, ".", search.GrepOptions{Pattern: "func main", Mode: search.Content, LineNumbers: true}); err != nil {
@@ -79,7 +80,7 @@ func BenchmarkGrepOverlayGoroot(b *testing.B) {
 			}
 		})
 		b.Run(s.name+"/find", func(b *testing.B) {
-			cpu0 := cpuTime()
+			cpu0 := cputime.Self()
 			defer func() { reportCPU(b, cpu0) }()
 			for b.Loop() {
 				if _, err := search.Find(ctx, s.s, ".", search.FindOptions{Pattern: "*_test.go"}); err != nil {
@@ -92,7 +93,7 @@ func BenchmarkGrepOverlayGoroot(b *testing.B) {
 
 // reportCPU reports the CPU time used since start, per operation.
 func reportCPU(b *testing.B, start time.Duration) {
-	if d := cpuTime() - start; d > 0 && b.N > 0 {
+	if d := cputime.Self() - start; d > 0 && b.N > 0 {
 		b.ReportMetric(float64(d)/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -4,16 +4,17 @@ package overlay_test
 
 import (
 	"fmt"
-	"github.com/llmfs/llmfs"
-	"github.com/llmfs/llmfs/store/overlay"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/cputime"
 	"github.com/llmfs/llmfs/store"
 	"github.com/llmfs/llmfs/store/osdir"
+	"github.com/llmfs/llmfs/store/overlay"
 )
 
 // hostBase makes a host directory of n small files in 10 directories.
@@ -41,7 +42,7 @@ func BenchmarkOverlayReadEmptyUpper(b *testing.B) {
 		s    store.Store
 	}{{"base", base}, {"overlay", ov}} {
 		b.Run(s.name+"/stat", func(b *testing.B) {
-			cpu0 := cpuTime()
+			cpu0 := cputime.Self()
 			defer func() { reportCPU(b, cpu0) }()
 			for b.Loop() {
 				if _, err := s.s.Stat(ctx, "d3/f3.txt"); err != nil {
@@ -50,7 +51,7 @@ func BenchmarkOverlayReadEmptyUpper(b *testing.B) {
 			}
 		})
 		b.Run(s.name+"/read", func(b *testing.B) {
-			cpu0 := cpuTime()
+			cpu0 := cputime.Self()
 			defer func() { reportCPU(b, cpu0) }()
 			for b.Loop() {
 				f, err := s.s.Open(ctx, "d3/f3.txt")
@@ -74,7 +75,7 @@ func BenchmarkReview1000(b *testing.B) {
 		for i := range 1000 {
 			ov.WriteFile(ctx, fmt.Sprintf("d%d/f%d.txt", i%10, i), strings.NewReader(content), store.WriteOptions{})
 		}
-		cpu0 := cpuTime()
+		cpu0 := cputime.Self()
 		defer func() { reportCPU(b, cpu0) }()
 		for b.Loop() {
 			cs, err := ov.Pending(ctx)
@@ -99,9 +100,9 @@ func BenchmarkReview1000(b *testing.B) {
 			b.StopTimer()
 			work := setup()
 			b.StartTimer()
-			c0 := cpuTime()
+			c0 := cputime.Self()
 			work()
-			cpu += cpuTime() - c0
+			cpu += cputime.Self() - c0
 		}
 		if cpu > 0 {
 			b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
@@ -152,7 +153,7 @@ func BenchmarkReview1000(b *testing.B) {
 
 // reportCPU reports the CPU time used since start, per operation.
 func reportCPU(b *testing.B, start time.Duration) {
-	if d := cpuTime() - start; d > 0 && b.N > 0 {
+	if d := cputime.Self() - start; d > 0 && b.N > 0 {
 		b.ReportMetric(float64(d)/float64(b.N), "cpu-ns/op")
 	}
 }
