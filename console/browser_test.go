@@ -3,11 +3,9 @@
 package console_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -19,27 +17,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-)
 
-// chromium returns the browser to drive: $LLMFS_CHROMIUM, or chromium on PATH; the test
-// is skipped, saying so, without one (and fails with LLMFS_REQUIRE_CHROMIUM set).
-func chromium(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("LLMFS_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	const msg = "no chromium on PATH (Debian: apt-get install -y chromium; or set LLMFS_CHROMIUM)"
-	if os.Getenv("LLMFS_REQUIRE_CHROMIUM") != "" {
-		t.Fatal(msg + ", and LLMFS_REQUIRE_CHROMIUM is set")
-	}
-	t.Skip(msg + ": the console's browser tests are skipped")
-	return ""
-}
+	"github.com/llmfs/llmfs/internal/browsertest"
+)
 
 var (
 	buildOnce sync.Once
@@ -74,35 +54,7 @@ func serve(t *testing.T, root string, flags ...string) string {
 	t.Helper()
 	cmd := exec.Command(llmfsBinary(t), append([]string{"serve", "--root", root, "--addr", "127.0.0.1:0"}, flags...)...)
 	cmd.Env = append(os.Environ(), "LLMFS_TOKEN=")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	})
-	urls := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`^llmfs: console at (http://127\.0\.0\.1:\d+/#token=\S+)$`)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				urls <- m[1]
-			}
-		}
-		io.Copy(io.Discard, stderr)
-	}()
-	select {
-	case u := <-urls:
-		return u
-	case <-time.After(30 * time.Second):
-		t.Fatal("llmfs serve printed no console URL")
-		return ""
-	}
+	return browsertest.StartURL(t, cmd, regexp.MustCompile(`^llmfs: console at (http://127\.0\.0\.1:\d+/#token=\S+)$`))
 }
 
 // browser is one headless Chromium with one tab, collecting console errors.
@@ -119,7 +71,7 @@ type browser struct {
 // browser then stops (and its console is checked) before they do.
 func startBrowser(t *testing.T) *browser {
 	t.Helper()
-	exe := chromium(t)
+	exe := browsertest.Chromium(t, "the console's browser tests")
 	actx, acancel := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(exe),
 		chromedp.Flag("headless", true),

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -17,27 +15,14 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/llmfs/llmfs/internal/browsertest"
 	"github.com/llmfs/llmfs/web"
 )
 
-// chromium returns the browser to drive: $LLMFS_CHROMIUM, or chromium on PATH. The test
-// is skipped, saying so, when there is none.
+// chromium is the browser the tests of package web drive (see browsertest.Chromium).
 func chromium(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("LLMFS_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	const msg = "no chromium on PATH (Debian: apt-get install -y chromium; or set LLMFS_CHROMIUM)"
-	if os.Getenv("LLMFS_REQUIRE_CHROMIUM") != "" {
-		t.Fatal(msg + ", and LLMFS_REQUIRE_CHROMIUM is set")
-	}
-	t.Skip(msg + ": the browser tests of package web are skipped")
-	return ""
+	return browsertest.Chromium(t, "the browser tests of package web")
 }
 
 var (

@@ -3,9 +3,7 @@
 package web_test
 
 import (
-	"bufio"
 	"context"
-	"io"
 	"os"
 	"os/exec"
 	"regexp"
@@ -14,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/llmfs/llmfs/internal/browsertest"
 )
 
 // serveDemo starts `llmfs serve --web` (cmd/llmfs built from the source tree) on an empty
@@ -22,35 +22,7 @@ func serveDemo(t *testing.T) string {
 	t.Helper()
 	cmd := exec.Command(releaseBinary(t), "serve", "--web", "--root", t.TempDir(), "--addr", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "LLMFS_TOKEN=", "LLMFS_CACHE_DIR="+t.TempDir())
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	})
-	urls := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`^llmfs: serving the browser demo at (http://\S+/demo/)$`)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				urls <- m[1]
-			}
-		}
-		io.Copy(io.Discard, stderr)
-	}()
-	select {
-	case u := <-urls:
-		return u
-	case <-time.After(30 * time.Second):
-		t.Fatal("llmfs serve --web printed no demo URL")
-		return ""
-	}
+	return browsertest.StartURL(t, cmd, regexp.MustCompile(`^llmfs: serving the browser demo at (http://\S+/demo/)$`))
 }
 
 // wait polls a JavaScript condition until it holds.
