@@ -196,7 +196,13 @@ func (w *Workspace) admit(ctx context.Context, p string, old, newSize, added int
 	if q.MaxFileBytes > 0 && newSize > q.MaxFileBytes && newSize > old {
 		return errorf(CodeQuotaExceeded, p, "quota exceeded: the file would be %d bytes, over the workspace's limit of %d bytes per file; nothing was written. Write less, or split the content over several files: %s", newSize, q.MaxFileBytes, p)
 	}
-	grow := newSize - old
+	return w.admitTotal(ctx, p, newSize-old, added)
+}
+
+// admitTotal compares a change that grows the files by grow bytes and adds added entries
+// (either may be negative) with the workspace's bounds. The caller holds the quota lock.
+func (w *Workspace) admitTotal(ctx context.Context, p string, grow, added int64) error {
+	q := w.quota.q
 	if (q.MaxBytes > 0 && grow > 0) || (q.MaxFiles > 0 && added > 0) {
 		if err := w.countUsage(ctx); err != nil {
 			return err

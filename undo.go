@@ -100,7 +100,7 @@ func (w *Workspace) kept(ctx context.Context, j store.Journal, v store.Version) 
 }
 
 // putBack checks that every path holds its after version, then gives each its before one.
-func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*pathState) (*UndoResult, error) {
+func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*pathState) (res *UndoResult, err error) {
 	var conflicts []string
 	var diff strings.Builder
 	now := map[string]store.Version{}
@@ -152,6 +152,12 @@ func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*path
 	if err := w.checkEmptied(ctx, rmFiles, rmDirs); err != nil {
 		return nil, err
 	}
+	var made []string
+	admitted, err := w.admitRevert(ctx, states, now)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { admitted(made, err) }()
 	slices.SortStableFunc(rmDirs, func(a, b *pathState) int { return depth(b) - depth(a) })
 	slices.SortStableFunc(mkDirs, func(a, b *pathState) int { return depth(a) - depth(b) })
 	for _, p := range rmFiles {
@@ -175,7 +181,6 @@ func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*path
 			return nil, storeError(w.display(p.name), err)
 		}
 	}
-	var made []string
 	for _, p := range mkDirs {
 		if err := w.mkdirAll(ctx, p.name, &made); err != nil {
 			return nil, storeError(w.display(p.name), err)
@@ -204,7 +209,7 @@ func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*path
 			w.tracker.forget(p.name)
 		}
 	}
-	res := &UndoResult{}
+	res = &UndoResult{}
 	for _, p := range states {
 		res.Paths = append(res.Paths, w.display(p.name))
 	}
