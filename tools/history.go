@@ -195,7 +195,8 @@ func (tb *Toolbox) undoChange(ctx context.Context, c llmfs.Change) (*llmfs.UndoR
 // lastChange returns this session's newest change to the file p that has not been undone:
 // walking the session's changes to p newest first, each undo it made takes back the newest
 // older change it reverses (what it found is what that change left, and it left what that
-// change found), as undo_edit steps back one edit at a time.
+// change found), as undo_edit steps back one edit at a time. An undo that takes back an
+// undo is a redo: the change it brought back is live again, and is the next to undo.
 func (tb *Toolbox) lastChange(ctx context.Context, p string) (llmfs.Change, error) {
 	abs, err := tb.ws.Abs(p)
 	if err != nil {
@@ -210,12 +211,12 @@ func (tb *Toolbox) lastChange(ctx context.Context, p string) (llmfs.Change, erro
 		if c.Path != abs || c.State != store.Committed {
 			continue
 		}
-		if c.Op == llmfs.ChangeUndo || c.Op == llmfs.ChangeRestore {
-			undos = append(undos, c)
-			continue
-		}
 		if i := reverses(undos, c); i >= 0 {
 			undos = append(undos[:i], undos[i+1:]...)
+			continue
+		}
+		if c.Op == llmfs.ChangeUndo || c.Op == llmfs.ChangeRestore {
+			undos = append(undos, c)
 			continue
 		}
 		return c, nil

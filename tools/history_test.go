@@ -140,6 +140,10 @@ func TestHistoryToolsUndoByPath(t *testing.T) {
 	h = callOK(t, tb, "history", `{"limit":1}`)
 	callOK(t, tb, "undo", `{"id":`+jsonNum(h["changes"].([]any)[0].(map[string]any)["id"])+`}`)
 	fileIs(t, dir, "a.txt", "ONE\ntwo\n")
+	// The redo is this session's newest change left: undo by path takes it back.
+	callOK(t, tb, "undo", `{"path":"a.txt"}`)
+	fileIs(t, dir, "a.txt", "one\ntwo\n")
+	callErr(t, tb, "undo", `{"path":"a.txt"}`, llmfs.CodeInvalidArgument)
 	callErr(t, tb, "undo", `{}`, llmfs.CodeInvalidArgument)
 	callErr(t, tb, "undo", `{"id":1,"path":"a.txt"}`, llmfs.CodeInvalidArgument)
 	callErr(t, tb, "undo", `{"id":999}`, llmfs.CodeInvalidArgument)
