@@ -37,7 +37,7 @@ On failure the coded error {"code": ..., "message": ...} goes to standard error 
 			} else {
 				raw = []byte(args[1])
 			}
-			e.ws.dialect = tools.Dialect(*dialect)
+			e.ws.dialect, e.ws.history = tools.Dialect(*dialect), *history
 			ws, err := e.ws.open()
 			if err != nil {
 				return err

@@ -95,7 +95,7 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 	if len(roots) == 0 {
 		roots = []string{""}
 	}
-	f.ws.root, f.ws.dialect, f.ws.stderr = roots[0], dialect, e.stderr
+	f.ws.root, f.ws.dialect, f.ws.history, f.ws.stderr = roots[0], dialect, f.history, e.stderr
 	f.ws.actor = "mcp"     // the journal's actor for the server's changes
 	f.ws.background = true // AGENT.md must not hold up initialize
 	// The flag, else the first root's configuration, else the dialect's default (nil).

@@ -221,6 +221,20 @@ func TestAgentMDFromCLI(t *testing.T) {
 		t.Fatalf("AGENT.md after an rtc call: %v\n%s", err, b)
 	}
 
+	// With the history tools on, AGENT.md lists them among the tools.
+	if status, _, stderr := llmfsRun(t, "call", "--root", dir, "--dialect", "rtc", "--agent-md", "--history-tools", "ls", `{}`); status != 0 {
+		t.Fatal(stderr)
+	}
+	if b, _ := os.ReadFile(agent); !strings.Contains(string(b), "- `history`:") || !strings.Contains(string(b), "- `undo`:") {
+		t.Errorf("AGENT.md with --history-tools does not list history and undo:\n%s", b)
+	}
+	if status, _, stderr := llmfsRun(t, "call", "--root", dir, "--dialect", "rtc", "--agent-md", "ls", `{}`); status != 0 {
+		t.Fatal(stderr)
+	}
+	if b, _ := os.ReadFile(agent); strings.Contains(string(b), "`undo`") {
+		t.Errorf("AGENT.md without --history-tools lists undo:\n%s", b)
+	}
+
 	// Edited by the user: kept, even when asked for.
 	mkfile(t, agent, "mine\n")
 	llmfsRun(t, "ls", "--root", dir, "--agent-md")

@@ -58,6 +58,7 @@ type wsFlags struct {
 
 	// Set by commands, not flags.
 	dialect    tools.Dialect   // the dialect the agent will use; decides the AGENT.md default
+	history    bool            // the agent also gets the history tools (AGENT.md lists them)
 	noSysfiles bool            // do not create or refresh system files at open
 	background bool            // create and refresh them in the background (servers)
 	ctx        context.Context // the command's, cancelled by SIGINT and SIGTERM; nil: none
@@ -181,7 +182,7 @@ func (f *wsFlags) ensureSysfiles(ws *llmfs.Workspace) {
 
 // sysOptions describes the workspace's tools to package sysfiles.
 func (f *wsFlags) sysOptions(ws *llmfs.Workspace) *sysfiles.Options {
-	defs, _ := tools.Definitions(f.dialect, ws.Mode())
+	defs, _ := tools.DefinitionsFor(f.dialect, ws.Mode(), &tools.Options{History: f.history})
 	opts := &sysfiles.Options{Virtual: tools.IsVirtual(f.dialect)}
 	if s, ok := ws.Store().(*sqlstore.Store); ok {
 		// The store enforces the quota, not the workspace: describe the store's.
