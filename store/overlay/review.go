@@ -325,11 +325,21 @@ func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) (_ []R
 	if err != nil {
 		return nil, err
 	}
-	if len(steps) > 0 || len(dirs) > 0 {
-		err = o.onBase(ctx, OpApply, func(b *baseTx) error { return o.applyBatch(ctx, b, steps, dirs) })
+	var prunedDirs []string
+	if len(steps) > 0 || len(dirs) > 0 || o.whiteoutsIn(paths) {
+		err = o.onBase(ctx, OpApply, func(b *baseTx) error {
+			if err := o.applyBatch(ctx, b, steps, dirs); err != nil {
+				return err
+			}
+			prunedDirs = o.pruneWhiteouts(ctx, b, paths)
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
+	}
+	for _, d := range prunedDirs {
+		delete(o.st.Whiteouts, d)
 	}
 	var done []Resolution
 	var drop []string
@@ -526,6 +536,61 @@ func (o *Overlay) pruneBase(ctx context.Context, b *baseTx, dir string) []string
 		pruned = append(pruned, dir)
 	}
 	return pruned
+}
+
+// whiteoutsIn reports whether a whiteout lies at or below paths.
+func (o *Overlay) whiteoutsIn(paths []string) bool {
+	for w := range o.st.Whiteouts {
+		if match(w, paths) {
+			return true
+		}
+	}
+	return false
+}
+
+// pruneWhiteouts removes from the base the directories whited out at or below paths that
+// hold nothing once the steps are applied: an empty directory's removal or move is no
+// file's change, so no step takes it away. It returns what it removed.
+func (o *Overlay) pruneWhiteouts(ctx context.Context, b *baseTx, paths []string) []string {
+	var ws []string
+	for w := range o.st.Whiteouts {
+		if match(w, paths) {
+			ws = append(ws, w)
+		}
+	}
+	sort.Strings(ws)
+	var pruned []string
+	for _, w := range ws {
+		if o.pruneTree(ctx, b, w, &pruned) {
+			pruned = append(pruned, o.pruneBase(ctx, b, path.Dir(w))...)
+		}
+	}
+	return pruned
+}
+
+// pruneTree removes the hidden base directory dir if it, and every directory below it,
+// holds nothing else, deepest first, adding each to pruned; it reports whether dir went.
+func (o *Overlay) pruneTree(ctx context.Context, b *baseTx, dir string, pruned *[]string) bool {
+	if o.upperHas(dir) || !o.hidden(dir) {
+		return false // the overlay still shows it
+	}
+	fi, err := store.Lstat(ctx, b.s, dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	es, err := b.s.ReadDir(ctx, dir)
+	if err != nil {
+		return false
+	}
+	empty := true
+	for _, e := range es {
+		empty = e.IsDir() && o.pruneTree(ctx, b, join(dir, e.Name()), pruned) && empty
+	}
+	if !empty || b.remove(ctx, dir, "") != nil {
+		return false
+	}
+	*pruned = append(*pruned, dir)
+	return true
 }
 
 // Discard drops the pending changes at or below paths (all if none): the overlay shows

@@ -288,3 +288,37 @@ func TestReviewSeesAgentInAnotherProcess(t *testing.T) {
 		t.Errorf("the reviewer's diff of b = %q, %v", d, err)
 	}
 }
+
+// TestReviewEmptyDirRename: applying the rename of an empty base directory moves it on the
+// base (the old one used to stay, with the new one beside it), and so does an empty
+// directory's removal.
+func TestReviewEmptyDirRename(t *testing.T) {
+	dir, o, _ := hostOverlay(t, map[string]string{"keep": "K\n"})
+	for _, d := range []string{"empty", "gone/deeper"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := o.Rename(ctx, "empty", "moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Remove(ctx, "gone/deeper"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.Apply(ctx, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"empty", "gone/deeper"} {
+		if _, err := os.Stat(filepath.Join(dir, d)); !os.IsNotExist(err) {
+			t.Errorf("%s still on the host after apply: %v", d, err)
+		}
+	}
+	for _, d := range []string{"moved", "gone"} {
+		if fi, err := os.Stat(filepath.Join(dir, d)); err != nil || !fi.IsDir() {
+			t.Errorf("%s is not a directory on the host after apply: %v", d, err)
+		}
+	}
+	if got := tree(t, o); !equal(got, map[string]string{"keep": "K\n", "moved/": "", "gone/": ""}) {
+		t.Errorf("overlay after apply: %v", got)
+	}
+}
