@@ -138,14 +138,9 @@ func (w *Workspace) Lines(ctx context.Context, c Change) (added, removed int) {
 	if !okA || !okB {
 		return 0, 0
 	}
-	for l := range strings.SplitSeq(textdiff.Unified("x", a, b, 0, 0), "\n") {
-		switch {
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-		case strings.HasPrefix(l, "+"):
-			added++
-		case strings.HasPrefix(l, "-"):
-			removed++
-		}
+	for _, h := range textdiff.Hunks(a, b, 0) {
+		added += h.Added
+		removed += h.Removed
 	}
 	return added, removed
 }
