@@ -22,6 +22,7 @@ type Store struct {
 	id    string // workspace id, for messages
 	owned bool   // Close closes x
 	tx    *txn   // the transaction of a journal's change set, if bound to one (journal.go)
+	seen  *seen  // what that transaction has looked at, if bound to one (journal.go)
 
 	chunkReads atomic.Int64 // chunk rows fetched by readers, for tests
 }
@@ -186,7 +187,18 @@ func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 		return nil, pathErr("stat", name, store.ErrInvalidName)
 	}
 	t := s.read(ctx)
-	n, err := s.get(t, name, "")
+	var n *node
+	var err error
+	if s.seen != nil {
+		// In a change set: a write looks at what it replaces next (the journal's snapshot),
+		// so this look brings that along.
+		var l *look
+		if l, err = s.look(t, name); err == nil {
+			n = l.n
+		}
+	} else {
+		n, err = s.get(t, name, "")
+	}
 	if err == nil && n == nil {
 		err = s.missing(t, name)
 	}
