@@ -138,6 +138,18 @@ func (c *seen) keep(h string) {
 	c.kept[h] = true
 }
 
+func (c *seen) isKept(h string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.kept[h]
+}
+
+func (c *seen) markKept(h string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.keep(h)
+}
+
 // forget drops the looks: the change set is about to change something.
 func (c *seen) forget() {
 	c.mu.Lock()
@@ -175,7 +187,7 @@ func (s *Store) look(t *txn, name string) (*look, error) {
 	var p, first []byte
 	var dir int64
 	var kept bool
-	err := t.queryRow(`SELECT n.id, n.path, n.dir, n.size, n.mtime, n.hash, n.hstate, n.blob, c.data,
+	err := t.queryRow(`SELECT n.id, n.path, n.dir, n.size, n.mtime, n.hash, n.hstate, n.blob, `+firstChunk+`,
 		EXISTS (SELECT 1 FROM llmfs_jblobs j WHERE j.hash = n.hash)
 		FROM llmfs_nodes n LEFT JOIN llmfs_chunks c ON c.blob = n.blob AND c.seq = 0
 		WHERE n.ws = ? AND n.path = ?`, s.ws, []byte(name)).Scan(&n.id, &p, &dir, &n.size, &n.mtime,
@@ -246,7 +258,8 @@ func (s *Store) Snapshot(ctx context.Context, name string, max int64) (store.Ver
 func (s *Store) content(t *txn, n *node) ([]byte, error) {
 	data := make([]byte, 0, n.size)
 	if n.blob == 0 {
-		return data, nil
+		k, err := kept(t, n)
+		return append(data, k...), err
 	}
 	rows, err := t.query(`SELECT data FROM llmfs_chunks WHERE blob = ? ORDER BY seq`, n.blob)
 	if err != nil {
@@ -735,7 +748,11 @@ func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
 		if _, err := t.exec(`DELETE FROM llmfs_checkpoints WHERE ws = ? AND id < ?`, l.ws, last); err != nil {
 			return err
 		}
-		if _, err = t.exec(`DELETE FROM llmfs_jblobs WHERE hash NOT IN (SELECT b_hash FROM llmfs_journal) AND hash NOT IN (SELECT a_hash FROM llmfs_journal)`); err != nil {
+		// Nor when a file refers to it (see writeKept). SQLite alone has such files, and
+		// its writers, this one among them, are serialized.
+		if _, err = t.exec(`DELETE FROM llmfs_jblobs WHERE hash NOT IN (SELECT b_hash FROM llmfs_journal)
+			AND hash NOT IN (SELECT a_hash FROM llmfs_journal)
+			AND hash NOT IN (SELECT hash FROM llmfs_nodes WHERE blob = 0 AND dir = 0)`); err != nil {
 			return err
 		}
 		_, err = l.recount(t)

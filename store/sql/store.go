@@ -268,9 +268,9 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	var n node
 	var dir int64
 	var first []byte
-	err := t.queryRow(`SELECT n.blob, n.dir, n.size, n.mtime, c.data FROM llmfs_nodes n
+	err := t.queryRow(`SELECT n.blob, n.dir, n.size, n.mtime, n.hash, `+firstChunk+` FROM llmfs_nodes n
 		LEFT JOIN llmfs_chunks c ON c.blob = n.blob AND c.seq = 0
-		WHERE n.ws = ? AND n.path = ?`, s.ws, []byte(name)).Scan(&n.blob, &dir, &n.size, &n.mtime, &first)
+		WHERE n.ws = ? AND n.path = ?`, s.ws, []byte(name)).Scan(&n.blob, &dir, &n.size, &n.mtime, &n.hash, &first)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = s.missing(t, name)
 	}
@@ -281,7 +281,7 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	if n.dir {
 		return nil, pathErr("open", name, store.ErrIsDir)
 	}
-	f := &file{s: s, ctx: ctx, name: name, blob: n.blob, info: n.info(), seq: -1}
+	f := &file{s: s, ctx: ctx, name: name, blob: n.blob, hash: n.hash, info: n.info(), seq: -1}
 	if n.size > 0 {
 		if err := f.setChunk(0, first); err != nil {
 			return nil, err
@@ -289,6 +289,12 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	}
 	return f, nil
 }
+
+// firstChunk is the expression for the first chunk of the content of file n, joined with
+// its chunk 0 as c: from llmfs_chunks, or for content the journal's blobs keep (no content
+// id, see writeKept), from llmfs_jblobs.
+const firstChunk = `COALESCE(c.data, CASE WHEN n.blob = 0 AND n.size > 0 AND n.dir = 0 THEN
+		(SELECT j.data FROM llmfs_jblobs j WHERE j.hash = n.hash) END)`
 
 // Mkdir implements [store.Store].
 func (s *Store) Mkdir(ctx context.Context, name string) error {
