@@ -29,8 +29,7 @@ var _ store.Journaler = (*Store)(nil)
 // or else in a writing transaction of its own.
 func (s *Store) change(ctx context.Context, retry bool, fn func(t *txn) error) error {
 	if s.tx != nil {
-		// What the change set looked at may change now.
-		s.seen.forget()
+		// What the change set looked at may have changed now.
 		defer s.seen.forget()
 		return fn(s.tx)
 	}
@@ -150,8 +149,12 @@ func (c *seen) markKept(h string) {
 	c.keep(h)
 }
 
-// forget drops the looks: the change set is about to change something.
+// forget drops the looks: the change set changed something. c may be nil (a store not
+// bound to a change set).
 func (c *seen) forget() {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	clear(c.looks)
@@ -207,6 +210,22 @@ func (s *Store) look(t *txn, name string) (*look, error) {
 		s.seen.put(name, l, kept)
 	}
 	return l, nil
+}
+
+// current returns the row of name, about to change in t: locked, on PostgreSQL. In a
+// change set on SQLite, whose transaction holds the write lock, the row the change set
+// looked at is still current (every change forgets the looks), and no query is needed.
+func (s *Store) current(t *txn, name string) (*node, error) {
+	if s.seen != nil && t.d.forUpdate == "" {
+		if l := s.seen.get(name); l != nil {
+			if l.n == nil {
+				return nil, nil
+			}
+			n := *l.n
+			return &n, nil
+		}
+	}
+	return s.get(t, name, t.d.forUpdate)
 }
 
 // Snapshot implements [store.Snapshotter]: one query for the path's row, which holds a

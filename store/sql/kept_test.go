@@ -3,7 +3,10 @@
 package sqlstore
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -138,6 +141,60 @@ func TestJournaledContentKeptOnce(t *testing.T) {
 		}
 		if got := readAll(t, fk, "d/copy.txt"); got != "third\n" {
 			t.Errorf("the fork's d/copy.txt = %q after removing the original", got)
+		}
+	})
+}
+
+// TestChangeSetLooks: what a change set looked at (a Stat, kept to spare the journal's
+// snapshot and the write their queries) is forgotten as soon as it changes anything, a
+// batch's file among them: a second write sees the first.
+func TestChangeSetLooks(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		x := b.connect(t)
+		s := newWorkspace(t, x, Quota{})
+		err := s.Journal().Apply(ctx, "t", func(tx store.JournalTx) error {
+			for _, name := range []string{"y", "b/x"} {
+				if _, err := tx.Stat(ctx, name); !errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("Stat(%s) = %v, want fs.ErrNotExist", name, err)
+				}
+			}
+			err := tx.(interface {
+				Batch(context.Context, func(*Batch) error) error
+			}).Batch(ctx, func(b *Batch) error {
+				if err := b.Mkdir("b"); err != nil {
+					return err
+				}
+				for _, data := range []string{"one", "two"} {
+					if _, err := b.WriteFile("b/x", strings.NewReader(data)); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Stat(ctx, "y"); !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("Stat(y) = %v, want fs.ErrNotExist", err)
+			}
+			for _, data := range []string{"1", "22"} {
+				if _, err := tx.WriteFile(ctx, "y", strings.NewReader(data), store.WriteOptions{}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := readAll(t, s, "y"); got != "22" {
+			t.Errorf("y = %q, want 22", got)
+		}
+		if got := readAll(t, s, "b/x"); got != "two" {
+			t.Errorf("b/x = %q, want two", got)
+		}
+		if _, u, err := s.Quota(ctx); err != nil || u.Files != 3 || u.Bytes != 5 {
+			t.Errorf("usage = %+v, %v; want 3 entries of 5 bytes", u, err)
 		}
 	})
 }

@@ -364,7 +364,7 @@ func (s *Store) remove(ctx context.Context, name string, cond bool, ifMatch stri
 		if err != nil {
 			return err
 		}
-		n, err := s.get(t, name, t.d.forUpdate)
+		n, err := s.current(t, name)
 		if err != nil {
 			return err
 		}

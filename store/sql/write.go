@@ -79,7 +79,7 @@ func (s *Store) write(t *txn, name string, head []byte, rest io.Reader, opts sto
 		}
 	}
 	for attempt := 0; ; attempt++ {
-		old, err := s.get(t, name, t.d.forUpdate)
+		old, err := s.current(t, name)
 		if err != nil {
 			return 0, err
 		}
