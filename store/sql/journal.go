@@ -261,6 +261,9 @@ func (s *Store) Snapshot(ctx context.Context, name string, max int64) (store.Ver
 			data = []byte{}
 		}
 	} else if data, err = s.content(t, n); err != nil {
+		// Replaced since the look (on PostgreSQL, by another writer): the caller looks
+		// again, at the row.
+		s.seen.forget()
 		return store.Version{}, nil, pathErr("snapshot", name, err)
 	}
 	if n.size > max {
@@ -767,8 +770,8 @@ func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
 		if _, err := t.exec(`DELETE FROM llmfs_checkpoints WHERE ws = ? AND id < ?`, l.ws, last); err != nil {
 			return err
 		}
-		// Nor when a file refers to it (see writeKept). SQLite alone has such files, and
-		// its writers, this one among them, are serialized.
+		// A blob goes when no change refers to it, nor a file (see writeKept: SQLite alone
+		// has such files, and its writers, this one among them, are serialized).
 		if _, err = t.exec(`DELETE FROM llmfs_jblobs WHERE hash NOT IN (SELECT b_hash FROM llmfs_journal)
 			AND hash NOT IN (SELECT a_hash FROM llmfs_journal)
 			AND hash NOT IN (SELECT hash FROM llmfs_nodes WHERE blob = 0 AND dir = 0)`); err != nil {
