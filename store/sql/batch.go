@@ -199,6 +199,7 @@ func (b *Batch) Mkdir(name string) error {
 	}
 	b.known[name] = true
 	b.files++
+	b.s.seen.forget() // in a journal's change set, what it looked at has changed
 	return nil
 }
 
@@ -309,6 +310,7 @@ func (b *Batch) create(name string, r io.Reader) (int64, error) {
 		}
 	}
 	b.files++
+	b.s.seen.forget()
 	b.bytes += size
 	b.maxFile = max(b.maxFile, size)
 	return size, nil

@@ -17,7 +17,8 @@ type file struct {
 	s      *Store
 	ctx    context.Context
 	name   string
-	blob   int64 // content id
+	blob   int64  // content id
+	hash   string // the content's hash, which finds it when the journal keeps it (blob 0)
 	info   *store.Entry
 	off    int64
 	seq    int64 // index of the cached chunk, -1 for none
@@ -46,7 +47,13 @@ func (f *file) chunk(seq int64) ([]byte, error) {
 	}
 	f.s.chunkReads.Add(1)
 	var data []byte
-	err := f.s.read(f.ctx).queryRow(`SELECT data FROM llmfs_chunks WHERE blob = ? AND seq = ?`, f.blob, seq).Scan(&data)
+	var err error
+	if f.blob == 0 {
+		// Content the journal's blobs keep, one chunk (see writeKept).
+		err = f.s.read(f.ctx).queryRow(`SELECT data FROM llmfs_jblobs WHERE hash = ? AND ? = 0`, f.hash, seq).Scan(&data)
+	} else {
+		err = f.s.read(f.ctx).queryRow(`SELECT data FROM llmfs_chunks WHERE blob = ? AND seq = ?`, f.blob, seq).Scan(&data)
+	}
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, pathErr("read", f.name, err)
 	}

@@ -37,8 +37,8 @@ func (x *DB) Fork(ctx context.Context, src, dst string) error {
 			return wsErr("fork", src, err)
 		}
 		var did int64
-		err = t.queryRow(`INSERT INTO llmfs_workspaces (name, created, max_bytes, max_files, max_file_bytes, used_bytes, used_files, journal_seq)
-			SELECT ?, ?, max_bytes, max_files, max_file_bytes, used_bytes, used_files, journal_seq FROM llmfs_workspaces WHERE id = ?
+		err = t.queryRow(`INSERT INTO llmfs_workspaces (name, created, max_bytes, max_files, max_file_bytes, used_bytes, used_files, journal_seq, journal_bytes)
+			SELECT ?, ?, max_bytes, max_files, max_file_bytes, used_bytes, used_files, journal_seq, journal_bytes FROM llmfs_workspaces WHERE id = ?
 			ON CONFLICT (name) DO NOTHING RETURNING id`, dst, time.Now().UnixNano(), sid).Scan(&did)
 		if errors.Is(err, sql.ErrNoRows) {
 			return wsErr("fork", dst, fs.ErrExist)

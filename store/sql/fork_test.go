@@ -239,12 +239,18 @@ func TestForkContentFreed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// On SQLite a journaled write keeps small content once, with the journal's (see
+		// writeKept): j.txt has no chunks.
+		jc := int64(1)
+		if b.name == "SQLite" {
+			jc = 0
+		}
 		writeString(t, s, "a.txt", data, store.WriteOptions{})
 		if err := s.Copy(ctx, "a.txt", "copy.txt"); err != nil {
 			t.Fatal(err)
 		}
-		if _, c, _ := contentOf(t, x, s.ws); c != 4 {
-			t.Fatalf("a.txt, its copy and j.txt take %d chunks, want 4 (the copy shares a.txt's 3)", c)
+		if _, c, _ := contentOf(t, x, s.ws); c != 3+jc {
+			t.Fatalf("a.txt, its copy and j.txt take %d chunks, want %d (the copy shares a.txt's 3)", c, 3+jc)
 		}
 		var blobs []int64
 		rows, err := x.db.QueryContext(ctx, x.d.rebind(`SELECT blob FROM llmfs_nodes WHERE ws = ? AND blob <> 0`), s.ws)
@@ -287,8 +293,8 @@ func TestForkContentFreed(t *testing.T) {
 		if err := x.Remove(ctx, s.ID()); err != nil {
 			t.Fatal(err)
 		}
-		if n := left(); n != 4 {
-			t.Errorf("%d chunks left after removing the original, want all 4 (the fork refers to them)", n)
+		if n := left(); n != 3+jc {
+			t.Errorf("%d chunks left after removing the original, want all %d (the fork refers to them)", n, 3+jc)
 		}
 		if readAll(t, f, "a.txt") != data || readAll(t, f, "copy.txt") != data || readAll(t, f, "j.txt") != "journaled" {
 			t.Fatal("the fork lost content when the original was removed")
@@ -296,8 +302,8 @@ func TestForkContentFreed(t *testing.T) {
 		if err := f.Remove(ctx, "a.txt"); err != nil {
 			t.Fatal(err)
 		}
-		if n := left(); n != 4 {
-			t.Errorf("%d chunks left after removing a.txt, want 4 (copy.txt shares its content)", n)
+		if n := left(); n != 3+jc {
+			t.Errorf("%d chunks left after removing a.txt, want %d (copy.txt shares its content)", n, 3+jc)
 		}
 		writeString(t, f, "copy.txt", "other", store.WriteOptions{})
 		// j.txt's content is the fork's alone now: an append extends it in place.
@@ -305,8 +311,8 @@ func TestForkContentFreed(t *testing.T) {
 		if readAll(t, f, "j.txt") != "journaledmore" {
 			t.Error("j.txt lost its content")
 		}
-		if n := left(); n != 1 {
-			t.Errorf("%d chunks of the original's content left, want j.txt's 1", n)
+		if n := left(); n != jc {
+			t.Errorf("%d chunks of the original's content left, want j.txt's %d", n, jc)
 		}
 		writeString(t, f, "j.txt", "replaced", store.WriteOptions{})
 		if n := left(); n != 0 {

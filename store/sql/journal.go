@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/llmfs/llmfs/store"
@@ -27,6 +29,8 @@ var _ store.Journaler = (*Store)(nil)
 // or else in a writing transaction of its own.
 func (s *Store) change(ctx context.Context, retry bool, fn func(t *txn) error) error {
 	if s.tx != nil {
+		// What the change set looked at may have changed now.
+		defer s.seen.forget()
 		return fn(s.tx)
 	}
 	return s.x.write(ctx, retry, fn)
@@ -59,7 +63,7 @@ type sqlJournal struct {
 // order of their IDs (from their first Add to their commit).
 func (j *sqlJournal) Apply(ctx context.Context, actor string, fn func(tx store.JournalTx) error) error {
 	err := j.x.write(ctx, true, func(t *txn) error {
-		bound := &Store{x: j.s.x, ws: j.s.ws, id: j.s.id, tx: t}
+		bound := &Store{x: j.s.x, ws: j.s.ws, id: j.s.id, tx: t, seen: &seen{}}
 		tx := &sqlTx{Store: bound, l: &j.jlog, t: t, actor: actor}
 		if err := fn(tx); err != nil {
 			return err
@@ -86,15 +90,158 @@ type sqlTx struct {
 
 var _ store.Snapshotter = (*Store)(nil)
 
+// seen is what a change set's transaction has looked at: the rows its Stat and Snapshot
+// read, each with the file's first chunk, until the change set changes something; and the
+// content the journal is known to keep already. A journaled write looks at its file three
+// times (the operation's Stat, the journal's snapshot of the content it replaces, the
+// write itself): the snapshot then costs no query, and the content before a write, which
+// is mostly the content after the one before it, is neither read again nor offered to the
+// journal again. (On PostgreSQL a prune running beside the change set may delete a blob
+// known kept before the change set's entries commit, as it could before: a blob offered
+// again conflicts with the kept row and is not inserted either.)
+type seen struct {
+	mu    sync.Mutex
+	looks map[string]*look
+	kept  map[string]bool // hashes of content llmfs_jblobs holds
+}
+
+// A look is what a path held: its row (nil if none) and, for a file, its first chunk.
+type look struct {
+	n     *node
+	first []byte
+}
+
+func (c *seen) get(name string) *look {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.looks[name]
+}
+
+func (c *seen) put(name string, l *look, kept bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.looks == nil {
+		c.looks = map[string]*look{}
+	}
+	c.looks[name] = l
+	if kept {
+		c.keep(l.n.hash)
+	}
+}
+
+// keep notes that the journal keeps content h; c.mu is held.
+func (c *seen) keep(h string) {
+	if c.kept == nil {
+		c.kept = map[string]bool{}
+	}
+	c.kept[h] = true
+}
+
+func (c *seen) isKept(h string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.kept[h]
+}
+
+func (c *seen) markKept(h string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.keep(h)
+}
+
+// forget drops the looks: the change set changed something. c may be nil (a store not
+// bound to a change set).
+func (c *seen) forget() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.looks)
+}
+
+// unkept returns the blobs the journal is not known to keep, noting them as kept: the
+// caller inserts them in the change set's transaction.
+func (c *seen) unkept(blobs [][]byte) [][]byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := blobs[:0:0]
+	for _, b := range blobs {
+		h := store.Hash(b)
+		if c.kept[h] {
+			continue
+		}
+		c.keep(h)
+		out = append(out, b)
+	}
+	return out
+}
+
+// look returns what name holds, in one query: its row (nil if none), the first chunk of
+// its content, and whether the journal keeps that content. In a change set it answers
+// from what the change set saw, when it has not changed anything since.
+func (s *Store) look(t *txn, name string) (*look, error) {
+	if s.seen != nil {
+		if l := s.seen.get(name); l != nil {
+			return l, nil
+		}
+	}
+	var n node
+	var p, first []byte
+	var dir int64
+	var kept bool
+	err := t.queryRow(`SELECT n.id, n.path, n.dir, n.size, n.mtime, n.hash, n.hstate, n.blob, `+firstChunk+`,
+		EXISTS (SELECT 1 FROM llmfs_jblobs j WHERE j.hash = n.hash)
+		FROM llmfs_nodes n LEFT JOIN llmfs_chunks c ON c.blob = n.blob AND c.seq = 0
+		WHERE n.ws = ? AND n.path = ?`, s.ws, []byte(name)).Scan(&n.id, &p, &dir, &n.size, &n.mtime,
+		&n.hash, &n.hstate, &n.blob, &first, &kept)
+	l := &look{}
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		kept = false
+	case err != nil:
+		return nil, err
+	default:
+		n.path, n.dir = string(p), dir != 0
+		l.n, l.first = &n, first
+		kept = kept && !n.dir
+	}
+	if s.seen != nil {
+		s.seen.put(name, l, kept)
+	}
+	return l, nil
+}
+
+// current returns the row of name, about to change in t: locked, on PostgreSQL. In a
+// change set on SQLite, whose transaction holds the write lock, the row the change set
+// looked at is still current (every change forgets the looks), and no query is needed.
+func (s *Store) current(t *txn, name string) (*node, error) {
+	if s.seen != nil && t.d.forUpdate == "" {
+		if l := s.seen.get(name); l != nil {
+			if l.n == nil {
+				return nil, nil
+			}
+			n := *l.n
+			return &n, nil
+		}
+	}
+	return s.get(t, name, t.d.forUpdate)
+}
+
 // Snapshot implements [store.Snapshotter]: one query for the path's row, which holds a
-// file's hash, and one for its content when that is wanted. A name below a file or a
-// missing directory is absent, as in the fallback.
+// file's hash, and its first chunk, which is all the content of a small file (in a change
+// set that looked at the path already, none). A name below a file or a missing directory
+// is absent, as in the fallback.
 func (s *Store) Snapshot(ctx context.Context, name string, max int64) (store.Version, []byte, error) {
 	if !fs.ValidPath(name) {
 		return store.Version{}, nil, pathErr("snapshot", name, store.ErrInvalidName)
 	}
 	t := s.read(ctx)
-	n, err := s.get(t, name, "")
+	l, err := s.look(t, name)
+	n := (*node)(nil)
+	if l != nil {
+		n = l.n
+	}
 	switch {
 	case err != nil:
 		return store.Version{}, nil, pathErr("snapshot", name, err)
@@ -107,22 +254,34 @@ func (s *Store) Snapshot(ctx context.Context, name string, max int64) (store.Ver
 	if n.size > max && n.hash != "" {
 		return v, nil, nil
 	}
-	data, err := s.content(t, n)
-	if err != nil {
+	var data []byte
+	if n.size <= ChunkSize && int64(len(l.first)) >= n.size {
+		data = bytes.Clone(l.first[:n.size:n.size])
+		if data == nil {
+			data = []byte{}
+		}
+	} else if data, err = s.content(t, n); err != nil {
+		// Replaced since the look (on PostgreSQL, by another writer): the caller looks
+		// again, at the row.
+		s.seen.forget()
 		return store.Version{}, nil, pathErr("snapshot", name, err)
 	}
 	if n.size > max {
 		v.Hash = store.Hash(data)
 		return v, nil, nil
 	}
-	return store.FileVersion(data), data, nil
+	if v.Hash == "" {
+		v = store.FileVersion(data)
+	}
+	return v, data, nil
 }
 
 // content reads all of file n's content, in one query.
 func (s *Store) content(t *txn, n *node) ([]byte, error) {
 	data := make([]byte, 0, n.size)
 	if n.blob == 0 {
-		return data, nil
+		k, err := kept(t, n)
+		return append(data, k...), err
 	}
 	rows, err := t.query(`SELECT data FROM llmfs_chunks WHERE blob = ? ORDER BY seq`, n.blob)
 	if err != nil {
@@ -173,10 +332,11 @@ func (tx *sqlTx) Add(ctx context.Context, changes []*store.Change, blobs [][]byt
 			now = store.Version{Kind: store.File, Hash: n.hash, Size: n.size}
 		}
 		if !now.Equal(c.Before) {
+			tx.seen.forget() // the caller looks again: at the row, not at what it saw
 			return &fs.PathError{Op: "journal", Path: c.Path, Err: store.ErrChanged}
 		}
 	}
-	if err := tx.l.add(t, tx.actor, nil, nil, blobs, store.Committed); err != nil {
+	if err := tx.l.add(t, tx.actor, nil, nil, tx.seen.unkept(blobs), store.Committed); err != nil {
 		return err
 	}
 	for _, c := range changes {
@@ -202,9 +362,12 @@ func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, bl
 	if len(changes) == 0 {
 		return nil
 	}
-	var last int64
-	if err := t.queryRow(`UPDATE llmfs_workspaces SET journal_seq = journal_seq + ? WHERE id = ? RETURNING journal_seq`,
-		len(changes), l.ws).Scan(&last); err != nil {
+	var last, size int64
+	for _, c := range changes {
+		size += fileSize(c.Before) + fileSize(c.After)
+	}
+	if err := t.queryRow(`UPDATE llmfs_workspaces SET journal_seq = journal_seq + ?, journal_bytes = journal_bytes + ?
+		WHERE id = ? RETURNING journal_seq`, len(changes), size, l.ws).Scan(&last); err != nil {
 		return err
 	}
 	now := time.Now()
@@ -258,6 +421,14 @@ func insertBlobs(t *txn, blobs [][]byte) error {
 	q.WriteString(` ON CONFLICT (hash) DO NOTHING`)
 	_, err := t.exec(q.String(), args...)
 	return err
+}
+
+// fileSize is what version v adds to the bound on a journal's content (journal_bytes).
+func fileSize(v store.Version) int64 {
+	if v.Kind == store.File {
+		return v.Size
+	}
+	return 0
 }
 
 func kindOf(v store.Version) store.Kind {
@@ -320,6 +491,9 @@ func (l *jlog) Changes(ctx context.Context, f store.ChangeFilter) ([]store.Chang
 	if f.Set != 0 {
 		q += ` AND cset = ?`
 		args = append(args, f.Set)
+	}
+	if f.States != nil && !slices.Contains(f.States, store.Committed) {
+		q += ` AND state <> 'committed'` // the condition of the index llmfs_journal_pending
 	}
 	q += ` ORDER BY id DESC`
 	rows, err := l.x.db.QueryContext(ctx, l.x.d.rebind(q), args...)
@@ -431,28 +605,58 @@ func (l *jlog) Wait(ctx context.Context, after int64) error {
 
 // within reports whether the whole journal is within keep, so that pruning forgets
 // nothing ([store.PruneCut] returns 0): its oldest change is young enough and its distinct
-// content (each hash counted once, as PruneCut counts) small enough. Two aggregate queries
-// instead of reading every change: pruning runs every few hundred change sets.
+// content (each hash counted once, as PruneCut counts) small enough. Pruning runs every few
+// hundred change sets, so this is one query on the workspace row and the journal's first
+// entry: the row's journal_bytes bounds the distinct content from above. Only a bound past
+// keep has the content counted exactly, and the bound lowered to the count. (The age is the
+// first change's: a change timed earlier still, by another host's clock, waits for it.)
 func (l *jlog) within(ctx context.Context, keep store.Retention) (bool, error) {
 	t := &txn{ctx: ctx, q: l.x.db, d: l.x.d, x: l.x}
-	var oldest, n int64
-	if err := t.queryRow(`SELECT COALESCE(MIN(time), 0), COUNT(*) FROM llmfs_journal WHERE ws = ?`, l.ws).Scan(&oldest, &n); err != nil {
+	var bound int64
+	var oldest sql.NullInt64
+	if err := t.queryRow(`SELECT journal_bytes, (SELECT time FROM llmfs_journal WHERE ws = ? ORDER BY id LIMIT 1)
+		FROM llmfs_workspaces WHERE id = ?`, l.ws, l.ws).Scan(&bound, &oldest); err != nil {
 		return false, err
 	}
-	if n == 0 {
-		return true, nil
+	if !oldest.Valid {
+		return true, nil // no changes
 	}
-	if keep.MaxAge > 0 && time.Since(time.Unix(0, oldest)) > keep.MaxAge {
+	if keep.MaxAge > 0 && time.Since(time.Unix(0, oldest.Int64)) > keep.MaxAge {
 		return false, nil
 	}
-	if keep.MaxBytes <= 0 {
+	if keep.MaxBytes <= 0 || bound <= keep.MaxBytes {
 		return true, nil
 	}
 	var total int64
-	err := t.queryRow(`SELECT COALESCE(SUM(size), 0) FROM (
-		SELECT b_hash AS hash, b_size AS size FROM llmfs_journal WHERE ws = ? AND b_kind = 'file'
-		UNION SELECT a_hash, a_size FROM llmfs_journal WHERE ws = ? AND a_kind = 'file') AS content`, l.ws, l.ws).Scan(&total)
+	err := l.x.write(ctx, true, func(t *txn) error {
+		if err := l.lock(t); err != nil {
+			return err
+		}
+		var err error
+		total, err = l.recount(t)
+		return err
+	})
 	return err == nil && total <= keep.MaxBytes, err
+}
+
+// lock locks the workspace row (on PostgreSQL), which every change set takes to number its
+// entries before it writes them: so a count of the journal made after misses none.
+func (l *jlog) lock(t *txn) error {
+	var seq int64
+	return t.queryRow(`SELECT journal_seq FROM llmfs_workspaces WHERE id = ?`+t.d.forUpdate, l.ws).Scan(&seq)
+}
+
+// recount counts the journal's distinct content and sets journal_bytes to it. The caller
+// holds the workspace row's lock (see lock).
+func (l *jlog) recount(t *txn) (int64, error) {
+	var total int64
+	if err := t.queryRow(`SELECT COALESCE(SUM(size), 0) FROM (
+		SELECT b_hash AS hash, b_size AS size FROM llmfs_journal WHERE ws = ? AND b_kind = 'file'
+		UNION SELECT a_hash, a_size FROM llmfs_journal WHERE ws = ? AND a_kind = 'file') AS content`, l.ws, l.ws).Scan(&total); err != nil {
+		return 0, err
+	}
+	_, err := t.exec(`UPDATE llmfs_workspaces SET journal_bytes = ? WHERE id = ?`, total, l.ws)
+	return total, err
 }
 
 // A Log is a journal kept in a database for files kept elsewhere: the journal of a host
@@ -545,6 +749,11 @@ func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
 	}
 	var n int64
 	err = l.x.write(ctx, true, func(t *txn) error {
+		// The lock first: a change set waits for it before it could wait for this (its
+		// blob colliding with one deleted here).
+		if err := l.lock(t); err != nil {
+			return err
+		}
 		var set int64
 		if err := t.queryRow(`SELECT cset FROM llmfs_journal WHERE ws = ? AND id = ?`, l.ws, cut).Scan(&set); err != nil {
 			return err
@@ -561,7 +770,14 @@ func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
 		if _, err := t.exec(`DELETE FROM llmfs_checkpoints WHERE ws = ? AND id < ?`, l.ws, last); err != nil {
 			return err
 		}
-		_, err = t.exec(`DELETE FROM llmfs_jblobs WHERE hash NOT IN (SELECT b_hash FROM llmfs_journal) AND hash NOT IN (SELECT a_hash FROM llmfs_journal)`)
+		// A blob goes when no change refers to it, nor a file (see writeKept: SQLite alone
+		// has such files, and its writers, this one among them, are serialized).
+		if _, err = t.exec(`DELETE FROM llmfs_jblobs WHERE hash NOT IN (SELECT b_hash FROM llmfs_journal)
+			AND hash NOT IN (SELECT a_hash FROM llmfs_journal)
+			AND hash NOT IN (SELECT hash FROM llmfs_nodes WHERE blob = 0 AND dir = 0)`); err != nil {
+			return err
+		}
+		_, err = l.recount(t)
 		return err
 	})
 	return int(n), err

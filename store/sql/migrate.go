@@ -223,15 +223,73 @@ CREATE INDEX llmfs_nodes_blob ON llmfs_nodes (blob) WHERE blob <> 0;
 CREATE INDEX llmfs_nodes_blob ON llmfs_nodes (blob) WHERE blob <> 0;
 `,
 	},
+	{
+		// A journaled change dirties fewer b-tree pages (issue 14.8). On SQLite the journal
+		// and its blobs become WITHOUT ROWID tables, each one b-tree keyed by its primary key
+		// instead of a table and an index. The index on state served no query and was
+		// updated by every change; it now holds only changes not committed (a host
+		// directory's pending ones), which a SQL store never writes. journal_bytes bounds a
+		// workspace's distinct journal content from above (the sizes of all its changes'
+		// file versions), so pruning can tell without reading the journal that it is within
+		// its bounds.
+		version: 6,
+		sqlite: `
+CREATE TABLE llmfs_journal6 (
+	ws     BIGINT NOT NULL,
+	id     BIGINT NOT NULL,
+	cset   BIGINT NOT NULL,
+	time   BIGINT NOT NULL,
+	actor  TEXT NOT NULL,
+	op     TEXT NOT NULL,
+	path   BLOB NOT NULL,
+	other  BLOB NOT NULL,
+	b_kind TEXT NOT NULL,
+	b_hash TEXT NOT NULL,
+	b_size BIGINT NOT NULL,
+	a_kind TEXT NOT NULL,
+	a_hash TEXT NOT NULL,
+	a_size BIGINT NOT NULL,
+	state  TEXT NOT NULL,
+	PRIMARY KEY (ws, id)
+) WITHOUT ROWID;
+INSERT INTO llmfs_journal6 (ws, id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state)
+	SELECT ws, id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state FROM llmfs_journal;
+DROP TABLE llmfs_journal;
+ALTER TABLE llmfs_journal6 RENAME TO llmfs_journal;
+CREATE INDEX llmfs_journal_pending ON llmfs_journal (ws, id) WHERE state <> 'committed';
+CREATE TABLE llmfs_jblobs6 (
+	hash TEXT NOT NULL PRIMARY KEY,
+	size BIGINT NOT NULL,
+	data BLOB NOT NULL
+) WITHOUT ROWID;
+INSERT INTO llmfs_jblobs6 (hash, size, data) SELECT hash, size, data FROM llmfs_jblobs;
+DROP TABLE llmfs_jblobs;
+ALTER TABLE llmfs_jblobs6 RENAME TO llmfs_jblobs;
+ALTER TABLE llmfs_workspaces ADD COLUMN journal_bytes BIGINT NOT NULL DEFAULT 0;
+UPDATE llmfs_workspaces SET journal_bytes = (SELECT COALESCE(SUM(
+	CASE WHEN b_kind = 'file' THEN b_size ELSE 0 END + CASE WHEN a_kind = 'file' THEN a_size ELSE 0 END), 0)
+	FROM llmfs_journal WHERE ws = llmfs_workspaces.id);
+`,
+		postgres: `
+DROP INDEX llmfs_journal_state;
+CREATE INDEX llmfs_journal_pending ON llmfs_journal (ws, id) WHERE state <> 'committed';
+ALTER TABLE llmfs_workspaces ADD COLUMN journal_bytes BIGINT NOT NULL DEFAULT 0;
+UPDATE llmfs_workspaces SET journal_bytes = (SELECT COALESCE(SUM(
+	CASE WHEN b_kind = 'file' THEN b_size ELSE 0 END + CASE WHEN a_kind = 'file' THEN a_size ELSE 0 END), 0)
+	FROM llmfs_journal WHERE ws = llmfs_workspaces.id);
+`,
+	},
 }
-
-// schemaVersion is the schema version this package writes.
-var schemaVersion = migrations[len(migrations)-1].version
 
 // migrate applies the migrations the database lacks, in one transaction that holds the
 // database's write lock (SQLite) or an advisory lock (PostgreSQL), so processes opening the
 // same database at once apply each migration exactly once.
 func (x *DB) migrate(ctx context.Context) error {
+	return x.migrateWith(ctx, migrations)
+}
+
+// migrateWith applies ms (a prefix of migrations, in tests) as migrate does.
+func (x *DB) migrateWith(ctx context.Context, ms []migration) error {
 	if x.d.name == SQLite {
 		// WAL lets readers run beside the one writer. It is a property of the database file,
 		// set outside any transaction; an in-memory database refuses it, harmlessly.
@@ -255,10 +313,10 @@ func (x *DB) migrate(ctx context.Context) error {
 		if err := t.queryRow(`SELECT COALESCE(MAX(version), 0) FROM llmfs_schema`).Scan(&have); err != nil {
 			return err
 		}
-		if have > schemaVersion {
-			return fmt.Errorf("database schema version %d is newer than this program's %d", have, schemaVersion)
+		if top := ms[len(ms)-1].version; have > top {
+			return fmt.Errorf("database schema version %d is newer than this program's %d", have, top)
 		}
-		for _, m := range migrations {
+		for _, m := range ms {
 			if m.version <= have {
 				continue
 			}

@@ -35,8 +35,9 @@ func (s *Store) ReadDirContent(ctx context.Context, name string) ([]fs.DirEntry,
 	// small: a file whose whole content is chunk 0. The window sum runs over the small
 	// files in name order, the order of the listing.
 	rows, err := t.query(`SELECT name, dir, size, mtime,
-			CASE WHEN keep THEN (SELECT data FROM llmfs_chunks c WHERE c.blob = l.blob AND c.seq = 0) END
-		FROM (SELECT name, dir, size, mtime, blob,
+			CASE WHEN keep THEN COALESCE((SELECT data FROM llmfs_chunks c WHERE c.blob = l.blob AND c.seq = 0),
+				CASE WHEN l.blob = 0 THEN (SELECT data FROM llmfs_jblobs j WHERE j.hash = l.hash) END) END
+		FROM (SELECT name, dir, size, mtime, blob, hash,
 				dir = 0 AND size > 0 AND size <= CAST(? AS BIGINT) AND SUM(CASE WHEN dir = 0 AND size <= CAST(? AS BIGINT) THEN size ELSE 0 END)
 				OVER (ORDER BY name ROWS UNBOUNDED PRECEDING) <= CAST(? AS BIGINT) AS keep
 			FROM llmfs_nodes WHERE ws = ? AND parent = ?) l

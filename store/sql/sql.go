@@ -24,7 +24,10 @@
 // deleted when no file of any workspace refers to it any more; a write to a file whose
 // content is shared gives it content of its own first, so the other never changes. [Store.Open] returns a file that
 // fetches chunks as it reads them, so reading the first lines of a large file loads one
-// chunk; an append rewrites only the last, partial chunk and adds new ones. Each file row
+// chunk; an append rewrites only the last, partial chunk and adds new ones. On SQLite a
+// write of at most a chunk made in a change set of the journal keeps its content once, as
+// the journal's blob (llmfs_jblobs, by hash): the row has no content id, and the blob stays
+// while a file or a change refers to it. Each file row
 // keeps its size, its content hash ([store.Hash]) and the SHA-256 state that produced it, so
 // [store.WriteOptions.IfMatch] is checked without reading content and an append extends the
 // hash exactly without reading the file back.

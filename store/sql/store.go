@@ -22,6 +22,7 @@ type Store struct {
 	id    string // workspace id, for messages
 	owned bool   // Close closes x
 	tx    *txn   // the transaction of a journal's change set, if bound to one (journal.go)
+	seen  *seen  // what that transaction has looked at, if bound to one (journal.go)
 
 	chunkReads atomic.Int64 // chunk rows fetched by readers, for tests
 }
@@ -186,7 +187,18 @@ func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 		return nil, pathErr("stat", name, store.ErrInvalidName)
 	}
 	t := s.read(ctx)
-	n, err := s.get(t, name, "")
+	var n *node
+	var err error
+	if s.seen != nil {
+		// In a change set: a write looks at what it replaces next (the journal's snapshot),
+		// so this look brings that along.
+		var l *look
+		if l, err = s.look(t, name); err == nil {
+			n = l.n
+		}
+	} else {
+		n, err = s.get(t, name, "")
+	}
 	if err == nil && n == nil {
 		err = s.missing(t, name)
 	}
@@ -256,9 +268,9 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	var n node
 	var dir int64
 	var first []byte
-	err := t.queryRow(`SELECT n.blob, n.dir, n.size, n.mtime, c.data FROM llmfs_nodes n
+	err := t.queryRow(`SELECT n.blob, n.dir, n.size, n.mtime, n.hash, `+firstChunk+` FROM llmfs_nodes n
 		LEFT JOIN llmfs_chunks c ON c.blob = n.blob AND c.seq = 0
-		WHERE n.ws = ? AND n.path = ?`, s.ws, []byte(name)).Scan(&n.blob, &dir, &n.size, &n.mtime, &first)
+		WHERE n.ws = ? AND n.path = ?`, s.ws, []byte(name)).Scan(&n.blob, &dir, &n.size, &n.mtime, &n.hash, &first)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = s.missing(t, name)
 	}
@@ -269,7 +281,7 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	if n.dir {
 		return nil, pathErr("open", name, store.ErrIsDir)
 	}
-	f := &file{s: s, ctx: ctx, name: name, blob: n.blob, info: n.info(), seq: -1}
+	f := &file{s: s, ctx: ctx, name: name, blob: n.blob, hash: n.hash, info: n.info(), seq: -1}
 	if n.size > 0 {
 		if err := f.setChunk(0, first); err != nil {
 			return nil, err
@@ -277,6 +289,12 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	}
 	return f, nil
 }
+
+// firstChunk is the expression for the first chunk of the content of file n, joined with
+// its chunk 0 as c: from llmfs_chunks, or for content the journal's blobs keep (no content
+// id, see writeKept), from llmfs_jblobs.
+const firstChunk = `COALESCE(c.data, CASE WHEN n.blob = 0 AND n.size > 0 AND n.dir = 0 THEN
+		(SELECT j.data FROM llmfs_jblobs j WHERE j.hash = n.hash) END)`
 
 // Mkdir implements [store.Store].
 func (s *Store) Mkdir(ctx context.Context, name string) error {
@@ -346,7 +364,7 @@ func (s *Store) remove(ctx context.Context, name string, cond bool, ifMatch stri
 		if err != nil {
 			return err
 		}
-		n, err := s.get(t, name, t.d.forUpdate)
+		n, err := s.current(t, name)
 		if err != nil {
 			return err
 		}

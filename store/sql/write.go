@@ -79,7 +79,7 @@ func (s *Store) write(t *txn, name string, head []byte, rest io.Reader, opts sto
 		}
 	}
 	for attempt := 0; ; attempt++ {
-		old, err := s.get(t, name, t.d.forUpdate)
+		old, err := s.current(t, name)
 		if err != nil {
 			return 0, err
 		}
@@ -98,6 +98,9 @@ func (s *Store) write(t *txn, name string, head []byte, rest io.Reader, opts sto
 		}
 		if old != nil && opts.Mode == store.Append {
 			return w.appendTo(old, src)
+		}
+		if rest == nil && s.keepsContent(t) {
+			return s.writeKept(t, name, old, head)
 		}
 		blob, err := newBlob(t)
 		if err != nil {
@@ -156,6 +159,79 @@ func (s *Store) write(t *txn, name string, head []byte, rest io.Reader, opts sto
 	}
 }
 
+// keepsContent reports whether a write in t keeps small content in the journal's blobs
+// (llmfs_jblobs) rather than in chunks of its own: in a journal's change set on SQLite. The
+// journal keeps the content a write leaves anyway, so the write stores it once, and with
+// no content id to take and no chunks to insert or delete it costs fewer statements than a
+// write outside the journal. Not on PostgreSQL, whose writers run side by side: a prune
+// could delete a blob a write is about to refer to.
+func (s *Store) keepsContent(t *txn) bool {
+	return s.seen != nil && t.d.name == SQLite
+}
+
+// writeKept writes content (at most a chunk) to name as a file whose content is kept in
+// llmfs_jblobs under its hash: a row with content id 0 and a size above 0 (see
+// [Store.kept]). old is the file there, if any.
+func (s *Store) writeKept(t *txn, name string, old *node, content []byte) (int64, error) {
+	h := sha256.New()
+	h.Write(content)
+	sum, state, err := hashState(h)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.keepBlob(t, sum, content); err != nil {
+		return 0, err
+	}
+	n := int64(len(content))
+	now := time.Now().UnixNano()
+	if old != nil {
+		if _, err := t.exec(`UPDATE llmfs_nodes SET blob = 0, size = ?, hash = ?, hstate = ?, mtime = ? WHERE id = ?`,
+			n, sum, state, now, old.id); err != nil {
+			return 0, err
+		}
+		if err := dropChunks(t, old.blob); err != nil {
+			return 0, err
+		}
+		return n, s.account(t, n-old.size, 0, n)
+	}
+	var id int64
+	err = t.queryRow(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob)
+		VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, 0) ON CONFLICT (ws, path) DO NOTHING RETURNING id`,
+		s.ws, []byte(name), []byte(parentOf(name)), []byte(path.Base(name)), n, now, sum, state).Scan(&id)
+	if err != nil {
+		return 0, err // SQLite's writers are serialized: nobody created it since the look
+	}
+	return n, s.account(t, n, 1, n)
+}
+
+// keepBlob keeps content with hash sum in llmfs_jblobs, unless the change set knows it
+// kept already (the journal's Add offered it just before the write).
+func (s *Store) keepBlob(t *txn, sum string, content []byte) error {
+	if s.seen.isKept(sum) {
+		return nil
+	}
+	if _, err := t.exec(`INSERT INTO llmfs_jblobs (hash, size, data) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
+		sum, int64(len(content)), content); err != nil {
+		return err
+	}
+	s.seen.markKept(sum)
+	return nil
+}
+
+// kept returns the content of file n when the journal's blobs keep it (n has no content id
+// of its own but a size), or nil.
+func kept(t *txn, n *node) ([]byte, error) {
+	if n.blob != 0 || n.size == 0 || n.dir {
+		return nil, nil
+	}
+	var data []byte
+	err := t.queryRow(`SELECT data FROM llmfs_jblobs WHERE hash = ?`, n.hash).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("content %s of a %d-byte file: %w", n.hash, n.size, store.ErrChanged)
+	}
+	return data, err
+}
+
 // maxCreateAttempts bounds how often a writer that found no file, then lost the race to
 // create it, looks again. Each retry means another transaction committed a change to the
 // file, so the bound only matters under unending contention.
@@ -180,17 +256,28 @@ func (w *chunkWriter) appendTo(n *node, src io.Reader) (int64, error) {
 		return 0, err
 	}
 	w.h, w.oldSize = h, n.size
+	seq := n.size / ChunkSize
+	var tail []byte
 	if n.blob == 0 {
-		// A row written by something other than this package, without content of its own.
-		if n.size != 0 {
-			return 0, fmt.Errorf("%d-byte file has no content id", n.size)
+		// Content the journal's blobs keep (see writeKept), at most a chunk, or none.
+		if tail, err = kept(w.t, n); err != nil {
+			return 0, err
+		}
+		if int64(len(tail)) != n.size || n.size > ChunkSize {
+			return 0, fmt.Errorf("%d-byte file has no content id and %d bytes kept", n.size, len(tail))
 		}
 		if n.blob, err = newBlob(w.t); err != nil {
 			return 0, err
 		}
+		added, err := w.fill(n.blob, 0, tail, false, src)
+		if err != nil {
+			return 0, err
+		}
+		if err := w.finish(n.id, n.blob, n.size+added); err != nil {
+			return 0, err
+		}
+		return added, w.s.account(w.t, added, 0, n.size+added)
 	}
-	seq := n.size / ChunkSize
-	var tail []byte
 	if n.size%ChunkSize != 0 {
 		if err := w.t.queryRow(`SELECT data FROM llmfs_chunks WHERE blob = ? AND seq = ?`, n.blob, seq).Scan(&tail); err != nil {
 			return 0, fmt.Errorf("read last chunk of %d-byte file: %w", n.size, err)
@@ -310,6 +397,11 @@ func (w *chunkWriter) restoreHash(n *node) (hash.Hash, error) {
 			return h, nil
 		}
 		h.Reset()
+	}
+	if n.blob == 0 {
+		data, err := kept(w.t, n)
+		h.Write(data)
+		return h, err
 	}
 	rows, err := w.t.query(`SELECT data FROM llmfs_chunks WHERE blob = ? ORDER BY seq`, n.blob)
 	if err != nil {
