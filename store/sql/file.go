@@ -46,7 +46,7 @@ func (f *file) chunk(seq int64) ([]byte, error) {
 	}
 	f.s.chunkReads.Add(1)
 	var data []byte
-	err := f.s.read(f.ctx).queryRow(`SELECT data FROM llmfs_chunks WHERE blob = ? AND seq = ?`, f.blob, seq).Scan(&data)
+	err := f.s.read(f.ctx).queryOne(`SELECT data FROM llmfs_chunks WHERE blob = ? AND seq = ?`, []any{f.blob, seq}, &data)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, pathErr("read", f.name, err)
 	}
