@@ -6,19 +6,16 @@ import (
 )
 
 // Reading content through database/sql copies each blob twice: the driver copies it out
-// of the database, then Scan into a *[]byte copies it again. For a grep of a SQLite
-// workspace the second copy and its garbage were a tenth of the CPU. Scanning into
-// sql.RawBytes skips it; RawBytes is only promised until the next Next, but
-// modernc.org/sqlite makes a new slice for every value it returns, so on SQLite the slice
-// can be kept (TestRawBlobsOutliveNext checks it). pgx may hand out its read buffer: on
-// PostgreSQL the content is copied, once, as Scan would.
+// of the database (or the network buffer), then Scan into a *[]byte copies it again. For a
+// grep of a SQLite workspace the second copy and its garbage were a tenth of the CPU.
+// Scanning into sql.RawBytes skips it; RawBytes is only promised until the next Next, but
+// the two drivers [Connect] uses, modernc.org/sqlite and pgx's stdlib, make a new slice for
+// every value they return, so the slice can be kept (TestRawBlobsOutliveNext checks it).
+// With a driver the caller chose ([New]) the content is copied, once, as Scan would.
 
 // ownBlob returns raw, scanned as sql.RawBytes, as a slice the caller may keep.
-func (d *dialect) ownBlob(raw sql.RawBytes) []byte {
-	if raw == nil {
-		return nil
-	}
-	if d.name == SQLite {
+func (x *DB) ownBlob(raw sql.RawBytes) []byte {
+	if raw == nil || x.freshBlobs {
 		return raw
 	}
 	return bytes.Clone(raw)
@@ -53,7 +50,15 @@ func (t *txn) queryOne(q string, args []any, dest ...any) error {
 		return err
 	}
 	for i, raw := range raws {
-		*dest[i].(*[]byte) = t.d.ownBlob(*raw)
+		*dest[i].(*[]byte) = t.ownBlob(*raw)
 	}
 	return rows.Close()
+}
+
+// ownBlob is x.ownBlob, for a txn without a DB (the migrations': they read no content).
+func (t *txn) ownBlob(raw sql.RawBytes) []byte {
+	if t.x == nil {
+		return bytes.Clone(raw)
+	}
+	return t.x.ownBlob(raw)
 }

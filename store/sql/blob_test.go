@@ -14,12 +14,15 @@ import (
 	"github.com/llmfs/llmfs/store"
 )
 
-// ownBlob keeps blobs scanned as sql.RawBytes past Next on SQLite, which is only safe while
-// modernc.org/sqlite returns a new slice for every value. This fails if a driver update
-// starts reusing them.
+// ownBlob keeps blobs scanned as sql.RawBytes past Next with the drivers Connect uses, which
+// is only safe while modernc.org/sqlite and pgx's stdlib return a new slice for every
+// value. This fails if a driver update starts reusing them.
 func TestRawBlobsOutliveNext(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
 		x := b.connect(t)
+		if !x.freshBlobs {
+			t.Fatal("Connect's DB copies blobs")
+		}
 		s := newWorkspace(t, x, Quota{})
 		want := map[string][]byte{}
 		for i := range 8 {
@@ -39,7 +42,7 @@ func TestRawBlobsOutliveNext(t *testing.T) {
 			if err := rows.Scan(&name, &raw); err != nil {
 				t.Fatal(err)
 			}
-			kept[name] = x.d.ownBlob(raw)
+			kept[name] = x.ownBlob(raw)
 		}
 		if err := rows.Err(); err != nil {
 			t.Fatal(err)

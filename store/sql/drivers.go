@@ -50,6 +50,7 @@ func Connect(ctx context.Context, dsn string) (*DB, error) {
 		return nil, err
 	}
 	x.owned = true
+	x.freshBlobs = true // modernc.org/sqlite and pgx's stdlib (see ownBlob)
 	x.single = strings.HasPrefix(source, "file::memory:")
 	// parseDSN adds _txlock=immediate unless the caller chose a mode of their own.
 	x.immediate = d == SQLite && strings.Contains(source, "_txlock=immediate")

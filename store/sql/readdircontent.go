@@ -62,7 +62,7 @@ func (s *Store) ReadDirContent(ctx context.Context, name string) ([]fs.DirEntry,
 		}
 		n := node{path: string(base), dir: dir != 0, size: size, mtime: mtime}
 		if int64(len(raw)) == size && size > 0 {
-			out = append(out, contentEntry{n.info(), s.x.d.ownBlob(raw)})
+			out = append(out, contentEntry{n.info(), s.x.ownBlob(raw)})
 			continue
 		}
 		out = append(out, n.info())
