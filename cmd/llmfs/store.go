@@ -88,6 +88,12 @@ func (f *wsFlags) applyQuota(ctx context.Context, s *sqlstore.Store, q llmfs.Quo
 // a missing SQLite file, is an error that says how to create one: opening never creates,
 // so a typo in an id or a path cannot quietly start an empty workspace.
 func openWorkspaceStore(ctx context.Context, dsn, id string) (*sqlstore.Store, error) {
+	return openWorkspaceStoreAs(ctx, dsn, id, false)
+}
+
+// openWorkspaceStoreAs is openWorkspaceStore; bulk opens a SQLite database for a bulk load,
+// with SQLite's automatic checkpoints off (see [bulkDSN]).
+func openWorkspaceStoreAs(ctx context.Context, dsn, id string, bulk bool) (*sqlstore.Store, error) {
 	howTo := fmt.Sprintf("create it with 'llmfs ws create --store %s %s'", shellQuote(redactDSN(dsn)), shellQuote(id))
 	if file, ok := sqliteFile(dsn); ok {
 		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
@@ -97,7 +103,11 @@ func openWorkspaceStore(ctx context.Context, dsn, id string) (*sqlstore.Store, e
 	if err := checkDSN(dsn); err != nil {
 		return nil, err
 	}
-	s, err := sqlstore.OpenDSN(ctx, dsn, id, nil)
+	open := dsn
+	if bulk {
+		open = bulkDSN(dsn)
+	}
+	s, err := sqlstore.OpenDSN(ctx, open, id, nil)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := checkWorkspaceID(id); err != nil {

@@ -237,11 +237,12 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 	if !fi.IsDir() {
 		return usagef("%s is not a directory", dir)
 	}
-	s, err := openWorkspaceStore(ctx, dsn, id)
+	s, err := openWorkspaceStoreAs(ctx, dsn, id, true)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	ckpt := newCheckpointer(s.DB())
 	// A workspace over the store only answers which paths the deny rules deny.
 	rules := llmfs.New(s, &llmfs.Options{Deny: append(o.deny, configName), NoDefaultDeny: o.noDefaultDeny})
 
@@ -342,6 +343,9 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 		}
 		batch := items[start:end]
 		err := s.Batch(ctx, func(b *sqlstore.Batch) error {
+			stop := make(chan struct{})
+			defer close(stop)
+			files := prefetch(dir, batch, stop)
 			for _, it := range batch {
 				if it.dir {
 					if err := b.Mkdir(it.rel); err != nil {
@@ -349,12 +353,12 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 					}
 					continue
 				}
-				f, err := os.Open(filepath.Join(dir, filepath.FromSlash(it.rel)))
+				r, done, err := openImported(<-files, filepath.Join(dir, filepath.FromSlash(it.rel)))
 				if err != nil {
 					return err
 				}
-				_, err = b.WriteFile(it.rel, pr.reader(f))
-				f.Close()
+				_, err = b.WriteFile(it.rel, pr.reader(r))
+				done()
 				if err != nil {
 					return err
 				}
@@ -367,6 +371,7 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 		if err != nil {
 			return partial("import", done, err)
 		}
+		ckpt.start(ctx)
 		for _, it := range batch {
 			if !it.dir {
 				done++
@@ -374,6 +379,9 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 			}
 		}
 		start = end
+	}
+	if err := ckpt.wait(); err != nil {
+		return err
 	}
 	pr.finish()
 	note := ""

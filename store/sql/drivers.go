@@ -50,6 +50,7 @@ func Connect(ctx context.Context, dsn string) (*DB, error) {
 		return nil, err
 	}
 	x.owned = true
+	x.freshBlobs = true // modernc.org/sqlite and pgx's stdlib (see ownBlob)
 	x.single = strings.HasPrefix(source, "file::memory:")
 	// parseDSN adds _txlock=immediate unless the caller chose a mode of their own.
 	x.immediate = d == SQLite && strings.Contains(source, "_txlock=immediate")
@@ -89,7 +90,9 @@ func parseDSN(dsn string) (driver string, d Dialect, source string, err error) {
 		have := strings.Join(q["_pragma"], ",")
 		for _, p := range []string{
 			"busy_timeout(" + strconv.Itoa(busyTimeoutMS) + ")",
-			"journal_mode(WAL)",
+			// Only a database file not yet written takes a page size; one made before
+			// keeps its own (see newPageSize).
+			"page_size(" + strconv.Itoa(newPageSize) + ")",
 			// In WAL mode NORMAL loses no committed transaction when a process dies, only,
 			// possibly, the last ones on power loss.
 			"synchronous(NORMAL)",
@@ -98,6 +101,12 @@ func parseDSN(dsn string) (driver string, d Dialect, source string, err error) {
 			if !strings.Contains(have, key) {
 				q.Add("_pragma", p)
 			}
+		}
+		// The driver runs the _pragma list sorted by name, so journal_mode(WAL) there
+		// would come before page_size and fix the page size of a new file at 4 KiB; the
+		// driver's _journal_mode runs after the list.
+		if !strings.Contains(have, "journal_mode") && q.Get("_journal_mode") == "" && q.Get("_journal") == "" {
+			q.Set("_journal_mode", "WAL")
 		}
 		if q.Get("_txlock") == "" {
 			// Every transaction takes the write lock at its start (see writeSQLite), and

@@ -50,9 +50,9 @@ func (f *file) chunk(seq int64) ([]byte, error) {
 	var err error
 	if f.blob == 0 {
 		// Content the journal's blobs keep, one chunk (see writeKept).
-		err = f.s.read(f.ctx).queryRow(`SELECT data FROM llmfs_jblobs WHERE hash = ? AND ? = 0`, f.hash, seq).Scan(&data)
+		err = f.s.read(f.ctx).queryOne(`SELECT data FROM llmfs_jblobs WHERE hash = ? AND ? = 0`, []any{f.hash, seq}, &data)
 	} else {
-		err = f.s.read(f.ctx).queryRow(`SELECT data FROM llmfs_chunks WHERE blob = ? AND seq = ?`, f.blob, seq).Scan(&data)
+		err = f.s.read(f.ctx).queryOne(`SELECT data FROM llmfs_chunks WHERE blob = ? AND seq = ?`, []any{f.blob, seq}, &data)
 	}
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, pathErr("read", f.name, err)

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -292,8 +293,14 @@ func (x *DB) migrate(ctx context.Context) error {
 func (x *DB) migrateWith(ctx context.Context, ms []migration) error {
 	if x.d.name == SQLite {
 		// WAL lets readers run beside the one writer. It is a property of the database file,
-		// set outside any transaction; an in-memory database refuses it, harmlessly.
-		x.db.ExecContext(ctx, "PRAGMA journal_mode = WAL")
+		// set outside any transaction; an in-memory database refuses it, harmlessly. A
+		// file not yet written takes newPageSize first, on the same connection (the
+		// pragma is the connection's); any other keeps its page size.
+		if c, err := x.db.Conn(ctx); err == nil {
+			c.ExecContext(ctx, "PRAGMA page_size = "+strconv.Itoa(newPageSize))
+			c.ExecContext(ctx, "PRAGMA journal_mode = WAL")
+			c.Close()
+		}
 	}
 	return x.write(ctx, true, func(t *txn) error {
 		t.x, t.tx = nil, nil // DDL, run once: nothing to keep prepared

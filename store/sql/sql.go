@@ -133,6 +133,9 @@ type DB struct {
 	// _txlock=immediate in a SQLite DSN, beside a busy timeout), so SQLite writes can be
 	// database/sql transactions, which reuse prepared statements.
 	immediate bool
+	// freshBlobs says db's driver returns a new slice for every blob (Connect picked the
+	// driver), so content scanned as sql.RawBytes may be kept (see ownBlob).
+	freshBlobs bool
 	// single says db has one connection (SQLite ":memory:"): a transaction holds it, so
 	// statements are not prepared (that takes a connection) while one runs.
 	single bool

@@ -708,9 +708,10 @@ func TestParseDSN(t *testing.T) {
 		source      string
 	}
 	for _, tt := range []test{
-		{"sqlite:/tmp/x.db", "sqlite", SQLite, "file:/tmp/x.db?_pragma=busy_timeout%2830000%29&_pragma=journal_mode%28WAL%29&_pragma=synchronous%28NORMAL%29&_txlock=immediate"},
-		{"sqlite:x.db?_pragma=synchronous(FULL)", "sqlite", SQLite, "file:x.db?_pragma=synchronous%28FULL%29&_pragma=busy_timeout%2830000%29&_pragma=journal_mode%28WAL%29&_txlock=immediate"},
-		{"sqlite:/tmp/a#1%/x.db", "sqlite", SQLite, "file:/tmp/a%231%25/x.db?_pragma=busy_timeout%2830000%29&_pragma=journal_mode%28WAL%29&_pragma=synchronous%28NORMAL%29&_txlock=immediate"},
+		{"sqlite:/tmp/x.db", "sqlite", SQLite, "file:/tmp/x.db?_journal_mode=WAL&_pragma=busy_timeout%2830000%29&_pragma=page_size%284096%29&_pragma=synchronous%28NORMAL%29&_txlock=immediate"},
+		{"sqlite:x.db?_pragma=synchronous(FULL)", "sqlite", SQLite, "file:x.db?_journal_mode=WAL&_pragma=synchronous%28FULL%29&_pragma=busy_timeout%2830000%29&_pragma=page_size%284096%29&_txlock=immediate"},
+		{"sqlite:x.db?_pragma=journal_mode(DELETE)&_pragma=page_size(4096)", "sqlite", SQLite, "file:x.db?_pragma=journal_mode%28DELETE%29&_pragma=page_size%284096%29&_pragma=busy_timeout%2830000%29&_pragma=synchronous%28NORMAL%29&_txlock=immediate"},
+		{"sqlite:/tmp/a#1%/x.db", "sqlite", SQLite, "file:/tmp/a%231%25/x.db?_journal_mode=WAL&_pragma=busy_timeout%2830000%29&_pragma=page_size%284096%29&_pragma=synchronous%28NORMAL%29&_txlock=immediate"},
 		{"postgres://u@h/db", "pgx", Postgres, "postgres://u@h/db"},
 		{"postgresql://u@h/db", "pgx", Postgres, "postgresql://u@h/db"},
 	} {
