@@ -40,12 +40,9 @@ var agentoolTools = []tool{
 			integer("limit", "Maximum number of lines to read (0 or more).", 0),
 		},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-			if out, ok, err := tb.image(ctx, a.String("path", "")); ok || err != nil {
-				return out, err
-			}
-			res, err := tb.read(ctx, a)
-			if err != nil {
-				return nil, err
+			img, res, err := tb.read(ctx, a)
+			if img != nil || err != nil {
+				return img, err
 			}
 			out := map[string]any{"content": res.Content, "total_lines": res.TotalLines}
 			addReadNotes(out, res)
@@ -160,18 +157,18 @@ var agentoolTools = []tool{
 
 // read runs a read tool's call. An explicit "limit": 0 asks for no lines: the file is still
 // checked and counted, so the result carries total_lines and nothing else.
-func (tb *Toolbox) read(ctx context.Context, a sj.Object) (*llmfs.ReadResult, error) {
+func (tb *Toolbox) read(ctx context.Context, a sj.Object) (any, *llmfs.ReadResult, error) {
 	opts := llmfs.ReadOptions{Offset: int(a.Int("offset", 1)), Limit: int(a.Int("limit", llmfs.NoLimit))}
 	none := a.Has("limit") && opts.Limit == 0
 	if none {
 		opts.Limit = 1
 	}
-	res, err := tb.ws.Read(ctx, a.String("path", ""), opts)
-	if err != nil || !none {
-		return res, err
+	img, res, err := tb.readAny(ctx, a.String("path", ""), opts)
+	if err != nil || img != nil || !none {
+		return img, res, err
 	}
 	res.Content, res.Lines, res.Truncated, res.NextOffset, res.CutLines, res.InvalidUTF8 = "", 0, false, 0, 0, false
-	return res, nil
+	return nil, res, nil
 }
 
 // addReadNotes adds the fields that say a read is partial or altered; they are absent from

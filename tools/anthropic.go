@@ -231,12 +231,9 @@ func (tb *Toolbox) view(ctx context.Context, p string, a sj.Object, memory bool)
 			opts.Limit = int(r[1] - r[0] + 1)
 		}
 	}
-	if out, ok, err := tb.image(ctx, p); ok || err != nil {
-		return out, err
-	}
-	res, err := tb.ws.Read(ctx, p, opts)
-	if err != nil {
-		return nil, err
+	img, res, err := tb.readAny(ctx, p, opts)
+	if img != nil || err != nil {
+		return img, err
 	}
 	out := map[string]any{"path": res.Path, "type": "file", "content": numbered(res, tb.ws.Limits()), "total_lines": res.TotalLines}
 	addReadNotes(out, res)
