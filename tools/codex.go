@@ -122,7 +122,7 @@ func (tb *Toolbox) tree(ctx context.Context, dir string, depth, max int) ([]stri
 	var lines []string
 	var walk func(p string, level int) error
 	walk = func(p string, level int) error {
-		entries, err := tb.ws.List(ctx, p)
+		entries, err := tb.ws.ListNames(ctx, p) // names and types: no stat per entry
 		if err != nil {
 			return err
 		}

@@ -9,8 +9,8 @@
 //	    -server 'reference=node .../server-filesystem/dist/index.js DIR DIR2 ...'
 //
 // DIR/small holds the small files (f0000.txt, ...). The tools are found by name: llmfs's
-// agentool dialect (file_read, directory_list, file_find if the server has it) or the
-// reference server's (read_text_file, list_directory, search_files). A server without a
+// agentool dialect (file_read, directory_list with names_only, file_find if the server has
+// it) or the reference server's (read_text_file, list_directory, search_files). A server without a
 // find tool is measured walking the tree with its listing tool, one call per directory.
 // The first server is the baseline of the ratios printed.
 //
@@ -98,6 +98,9 @@ func main() {
 // toolset names a server's tools.
 type toolset struct {
 	read, list, find string
+	// namesOnly is the listing tool's argument for a listing of names only, as the
+	// reference server's list_directory returns ("[FILE] name"); "" if it has none.
+	namesOnly string
 }
 
 func (ts toolset) readArgs(p string) map[string]any { return map[string]any{"path": p} }
@@ -119,13 +122,19 @@ func measure(command string) ([]result, error) {
 		return nil, err
 	}
 	var have []string
+	params := map[string]string{} // tool name -> its input schema's JSON
 	for _, t := range lt.Tools {
 		have = append(have, t.Name)
+		b, _ := json.Marshal(t.InputSchema)
+		params[t.Name] = string(b)
 	}
 	var ts toolset
 	switch {
 	case slices.Contains(have, "file_read"):
 		ts = toolset{read: "file_read", list: "directory_list"}
+		if strings.Contains(params["directory_list"], `"names_only"`) {
+			ts.namesOnly = "names_only" // llmfs before it had names_only listed with sizes
+		}
 		if slices.Contains(have, "file_find") {
 			ts.find = "file_find"
 		}
@@ -191,13 +200,24 @@ func measure(command string) ([]result, error) {
 	entries, _ := os.ReadDir(*bigDir)
 	cpu0 := cpuTime(pid)
 	start := time.Now()
+	listArgs := map[string]any{"path": *bigDir}
+	listNote := ts.list
+	if ts.namesOnly != "" {
+		listArgs[ts.namesOnly] = true
+		listNote += " " + ts.namesOnly
+	}
 	for range *lists {
-		if _, err := call(ts.list, map[string]any{"path": *bigDir}); err != nil {
+		res, err := call(ts.list, listArgs)
+		if err != nil {
 			return nil, err
 		}
+		// Both must list every entry.
+		if n := strings.Count(textOf(res), "f0"); n != len(entries) {
+			return nil, fmt.Errorf("%s listed %d of the %d entries", ts.list, n, len(entries))
+		}
 	}
-	out = append(out, result{metric: fmt.Sprintf("list a directory of %d entries", len(entries)),
-		value: float64(time.Since(start).Milliseconds()) / float64(*lists), unit: "ms", note: ts.list})
+	out = append(out, result{metric: fmt.Sprintf("list a directory of %d entries, names only", len(entries)),
+		value: float64(time.Since(start).Milliseconds()) / float64(*lists), unit: "ms", note: listNote})
 	out = append(out, result{metric: "server CPU per listing", value: float64((cpuTime(pid) - cpu0).Milliseconds()) / float64(*lists), unit: "ms"})
 
 	// File-name search.
