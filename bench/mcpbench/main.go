@@ -1,7 +1,7 @@
 //go:build !js && !wasip1
 
-// Command mcpbench measures MCP file-system servers side by side through one client (the
-// go-sdk), over stdio: small-file reads per second (sequential and with 16 calls in
+// Command mcpbench measures MCP file-system servers side by side through one client, over
+// stdio: small-file reads per second (sequential and with 16 calls in
 // flight), listing a directory of many entries, and a file-name search over a tree.
 //
 //	mcpbench -data DIR -big DIR -tree DIR -pattern '**/*_test.go' \
@@ -14,10 +14,13 @@
 // find tool is measured walking the tree with its listing tool, one call per directory.
 // The first server is the baseline of the ratios printed.
 //
-// The client costs the same for every server: the go-sdk client (v1.8.0, go.mod) checks no
-// tool result against the tool's output schema (it validates only elicitation schemas), so
-// neither server's results are validated, and mcpbench decodes only the find results, of
-// both servers, to count them.
+// The client costs the same for every server. The default, -client plain, is a minimal
+// JSON-RPC client (plain.go) that asks every server for protocol version 2025-06-18 and
+// decodes of each result only isError and the text. -client go-sdk uses the go-sdk client
+// (v1.8.0, go.mod), which checks no tool result against an output schema, but negotiates
+// 2026-07-28 with llmfs and an older version with the reference server, and then sends its
+// capabilities in every request's _meta to llmfs only: a fifth of llmfs's CPU per small read
+// goes to decoding them (go-sdk's validateRequestMeta), and the client's own cost differs.
 package main
 
 import (
@@ -43,15 +46,16 @@ func (s *serverFlag) String() string     { return strings.Join(*s, "; ") }
 func (s *serverFlag) Set(v string) error { *s = append(*s, v); return nil }
 
 var (
-	servers  serverFlag
-	dataDir  = flag.String("data", "", "directory whose small/ holds the small files")
-	bigDir   = flag.String("big", "", "directory with many entries to list")
-	treeDir  = flag.String("tree", "/usr/local/go/src", "tree to search for file names")
-	pattern  = flag.String("pattern", "**/*_test.go", "glob of the file-name search")
-	duration = flag.Duration("time", 3*time.Second, "how long to run each read measurement")
-	lists    = flag.Int("lists", 10, "listings of the big directory to time")
-	searches = flag.Int("searches", 3, "searches to time")
-	create   = flag.Bool("create", false, "create DATA/small (1,000 files) and the big directory (10,000 entries) if missing")
+	servers    serverFlag
+	dataDir    = flag.String("data", "", "directory whose small/ holds the small files")
+	bigDir     = flag.String("big", "", "directory with many entries to list")
+	treeDir    = flag.String("tree", "/usr/local/go/src", "tree to search for file names")
+	pattern    = flag.String("pattern", "**/*_test.go", "glob of the file-name search")
+	duration   = flag.Duration("time", 3*time.Second, "how long to run each read measurement")
+	lists      = flag.Int("lists", 10, "listings of the big directory to time")
+	searches   = flag.Int("searches", 3, "searches to time")
+	clientKind = flag.String("client", "plain", "the client: plain (one protocol version, 2025-06-18, for every server) or go-sdk (v1.8.0, which negotiates each server's latest)")
+	create     = flag.Bool("create", false, "create DATA/small (1,000 files) and the big directory (10,000 entries) if missing")
 )
 
 // result is one measurement of one server.
@@ -111,19 +115,42 @@ func measure(command string) ([]result, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stderr = os.Stderr
 	// No roots capability: both servers serve the directories they were started with.
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpbench", Version: "v0"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer cs.Close()
-	lt, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		return nil, err
+	var (
+		callTool func(name string, args map[string]any) (*mcp.CallToolResult, error)
+		tools    []*mcp.Tool
+	)
+	switch *clientKind {
+	case "plain":
+		pc, err := startPlain(cmd)
+		if err != nil {
+			return nil, err
+		}
+		defer pc.close()
+		if tools, err = pc.listTools(); err != nil {
+			return nil, err
+		}
+		callTool = pc.callTool
+	case "go-sdk":
+		client := mcp.NewClient(&mcp.Implementation{Name: "mcpbench", Version: "v0"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+		cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer cs.Close()
+		lt, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		tools = lt.Tools
+		callTool = func(name string, args map[string]any) (*mcp.CallToolResult, error) {
+			return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		}
+	default:
+		return nil, fmt.Errorf("-client must be plain or go-sdk, not %q", *clientKind)
 	}
 	var have []string
 	params := map[string]string{} // tool name -> its input schema's JSON
-	for _, t := range lt.Tools {
+	for _, t := range tools {
 		have = append(have, t.Name)
 		b, _ := json.Marshal(t.InputSchema)
 		params[t.Name] = string(b)
@@ -153,7 +180,7 @@ func measure(command string) ([]result, error) {
 		files[i] = path.Join(*dataDir, "small", e.Name())
 	}
 	call := func(name string, args map[string]any) (*mcp.CallToolResult, error) {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		res, err := callTool(name, args)
 		if err == nil && res.IsError {
 			err = fmt.Errorf("%s %v: %s", name, args, textOf(res))
 		}
