@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"strings"
@@ -218,7 +219,10 @@ func FuzzReadScan(f *testing.F) {
 		} {
 			w := &Workspace{limits: lim.withDefaults()}
 			opts := ReadOptions{Offset: offset, Limit: limit}
-			got, gerr := w.scanLines(context.Background(), bytes.NewReader(data), opts, nil)
+			buf := make([]byte, readBufferSize)
+			r := bytes.NewReader(data)
+			n, rerr := io.ReadFull(r, buf)
+			got, gerr := w.scanLines(context.Background(), r, opts, nil, buf, n, rerr)
 			want, werr := refRead(data, opts, w.limits)
 			if (gerr == nil) != (werr == nil) {
 				t.Fatalf("limits %+v, opts %+v, chunk %d: scanLines error %v, reference error %v", lim, opts, readBufferSize, gerr, werr)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io/fs"
 	"time"
+
+	"github.com/llmfs/llmfs/store"
 )
 
 // EntryType is the kind of a directory entry.
@@ -28,6 +30,19 @@ type Entry struct {
 // (FIFOs, sockets, devices), are left out, since no other operation could use them. So are
 // the entries the deny rules hide, and links that lead to them.
 func (w *Workspace) List(ctx context.Context, p string) ([]Entry, error) {
+	return w.list(ctx, p, true)
+}
+
+// ListNames is [Workspace.List] without sizes: the same entries, each with its Name and
+// Type only (Size and ModTime zero). It asks the store about no entry but symbolic links,
+// whose target it must know; the directory's own record of each entry's type is enough for
+// the rest, so listing a big directory costs one read of it rather than a stat per entry.
+func (w *Workspace) ListNames(ctx context.Context, p string) ([]Entry, error) {
+	return w.list(ctx, p, false)
+}
+
+// list is [Workspace.List], with sizes and times only if sizes is true.
+func (w *Workspace) list(ctx context.Context, p string, sizes bool) ([]Entry, error) {
 	r, err := w.resolve(p)
 	if err != nil {
 		return nil, err
@@ -42,7 +57,12 @@ func (w *Workspace) List(ctx context.Context, p string) ([]Entry, error) {
 	if !fi.IsDir() {
 		return nil, errorf(CodeInvalidPath, p, "not a directory: %s", p)
 	}
-	des, err := w.store.ReadDir(ctx, r.name)
+	var des []fs.DirEntry
+	if sizes {
+		des, err = w.store.ReadDir(ctx, r.name)
+	} else {
+		des, err = store.ReadDirTypes(ctx, w.store, r.name)
+	}
 	if err != nil {
 		return nil, storeError(p, err)
 	}
@@ -52,11 +72,23 @@ func (w *Workspace) List(ctx context.Context, p string) ([]Entry, error) {
 		if w.hidden(ctx, name, de) {
 			continue
 		}
+		if t := de.Type(); !sizes && t&fs.ModeSymlink == 0 {
+			switch {
+			case t.IsDir():
+				out = append(out, Entry{Name: de.Name(), Type: TypeDirectory})
+			case t.IsRegular():
+				out = append(out, Entry{Name: de.Name(), Type: TypeFile})
+			}
+			continue // a special file
+		}
 		info, err := entryInfo(ctx, w, name, de)
 		if err != nil {
 			continue
 		}
-		e := Entry{Name: de.Name(), Type: TypeFile, Size: info.Size(), ModTime: info.ModTime()}
+		e := Entry{Name: de.Name(), Type: TypeFile}
+		if sizes {
+			e.Size, e.ModTime = info.Size(), info.ModTime()
+		}
 		switch {
 		case info.IsDir():
 			e.Type, e.Size = TypeDirectory, 0

@@ -5,6 +5,7 @@ package llmfs_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/llmfs/llmfs"
@@ -41,6 +42,25 @@ func TestDirectoryList_Symlinks(t *testing.T) {
 	for _, e := range entries {
 		if e.Name == "fifo" || e.Name == "ln-up" || e.Name == "ln-rel-secret" {
 			t.Errorf("List(ln-dir) shows %s", e.Name)
+		}
+	}
+}
+
+// TestListNames_Symlinks checks that ListNames leaves out and follows what List does.
+func TestListNames_Symlinks(t *testing.T) {
+	site := newAttackSite(t)
+	w, err := llmfs.Open(&llmfs.Options{Root: site.root})
+	noErr(t, err)
+	noErr(t, os.Symlink("a.txt", filepath.Join(site.root, "ln-a")))
+	noErr(t, os.Symlink("dir", filepath.Join(site.root, "ln-dir")))
+	noErr(t, mkfifo(filepath.Join(site.root, "dir", "fifo")))
+	for _, dir := range []string{".", "dir", "ln-dir"} {
+		list, err := w.List(bg, dir)
+		noErr(t, err)
+		names, err := w.ListNames(bg, dir)
+		noErr(t, err)
+		if want := namesOf(list); !slices.Equal(names, want) {
+			t.Errorf("ListNames(%q) = %v, want %v", dir, names, want)
 		}
 	}
 }

@@ -98,30 +98,49 @@ func getReadBuffer() *[]byte {
 // counted, not kept, so a read deep into a huge file costs one pass and little memory.
 // A file with a NUL byte in its first 8000 bytes is refused with [CodeBinaryFile].
 func (w *Workspace) Read(ctx context.Context, p string, opts ReadOptions) (*ReadResult, error) {
+	res, _, err := w.read(ctx, p, opts, 0)
+	return res, err
+}
+
+// read is [Workspace.Read], and [Workspace.ReadTextOrImage] when maxImage > 0: then a file
+// whose first bytes say it is an image is returned as one (or refused as too large) from
+// the same open, before the text scan would refuse it as binary.
+func (w *Workspace) read(ctx context.Context, p string, opts ReadOptions, maxImage int64) (*ReadResult, *Image, error) {
 	if opts.Offset < 0 {
-		return nil, errorf(CodeInvalidArgument, p, "offset must be >= 1, got %d", opts.Offset)
+		return nil, nil, errorf(CodeInvalidArgument, p, "offset must be >= 1, got %d", opts.Offset)
 	}
 	if opts.Offset == 0 {
 		opts.Offset = 1
 	}
 	if opts.Limit < 0 {
-		return nil, errorf(CodeInvalidArgument, p, "limit must be >= 0, got %d", opts.Limit)
+		return nil, nil, errorf(CodeInvalidArgument, p, "limit must be >= 0, got %d", opts.Limit)
 	}
 	r, err := w.resolve(p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := w.check(ctx, OpRead, r); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := w.slashDir(ctx, r, false); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f, err := w.store.Open(ctx, r.name)
 	if err != nil {
-		return nil, storeError(p, err)
+		return nil, nil, storeError(p, err)
 	}
 	defer f.Close()
+	bufp := getReadBuffer()
+	defer readBuffers.Put(bufp)
+	buf := *bufp
+	n, rerr := io.ReadFull(f, buf)
+	if maxImage > 0 && (rerr == nil || rerr == io.EOF || rerr == io.ErrUnexpectedEOF) {
+		// A failed read is left to the text scan to report.
+		if mime := imageType(buf[:n]); mime != "" {
+			img, err := w.imageRest(f, p, r, mime, buf[:n], rerr == nil, maxImage)
+			return nil, img, err
+		}
+	}
 	var (
 		h  *contentHasher
 		hw io.Writer // h, or nil: an untracked read hashes nothing
@@ -135,14 +154,14 @@ func (w *Workspace) Read(ctx context.Context, p string, opts ReadOptions) (*Read
 		h = newContentHasher(withSHA)
 		hw = h
 	}
-	res, err := w.scanLines(ctx, f, opts, hw)
+	res, err := w.scanLines(ctx, f, opts, hw, buf, n, rerr)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Path = p
 			e.Msg = strings.ReplaceAll(e.Msg, "%PATH%", p)
-			return nil, e
+			return nil, nil, e
 		}
-		return nil, storeError(p, err)
+		return nil, nil, storeError(p, err)
 	}
 	res.Path = w.display(r.name)
 	if h != nil {
@@ -150,12 +169,14 @@ func (w *Workspace) Read(ctx context.Context, p string, opts ReadOptions) (*Read
 		res.Hash = s.sha
 		w.tracker.record(r.name, s)
 	}
-	return res, nil
+	return res, nil, nil
 }
 
 // scanLines reads f once, collecting the lines opts asks for and counting the rest.
-// Every byte read goes to h too, unless h is nil.
-func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions, h io.Writer) (*ReadResult, error) {
+// Every byte read goes to h too, unless h is nil. buf is the read buffer, whose first n
+// bytes the caller has read already (with the error rerr of that io.ReadFull): the start of
+// the file, which it may have looked at to tell an image.
+func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions, h io.Writer, buf []byte, n int, rerr error) (*ReadResult, error) {
 	lim := w.limits
 	maxLines := opts.Limit
 	capped := false // whether maxLines comes from the cap, not the caller
@@ -171,15 +192,15 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 		newlines int
 		last     byte
 		done     bool // collected all we will return
-		bufp     = getReadBuffer()
-		buf      = *bufp
 	)
-	defer readBuffers.Put(bufp)
-	for {
+	for first := true; ; first = false {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		n, err := io.ReadFull(f, buf)
+		err := rerr
+		if !first {
+			n, err = io.ReadFull(f, buf)
+		}
 		chunk := buf[:n]
 		if sniff := binarySniffLen - res.Size; sniff > 0 && n > 0 {
 			// The first binarySniffLen bytes of the file, however the chunks cut them.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/mcp.sh: llmfs versus the reference MCP filesystem server
 # (@modelcontextprotocol/server-filesystem, installed by bench/node/install.sh) on the same
-# directories, through the same client (bench/mcpbench, the go-sdk client over stdio).
+# directories, through the same client (bench/mcpbench: a plain JSON-RPC client over stdio,
+# the same protocol version for both; -client go-sdk for the go-sdk client).
 # Prints a Markdown table with the ratios. Needs go, node and npm.
 #
 #   bench/mcp.sh [-time 3s] [-lists 10] [-searches 3]

@@ -63,6 +63,7 @@ func BenchmarkToolCall(b *testing.B) {
 	}{
 		{"file_read", "file_read", map[string]any{"path": filepath.Join(dir, "small.txt")}},
 		{"directory_list_10k", "directory_list", map[string]any{"path": big}},
+		{"directory_list_10k_names", "directory_list", map[string]any{"path": big, "names_only": true}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -74,4 +75,18 @@ func BenchmarkToolCall(b *testing.B) {
 			}
 		})
 	}
+	// 16 reads in flight, as bench/mcp.sh's second read measurement.
+	b.Run("file_read_16", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetParallelism(16) // per GOMAXPROCS: at least 16 calls in flight
+		args := map[string]any{"path": filepath.Join(dir, "small.txt")}
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_read", Arguments: args})
+				if err != nil || res.IsError {
+					b.Fatal(err, res)
+				}
+			}
+		})
+	})
 }

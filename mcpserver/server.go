@@ -9,7 +9,8 @@
 // error code ("FILE_NOT_FOUND: ...") and whose _meta holds {"code", "message"} under
 // [ErrorMetaKey]; a success as structured content (the result object) plus its JSON
 // text, except in the rtc dialect's read, whose text is the numbered lines themselves with
-// a short trailing note, as Claude Code's Read returns them. A read of a PNG, JPEG, GIF or
+// a short trailing note, as Claude Code's Read returns them, and in agentool's
+// directory_list with names_only, whose text is the names, one a line. A read of a PNG, JPEG, GIF or
 // WebP file adds the image as image content, and its structured content and text leave
 // the base64 out. No text escapes <, > or &.
 //

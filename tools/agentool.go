@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/llmfs/llmfs"
 	sj "github.com/llmfs/llmfs/internal/strictjson"
@@ -40,12 +41,9 @@ var agentoolTools = []tool{
 			integer("limit", "Maximum number of lines to read (0 or more).", 0),
 		},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-			if out, ok, err := tb.image(ctx, a.String("path", "")); ok || err != nil {
-				return out, err
-			}
-			res, err := tb.read(ctx, a)
-			if err != nil {
-				return nil, err
+			img, res, err := tb.read(ctx, a)
+			if img != nil || err != nil {
+				return img, err
 			}
 			out := map[string]any{"content": res.Content, "total_lines": res.TotalLines}
 			addReadNotes(out, res)
@@ -114,10 +112,37 @@ var agentoolTools = []tool{
 		},
 	},
 	{
-		name: "directory_list", output: listOut, op: llmfs.OpList, readOnly: true, idempotent: true,
-		description: "List a directory (default the workspace root): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories).",
-		params:      []param{str("path", "Path of the directory, absolute or relative to the workspace root; default the root.", false)},
+		name: "directory_list", output: agentoolListOut, op: llmfs.OpList, readOnly: true, idempotent: true,
+		description: "List a directory (default the workspace root): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories). " +
+			"With names_only, just the sorted names in names, directories ending in '/': quicker for a big directory.",
+		params: []param{
+			str("path", "Path of the directory, absolute or relative to the workspace root; default the root.", false),
+			boolean("names_only", "Return only the names (directories ending in '/'), without types and sizes."),
+		},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+			if a.Bool("names_only", false) {
+				// No sizes: the listing stats no entry (llmfs.Workspace.ListNames).
+				entries, err := tb.ws.ListNames(ctx, a.String("path", "."))
+				if err != nil {
+					return nil, err
+				}
+				names := make([]string, len(entries))
+				var text strings.Builder
+				for i, e := range entries {
+					names[i] = e.Name
+					if e.Type == llmfs.TypeDirectory {
+						names[i] += "/"
+					}
+					text.WriteString(names[i])
+					text.WriteByte('\n')
+				}
+				if len(names) == 0 {
+					text.WriteString("(empty directory)\n")
+				}
+				// The model reads the names one a line, as ls prints them: a third fewer
+				// bytes than their JSON, whose quotes the text would escape once more.
+				return textResult{obj: map[string]any{"names": names}, text: text.String()}, nil
+			}
 			entries, err := tb.ws.List(ctx, a.String("path", "."))
 			if err != nil {
 				return nil, err
@@ -160,18 +185,18 @@ var agentoolTools = []tool{
 
 // read runs a read tool's call. An explicit "limit": 0 asks for no lines: the file is still
 // checked and counted, so the result carries total_lines and nothing else.
-func (tb *Toolbox) read(ctx context.Context, a sj.Object) (*llmfs.ReadResult, error) {
+func (tb *Toolbox) read(ctx context.Context, a sj.Object) (any, *llmfs.ReadResult, error) {
 	opts := llmfs.ReadOptions{Offset: int(a.Int("offset", 1)), Limit: int(a.Int("limit", llmfs.NoLimit))}
 	none := a.Has("limit") && opts.Limit == 0
 	if none {
 		opts.Limit = 1
 	}
-	res, err := tb.ws.Read(ctx, a.String("path", ""), opts)
-	if err != nil || !none {
-		return res, err
+	img, res, err := tb.readAny(ctx, a.String("path", ""), opts)
+	if err != nil || img != nil || !none {
+		return img, res, err
 	}
 	res.Content, res.Lines, res.Truncated, res.NextOffset, res.CutLines, res.InvalidUTF8 = "", 0, false, 0, 0, false
-	return res, nil
+	return nil, res, nil
 }
 
 // addReadNotes adds the fields that say a read is partial or altered; they are absent from

@@ -164,7 +164,7 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 		if path.Clean(p) == MemoryRoot {
 			return nil, invalid("the %s directory itself cannot be deleted", MemoryRoot)
 		}
-		if entries, err := tb.ws.List(ctx, p); err == nil {
+		if entries, err := tb.ws.ListNames(ctx, p); err == nil {
 			if len(entries) > 0 {
 				return nil, &llmfs.Error{Code: llmfs.CodeDirectoryNotEmpty, Path: p, Msg: p + " is a directory with files in it; delete them first"}
 			}
@@ -201,7 +201,7 @@ func editResultAll(res *llmfs.EditResult) map[string]any {
 
 // view shows a file with numbered lines or a directory two levels deep.
 func (tb *Toolbox) view(ctx context.Context, p string, a sj.Object, memory bool) (any, error) {
-	_, err := tb.ws.List(ctx, p)
+	_, err := tb.ws.ListNames(ctx, p)
 	emptyMemories := memory && path.Clean(p) == MemoryRoot && llmfs.CodeOf(err) == llmfs.CodeFileNotFound
 	if err == nil || emptyMemories {
 		if a.Has("view_range") {
@@ -231,12 +231,9 @@ func (tb *Toolbox) view(ctx context.Context, p string, a sj.Object, memory bool)
 			opts.Limit = int(r[1] - r[0] + 1)
 		}
 	}
-	if out, ok, err := tb.image(ctx, p); ok || err != nil {
-		return out, err
-	}
-	res, err := tb.ws.Read(ctx, p, opts)
-	if err != nil {
-		return nil, err
+	img, res, err := tb.readAny(ctx, p, opts)
+	if img != nil || err != nil {
+		return img, err
 	}
 	out := map[string]any{"path": res.Path, "type": "file", "content": numbered(res, tb.ws.Limits()), "total_lines": res.TotalLines}
 	addReadNotes(out, res)

@@ -43,6 +43,7 @@ func BenchmarkToolCall(b *testing.B) {
 	for _, c := range []struct{ name, tool, args string }{
 		{"file_read", "file_read", `{"path":"small.txt"}`},
 		{"directory_list_10k", "directory_list", `{"path":"sub/big"}`},
+		{"directory_list_10k_names", "directory_list", `{"path":"sub/big","names_only":true}`},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()

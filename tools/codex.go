@@ -67,12 +67,9 @@ var codexReadFile = tool{
 		integer("limit", "Maximum number of lines to return.", 1),
 	},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-		if out, ok, err := tb.image(ctx, a.String("file_path", "")); ok || err != nil {
-			return out, err
-		}
-		res, err := tb.ws.Read(ctx, a.String("file_path", ""), llmfs.ReadOptions{Offset: int(a.Int("offset", 1)), Limit: int(a.Int("limit", 0))})
-		if err != nil {
-			return nil, err
+		img, res, err := tb.readAny(ctx, a.String("file_path", ""), llmfs.ReadOptions{Offset: int(a.Int("offset", 1)), Limit: int(a.Int("limit", 0))})
+		if img != nil || err != nil {
+			return img, err
 		}
 		var sb strings.Builder
 		n := res.Offset
@@ -125,7 +122,7 @@ func (tb *Toolbox) tree(ctx context.Context, dir string, depth, max int) ([]stri
 	var lines []string
 	var walk func(p string, level int) error
 	walk = func(p string, level int) error {
-		entries, err := tb.ws.List(ctx, p)
+		entries, err := tb.ws.ListNames(ctx, p) // names and types: no stat per entry
 		if err != nil {
 			return err
 		}

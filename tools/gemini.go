@@ -51,9 +51,6 @@ var geminiReadFile = tool{
 		if err != nil {
 			return nil, err
 		}
-		if out, ok, err := tb.image(ctx, p); ok || err != nil {
-			return out, err
-		}
 		opts := llmfs.ReadOptions{}
 		switch {
 		case (a.Has("start_line") || a.Has("end_line")) && (a.Has("offset") || a.Has("limit")):
@@ -71,9 +68,9 @@ var geminiReadFile = tool{
 			opts.Offset = int(a.Int("offset", 0)) + 1
 			opts.Limit = int(a.Int("limit", 0))
 		}
-		res, err := tb.ws.Read(ctx, p, opts)
-		if err != nil {
-			return nil, err
+		img, res, err := tb.readAny(ctx, p, opts)
+		if img != nil || err != nil {
+			return img, err
 		}
 		out := map[string]any{"content": res.Content, "total_lines": res.TotalLines}
 		if last := res.Offset + res.Lines - 1; res.Lines > 0 && last < res.TotalLines {
@@ -283,7 +280,7 @@ var geminiReadMany = tool{
 					skipped++
 					continue
 				}
-				img, err := tb.ws.ReadImage(ctx, n, 0)
+				res, img, err := tb.ws.ReadTextOrImage(ctx, n, llmfs.ReadOptions{}, 0)
 				switch {
 				case img != nil && imageBytes+len(img.Data) > maxManyImageBytes:
 					fmt.Fprintf(&sb, "--- %s ---\n(a %s image of %d bytes, left out: the images of one call may total %d bytes; read it on its own)\n\n",
@@ -295,12 +292,7 @@ var geminiReadMany = tool{
 					images = append(images, img)
 					fmt.Fprintf(&sb, "--- %s ---\n%s\n\n", n, imageNote(img))
 					continue
-				case llmfs.CodeOf(err) == llmfs.CodeFileTooLarge:
-					fmt.Fprintf(&sb, "--- %s ---\n(%s)\n\n", n, ErrorOf(err).Message)
-					continue
-				}
-				res, err := tb.ws.Read(ctx, n, llmfs.ReadOptions{})
-				if err != nil {
+				case err != nil: // an image over the cap among them
 					fmt.Fprintf(&sb, "--- %s ---\n(%s)\n\n", n, ErrorOf(err).Message)
 					continue
 				}

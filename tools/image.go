@@ -37,18 +37,15 @@ func imageObject(img *llmfs.Image, data bool) map[string]any {
 	return o
 }
 
-// image returns the result of a read of p if p is an image, and true; or false for a file
-// that is not one (or cannot be read: the text read then says what is wrong). An image
+// readAny reads p as an image if its first bytes say it is one, and as text with opts if
+// not, opening it once: it returns the image's result (non-nil) or the text read. An image
 // over the cap is FILE_TOO_LARGE.
-func (tb *Toolbox) image(ctx context.Context, p string) (any, bool, error) {
-	img, err := tb.ws.ReadImage(ctx, p, 0)
+func (tb *Toolbox) readAny(ctx context.Context, p string, opts llmfs.ReadOptions) (any, *llmfs.ReadResult, error) {
+	res, img, err := tb.ws.ReadTextOrImage(ctx, p, opts, 0)
 	if err != nil || img == nil {
-		if llmfs.CodeOf(err) == llmfs.CodeFileTooLarge {
-			return nil, true, err
-		}
-		return nil, false, nil
+		return nil, res, err
 	}
-	return imageResult{obj: imageObject(img, true), lean: imageObject(img, false), images: []*llmfs.Image{img}}, true, nil
+	return imageResult{obj: imageObject(img, true), lean: imageObject(img, false), images: []*llmfs.Image{img}}, nil, nil
 }
 
 // imageNote is what read_many_files says in its text about an image it read, or one it

@@ -60,10 +60,16 @@ var entriesField = must("entries", map[string]any{
 })
 
 var (
-	pathOut     = outObject(must("path", outString("Absolute path.")))
-	moveOut     = outObject(must("source", outString("Absolute path of the source.")), must("destination", outString("Absolute path of the destination.")))
-	editOut     = outObject(must("path", outString("Absolute path.")), must("replacements", outInt("Number of replacements made.")), must("diff", outString("Unified diff of the change.")), may("matched", outString("How the old text matched when not exactly: whitespace, indent, unicode or prefix.")))
-	listOut     = outObject(entriesField)
+	pathOut = outObject(must("path", outString("Absolute path.")))
+	moveOut = outObject(must("source", outString("Absolute path of the source.")), must("destination", outString("Absolute path of the destination.")))
+	editOut = outObject(must("path", outString("Absolute path.")), must("replacements", outInt("Number of replacements made.")), must("diff", outString("Unified diff of the change.")), may("matched", outString("How the old text matched when not exactly: whitespace, indent, unicode or prefix.")))
+	listOut = outObject(entriesField)
+	// agentoolListOut is directory_list's: entries, or names with names_only.
+	agentoolListOut = anyOfRequired(outObject(may(entriesField.name, entriesField.schema), may("names", map[string]any{
+		"type":        "array",
+		"description": "With names_only: the entries' names, sorted, directories ending in '/'.",
+		"items":       map[string]any{"type": "string"},
+	})), []string{"entries"}, []string{"names"})
 	rtcListOut  = outObject(must("path", outString("The directory listed.")), entriesField)
 	rtcWriteOut = outObject(must("path", outString("The file written.")), must("bytes", outInt("Bytes written.")), must("created", outBool("The file did not exist before.")))
 	readOut     = textOrImage([]string{"content", "total_lines"}, append(append([]field{
@@ -176,8 +182,16 @@ var imageRequired = []string{"path", "type", "mime_type", "bytes"}
 // textOrImage is the closed object of a read's fields, which holds either the text fields
 // named in text or an image's fields.
 func textOrImage(text []string, fields ...field) map[string]any {
-	o := outObject(fields...)
-	o["anyOf"] = []any{map[string]any{"required": text}, map[string]any{"required": imageRequired}}
+	return anyOfRequired(outObject(fields...), text, imageRequired)
+}
+
+// anyOfRequired makes o require one of the sets of fields.
+func anyOfRequired(o map[string]any, sets ...[]string) map[string]any {
+	var alts []any
+	for _, s := range sets {
+		alts = append(alts, map[string]any{"required": s})
+	}
+	o["anyOf"] = alts
 	return o
 }
 

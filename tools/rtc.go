@@ -45,12 +45,9 @@ var rtcRead = tool{
 		integer("limit", "Maximum number of lines to read.", 0),
 	},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-		if out, ok, err := tb.image(ctx, a.String("path", "")); ok || err != nil {
-			return out, err
-		}
-		res, err := tb.read(ctx, a)
-		if err != nil {
-			return nil, err
+		img, res, err := tb.read(ctx, a)
+		if img != nil || err != nil {
+			return img, err
 		}
 		content := numbered(res, tb.ws.Limits())
 		out := map[string]any{"path": res.Path, "content": content, "total_lines": res.TotalLines}

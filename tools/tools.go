@@ -269,7 +269,8 @@ type Result struct {
 	JSON json.RawMessage
 	// Text is what a model reads: JSON itself, except where the dialect's model expects
 	// plain text. In the rtc dialect the text of a read is its numbered lines and a short
-	// trailing note, as Claude Code's Read tool returns them.
+	// trailing note, as Claude Code's Read tool returns them; the text of agentool's
+	// directory_list with names_only is the names, one a line.
 	Text string
 	// Images are the images the call read, in order: a read of a PNG, JPEG, GIF or WebP
 	// file returns it as an image (image.go). JSON holds each in base64 as well; Text and

@@ -1,7 +1,7 @@
 //go:build !js && !wasip1
 
-// Command mcpbench measures MCP file-system servers side by side through one client (the
-// go-sdk), over stdio: small-file reads per second (sequential and with 16 calls in
+// Command mcpbench measures MCP file-system servers side by side through one client, over
+// stdio: small-file reads per second (sequential and with 16 calls in
 // flight), listing a directory of many entries, and a file-name search over a tree.
 //
 //	mcpbench -data DIR -big DIR -tree DIR -pattern '**/*_test.go' \
@@ -9,15 +9,18 @@
 //	    -server 'reference=node .../server-filesystem/dist/index.js DIR DIR2 ...'
 //
 // DIR/small holds the small files (f0000.txt, ...). The tools are found by name: llmfs's
-// agentool dialect (file_read, directory_list, file_find if the server has it) or the
-// reference server's (read_text_file, list_directory, search_files). A server without a
+// agentool dialect (file_read, directory_list with names_only, file_find if the server has
+// it) or the reference server's (read_text_file, list_directory, search_files). A server without a
 // find tool is measured walking the tree with its listing tool, one call per directory.
 // The first server is the baseline of the ratios printed.
 //
-// The client costs the same for every server: the go-sdk client (v1.8.0, go.mod) checks no
-// tool result against the tool's output schema (it validates only elicitation schemas), so
-// neither server's results are validated, and mcpbench decodes only the find results, of
-// both servers, to count them.
+// The client costs the same for every server. The default, -client plain, is a minimal
+// JSON-RPC client (plain.go) that asks every server for protocol version 2025-06-18 and
+// decodes of each result only isError and the text. -client go-sdk uses the go-sdk client
+// (v1.8.0, go.mod), which checks no tool result against an output schema, but negotiates
+// 2026-07-28 with llmfs and an older version with the reference server, and then sends its
+// capabilities in every request's _meta to llmfs only: a fifth of llmfs's CPU per small read
+// goes to decoding them (go-sdk's validateRequestMeta), and the client's own cost differs.
 package main
 
 import (
@@ -32,6 +35,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,15 +47,16 @@ func (s *serverFlag) String() string     { return strings.Join(*s, "; ") }
 func (s *serverFlag) Set(v string) error { *s = append(*s, v); return nil }
 
 var (
-	servers  serverFlag
-	dataDir  = flag.String("data", "", "directory whose small/ holds the small files")
-	bigDir   = flag.String("big", "", "directory with many entries to list")
-	treeDir  = flag.String("tree", "/usr/local/go/src", "tree to search for file names")
-	pattern  = flag.String("pattern", "**/*_test.go", "glob of the file-name search")
-	duration = flag.Duration("time", 3*time.Second, "how long to run each read measurement")
-	lists    = flag.Int("lists", 10, "listings of the big directory to time")
-	searches = flag.Int("searches", 3, "searches to time")
-	create   = flag.Bool("create", false, "create DATA/small (1,000 files) and the big directory (10,000 entries) if missing")
+	servers    serverFlag
+	dataDir    = flag.String("data", "", "directory whose small/ holds the small files")
+	bigDir     = flag.String("big", "", "directory with many entries to list")
+	treeDir    = flag.String("tree", "/usr/local/go/src", "tree to search for file names")
+	pattern    = flag.String("pattern", "**/*_test.go", "glob of the file-name search")
+	duration   = flag.Duration("time", 3*time.Second, "how long to run each read measurement")
+	lists      = flag.Int("lists", 10, "listings of the big directory to time")
+	searches   = flag.Int("searches", 3, "searches to time")
+	clientKind = flag.String("client", "plain", "the client: plain (one protocol version, 2025-06-18, for every server) or go-sdk (v1.8.0, which negotiates each server's latest)")
+	create     = flag.Bool("create", false, "create DATA/small (1,000 files) and the big directory (10,000 entries) if missing")
 )
 
 // result is one measurement of one server.
@@ -61,6 +66,7 @@ type result struct {
 	unit   string
 	higher bool // higher is better
 	note   string
+	info   bool // not a measure of the server: no ratio
 }
 
 func main() {
@@ -98,6 +104,9 @@ func main() {
 // toolset names a server's tools.
 type toolset struct {
 	read, list, find string
+	// namesOnly is the listing tool's argument for a listing of names only, as the
+	// reference server's list_directory returns ("[FILE] name"); "" if it has none.
+	namesOnly string
 }
 
 func (ts toolset) readArgs(p string) map[string]any { return map[string]any{"path": p} }
@@ -108,24 +117,53 @@ func measure(command string) ([]result, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stderr = os.Stderr
 	// No roots capability: both servers serve the directories they were started with.
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpbench", Version: "v0"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer cs.Close()
-	lt, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		return nil, err
+	var (
+		callTool func(name string, args map[string]any) (*mcp.CallToolResult, error)
+		tools    []*mcp.Tool
+	)
+	switch *clientKind {
+	case "plain":
+		pc, err := startPlain(cmd)
+		if err != nil {
+			return nil, err
+		}
+		defer pc.close()
+		if tools, err = pc.listTools(); err != nil {
+			return nil, err
+		}
+		callTool = pc.callTool
+	case "go-sdk":
+		client := mcp.NewClient(&mcp.Implementation{Name: "mcpbench", Version: "v0"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+		cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer cs.Close()
+		lt, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		tools = lt.Tools
+		callTool = func(name string, args map[string]any) (*mcp.CallToolResult, error) {
+			return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		}
+	default:
+		return nil, fmt.Errorf("-client must be plain or go-sdk, not %q", *clientKind)
 	}
 	var have []string
-	for _, t := range lt.Tools {
+	params := map[string]string{} // tool name -> its input schema's JSON
+	for _, t := range tools {
 		have = append(have, t.Name)
+		b, _ := json.Marshal(t.InputSchema)
+		params[t.Name] = string(b)
 	}
 	var ts toolset
 	switch {
 	case slices.Contains(have, "file_read"):
 		ts = toolset{read: "file_read", list: "directory_list"}
+		if strings.Contains(params["directory_list"], `"names_only"`) {
+			ts.namesOnly = "names_only" // llmfs before it had names_only listed with sizes
+		}
 		if slices.Contains(have, "file_find") {
 			ts.find = "file_find"
 		}
@@ -144,7 +182,7 @@ func measure(command string) ([]result, error) {
 		files[i] = path.Join(*dataDir, "small", e.Name())
 	}
 	call := func(name string, args map[string]any) (*mcp.CallToolResult, error) {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		res, err := callTool(name, args)
 		if err == nil && res.IsError {
 			err = fmt.Errorf("%s %v: %s", name, args, textOf(res))
 		}
@@ -156,7 +194,7 @@ func measure(command string) ([]result, error) {
 
 	// Small-file reads.
 	for _, inflight := range []int{1, 16} {
-		cpu0 := cpuTime(pid)
+		cpu0, self0 := cpuTime(pid), selfCPU()
 		var n atomic.Int64
 		var firstErr error
 		var once sync.Once
@@ -185,19 +223,33 @@ func measure(command string) ([]result, error) {
 		out = append(out, result{metric: metric, value: float64(n.Load()) / time.Since(start).Seconds(), unit: "reads/s", higher: true})
 		// CPU time per read is steadier than reads/s on a busy machine.
 		out = append(out, result{metric: "server CPU per read, " + strings.TrimPrefix(metric, "small-file reads, "), value: float64((cpuTime(pid) - cpu0).Microseconds()) / float64(n.Load()), unit: "µs"})
+		// The client shares the machine: what it spends per call bounds the reads/s of
+		// any server.
+		out = append(out, result{metric: "client CPU per read, " + strings.TrimPrefix(metric, "small-file reads, "), value: float64((selfCPU() - self0).Microseconds()) / float64(n.Load()), unit: "µs", info: true})
 	}
 
 	// Listing the big directory.
 	entries, _ := os.ReadDir(*bigDir)
 	cpu0 := cpuTime(pid)
 	start := time.Now()
+	listArgs := map[string]any{"path": *bigDir}
+	listNote := ts.list
+	if ts.namesOnly != "" {
+		listArgs[ts.namesOnly] = true
+		listNote += " " + ts.namesOnly
+	}
 	for range *lists {
-		if _, err := call(ts.list, map[string]any{"path": *bigDir}); err != nil {
+		res, err := call(ts.list, listArgs)
+		if err != nil {
 			return nil, err
 		}
+		// Both must list every entry.
+		if n := strings.Count(textOf(res), "f0"); n != len(entries) {
+			return nil, fmt.Errorf("%s listed %d of the %d entries", ts.list, n, len(entries))
+		}
 	}
-	out = append(out, result{metric: fmt.Sprintf("list a directory of %d entries", len(entries)),
-		value: float64(time.Since(start).Milliseconds()) / float64(*lists), unit: "ms", note: ts.list})
+	out = append(out, result{metric: fmt.Sprintf("list a directory of %d entries, names only", len(entries)),
+		value: float64(time.Since(start).Milliseconds()) / float64(*lists), unit: "ms", note: listNote})
 	out = append(out, result{metric: "server CPU per listing", value: float64((cpuTime(pid) - cpu0).Milliseconds()) / float64(*lists), unit: "ms"})
 
 	// File-name search.
@@ -249,6 +301,15 @@ func cpuTime(pid int) time.Duration {
 	fmt.Sscan(f[11], &u)
 	fmt.Sscan(f[12], &s)
 	return time.Duration(u+s) * 10 * time.Millisecond
+}
+
+// selfCPU returns the user and system CPU time mcpbench itself has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // walk searches dir for names matching the last element of pattern, one listing call per
@@ -337,7 +398,9 @@ func report(names []string, all map[string][]result) {
 			}
 			fmt.Printf(" |")
 		}
-		if len(names) > 1 {
+		if len(names) > 1 && r.info {
+			fmt.Printf(" |")
+		} else if len(names) > 1 {
 			a, b := r.value, all[names[len(names)-1]][i].value
 			ratio := a / b
 			if !r.higher {

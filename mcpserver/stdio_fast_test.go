@@ -1,0 +1,62 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// TestParseAsGoSDK checks that the requests parse makes itself are those
+// jsonrpc.DecodeMessage makes of the same lines.
+func TestParseAsGoSDK(t *testing.T) {
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"file_read","arguments":{"path":"a"}}}`,
+		`{"jsonrpc":"2.0","id":"x-1","method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":9007199254740992,"method":"ping","params":{}}`,
+		`{"jsonrpc":"2.0","id":-3,"method":"ping","params":null}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"","params":[1,2]}`,
+		`{"method":"ping","params":{"a":"\u003c"},"id":3,"jsonrpc":"2.0"}`,
+	} {
+		got, _, code, why := parse([]byte(line))
+		want, err := jsonrpc.DecodeMessage([]byte(line))
+		if err != nil || code != 0 {
+			t.Fatalf("%s: parse %d %s, DecodeMessage %v", line, code, why, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\nparse         %#v\nDecodeMessage %#v", line, got, want)
+		}
+	}
+}
+
+// TestEncodeResultAsGoSDK checks that encodeResult writes a response byte for byte as
+// jsonrpc.EncodeMessage does, and leaves other messages to it.
+func TestEncodeResultAsGoSDK(t *testing.T) {
+	for _, id := range []any{float64(1), "s-1", float64(-7)} {
+		jid, err := jsonrpc.MakeID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, result := range []string{`{}`, `{"content":[{"type":"text","text":"a \u003c b"}],"structuredContent":{"x":[1,2]}}`} {
+			msg := &jsonrpc.Response{ID: jid, Result: json.RawMessage(result)}
+			got, ok := encodeResult(msg)
+			want, err := jsonrpc.EncodeMessage(msg)
+			if !ok || err != nil || !bytes.Equal(got, want) {
+				t.Errorf("encodeResult = %s, %v; EncodeMessage = %s, %v", got, ok, want, err)
+			}
+		}
+	}
+	jid, _ := jsonrpc.MakeID(float64(1))
+	for _, msg := range []jsonrpc.Message{
+		&jsonrpc.Response{ID: jid, Error: &jsonrpc.Error{Code: 1, Message: "m"}},
+		&jsonrpc.Request{ID: jid, Method: "roots/list"},
+	} {
+		if _, ok := encodeResult(msg); ok {
+			t.Errorf("encodeResult took %#v", msg)
+		}
+	}
+}
