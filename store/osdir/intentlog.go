@@ -42,6 +42,10 @@ type intentLog struct {
 	f   *os.File   // opened O_APPEND: records are written here
 	hdr *os.File   // the same file, for the header
 	buf []byte     // the record being encoded, under mu
+	// appended counts the bytes this process appended since it last folded: past
+	// foldBytes it folds (each process folds what it appends, so the log stays within a
+	// few times foldBytes without a system call to ask its size).
+	appended int64
 }
 
 // openIntentLog opens (creating it if need be) the log at path; seq returns the highest ID
@@ -117,20 +121,21 @@ func (l *intentLog) initHeader(seq func() (int64, error)) error {
 }
 
 // add numbers r's changes, joining them to change set *set (starting it at the first
-// change when *set is 0), and appends r in one write. It returns the log's size after.
-func (l *intentLog) add(r *intentRecord, set *int64) (int64, error) {
+// change when *set is 0), and appends r in one write. It reports whether the log is due
+// for folding.
+func (l *intentLog) add(r *intentRecord, set *int64) (bool, error) {
 	defer l.lock()()
 	now := time.Now()
 	r.Time = now
 	if len(r.Changes) > 0 {
 		var b [8]byte
 		if _, err := l.hdr.ReadAt(b[:], 8); err != nil {
-			return 0, err
+			return false, err
 		}
 		first := int64(binary.LittleEndian.Uint64(b[:]))
 		binary.LittleEndian.PutUint64(b[:], uint64(first+int64(len(r.Changes))))
 		if _, err := l.hdr.WriteAt(b[:], 8); err != nil {
-			return 0, err
+			return false, err
 		}
 		if *set == 0 {
 			*set = first
@@ -142,12 +147,13 @@ func (l *intentLog) add(r *intentRecord, set *int64) (int64, error) {
 	r.Set = *set
 	l.buf = appendRecord(l.buf[:0], r)
 	if _, err := l.f.Write(l.buf); err != nil {
-		return 0, err
+		return false, err
 	}
+	l.appended += int64(len(l.buf))
 	if cap(l.buf) > 1<<20 {
 		l.buf = nil // do not keep a large change's content around
 	}
-	return l.f.Seek(0, io.SeekCurrent)
+	return l.appended > foldBytes, nil
 }
 
 // read returns the records' bytes; the caller holds the lock.
@@ -173,10 +179,12 @@ func (l *intentLog) fold(apply func(data []byte) error) error {
 	defer l.lock()()
 	data, err := l.read()
 	if err != nil || len(data) == 0 {
+		l.appended = 0
 		return err
 	}
 	if err := apply(data); err != nil {
 		return err
 	}
+	l.appended = 0
 	return l.hdr.Truncate(logHead)
 }

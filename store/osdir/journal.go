@@ -318,7 +318,7 @@ func (j *hostJournal) Apply(ctx context.Context, actor string, fn func(tx store.
 	defer lockPath(j.path)()
 	tx := &hostTx{Store: j.s, j: j, actor: actor}
 	err := fn(tx)
-	if tx.size > foldBytes {
+	if tx.due {
 		// Best effort: the changes are recorded; the next reader folds if this fails.
 		j.fold(ctx)
 	}
@@ -371,7 +371,7 @@ type hostTx struct {
 	j     *hostJournal
 	actor string
 	set   int64
-	size  int64 // of the intent log after the last record
+	due   bool // the intent log is due for folding
 }
 
 // Add records the changes as pending, in one record of the intent log, before they are
@@ -382,12 +382,12 @@ func (tx *hostTx) Add(ctx context.Context, changes []*store.Change, blobs [][]by
 	for i, c := range landed {
 		r.Marks[i] = mark{ID: c.ID, State: store.Committed}
 	}
-	size, err := tx.j.intents.add(r, &tx.set)
+	due, err := tx.j.intents.add(r, &tx.set)
 	if err != nil {
 		tx.j.marks.giveBack(landed)
 		return fmt.Errorf("journal: %w", err)
 	}
-	tx.size = size
+	tx.due = tx.due || due
 	return nil
 }
 
