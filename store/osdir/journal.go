@@ -354,7 +354,34 @@ func (j *hostJournal) Prune(ctx context.Context, keep store.Retention) (int, err
 	if err := j.sync(ctx); err != nil {
 		return 0, err
 	}
+	if within, err := j.within(ctx, keep); err != nil || within {
+		return 0, err
+	}
 	return j.log.Prune(ctx, keep)
+}
+
+// within reports whether the whole journal is surely within keep, in two cheap steps
+// (pruning runs every few hundred change sets, and the database's own check reads every
+// change): its first change is young enough, and the database's files, which hold its
+// content and nothing else's, take no more than keep.MaxBytes.
+func (j *hostJournal) within(ctx context.Context, keep store.Retention) (bool, error) {
+	if keep.MaxBytes > 0 {
+		var size int64
+		for _, p := range []string{j.path, j.path + "-wal"} {
+			fi, err := os.Stat(p)
+			if err == nil {
+				size += fi.Size()
+			}
+		}
+		if size > keep.MaxBytes {
+			return false, nil
+		}
+	}
+	if keep.MaxAge <= 0 {
+		return true, nil
+	}
+	oldest, err := j.log.Oldest(ctx)
+	return err == nil && (oldest.IsZero() || time.Since(oldest) <= keep.MaxAge), err
 }
 func (j *hostJournal) Last(ctx context.Context) (int64, error) {
 	if err := j.sync(ctx); err != nil {

@@ -2,6 +2,10 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -38,14 +42,9 @@ func (l *Log) Fold(ctx context.Context, f Fold) error {
 		var top int64
 		for _, c := range f.Changes {
 			top = max(top, c.ID)
-			if _, err := t.exec(`INSERT INTO llmfs_journal (ws, id, cset, time, actor, op, path, other,
-				b_kind, b_hash, b_size, a_kind, a_hash, a_size, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (ws, id) DO UPDATE SET state = excluded.state`,
-				l.ws, c.ID, c.Set, c.Time.UnixNano(), c.Actor, c.Op, []byte(c.Path), []byte(c.Other),
-				string(kindOf(c.Before)), c.Before.Hash, c.Before.Size, string(kindOf(c.After)), c.After.Hash, c.After.Size,
-				string(c.State)); err != nil {
-				return err
-			}
+		}
+		if err := foldChanges(t, l.ws, f.Changes); err != nil {
+			return err
 		}
 		for id, st := range f.States {
 			if _, err := t.exec(`UPDATE llmfs_journal SET state = ? WHERE ws = ? AND id = ?`, string(st), l.ws, id); err != nil {
@@ -70,6 +69,38 @@ func (l *Log) Fold(ctx context.Context, f Fold) error {
 	return err
 }
 
+// foldChanges inserts changes, many rows per statement: a statement's run costs about as
+// much again as the row it inserts. Chunks are powers of two, so that a few statement
+// texts serve every batch (each is prepared once).
+func foldChanges(t *txn, ws int64, changes []*store.Change) error {
+	const most = 32 // rows per statement: 480 parameters, below either database's bound
+	for len(changes) > 0 {
+		n := most
+		for n > len(changes) {
+			n /= 2
+		}
+		var q strings.Builder
+		q.WriteString(`INSERT INTO llmfs_journal (ws, id, cset, time, actor, op, path, other,
+			b_kind, b_hash, b_size, a_kind, a_hash, a_size, state) VALUES `)
+		args := make([]any, 0, 15*n)
+		for i, c := range changes[:n] {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, ws, c.ID, c.Set, c.Time.UnixNano(), c.Actor, c.Op, []byte(c.Path), []byte(c.Other),
+				string(kindOf(c.Before)), c.Before.Hash, c.Before.Size, string(kindOf(c.After)), c.After.Hash, c.After.Size,
+				string(c.State))
+		}
+		q.WriteString(` ON CONFLICT (ws, id) DO UPDATE SET state = excluded.state`)
+		if _, err := t.exec(q.String(), args...); err != nil {
+			return err
+		}
+		changes = changes[n:]
+	}
+	return nil
+}
+
 // Seq returns the highest ID the log has given out or been folded: a change recorded
 // elsewhere first must be numbered above it.
 func (l *Log) Seq(ctx context.Context) (int64, error) {
@@ -86,3 +117,19 @@ func (l *Log) Seq(ctx context.Context) (int64, error) {
 
 // Notifier returns what wakes this process's waiters on the log ([store.WaitFor]).
 func (l *Log) Notifier() *store.Notifier { return l.notifier() }
+
+// Oldest returns the time of the log's first change (the lowest ID), or the zero time
+// for an empty log: one step down the primary key, where MIN(time) reads every row. A host
+// directory checks its retention with it before pruning.
+func (l *Log) Oldest(ctx context.Context) (time.Time, error) {
+	var tm int64
+	t := &txn{ctx: ctx, q: l.x.db, d: l.x.d}
+	err := t.queryRow(`SELECT time FROM llmfs_journal WHERE ws = ? ORDER BY id LIMIT 1`, l.ws).Scan(&tm)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	return time.Unix(0, tm), nil
+}
