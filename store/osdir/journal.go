@@ -6,7 +6,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -340,7 +342,17 @@ func (j *hostJournal) Change(ctx context.Context, id int64) (store.Change, error
 	}
 	return j.log.Change(ctx, id)
 }
-func (j *hostJournal) Blob(ctx context.Context, h string) ([]byte, error) { return j.log.Blob(ctx, h) }
+func (j *hostJournal) Blob(ctx context.Context, h string) ([]byte, error) {
+	b, err := j.log.Blob(ctx, h)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Content of a change still in the intent log.
+		if err := j.sync(ctx); err != nil {
+			return nil, err
+		}
+		b, err = j.log.Blob(ctx, h)
+	}
+	return b, err
+}
 func (j *hostJournal) SetCheckpoint(ctx context.Context, name string, id int64) error {
 	return j.log.SetCheckpoint(ctx, name, id)
 }
