@@ -85,12 +85,12 @@ type hostJournal struct {
 	marks   *marks // shared by every journal of this database in the process
 }
 
-// markDelay is how long a landed change waits for the next change's intent to carry its
-// commit mark before it is written by itself.
+// markDelay is how long a landed change waits for the next change's intent record to carry
+// its commit mark before the mark is appended as a record of its own.
 const markDelay = 50 * time.Millisecond
 
-// marks are the changes this process made to a directory that landed and are still
-// pending in its journal's database.
+// marks are the changes this process made to a directory that landed and whose commit
+// mark is not in the intent log yet.
 type marks struct {
 	mu      sync.Mutex
 	landed  []*store.Change
