@@ -190,7 +190,17 @@ func batchOf(data []byte) sqlstore.Fold {
 	var f sqlstore.Fold
 	byID := map[int64]*store.Change{}
 	seen := map[string]bool{}
+	var last int64
 	scanRecords(data, func(r *intentRecord) {
+		if len(r.Changes) > 0 && r.Changes[0].ID <= last {
+			// Numbered below a record before it: not a record the log was given but one
+			// inside the content of a torn record that the scan resynchronized into (a copy
+			// of an intent log, journaled as a file's content).
+			return
+		}
+		for _, c := range r.Changes {
+			last = max(last, c.ID)
+		}
 		for _, m := range r.Marks {
 			if c, ok := byID[m.ID]; ok {
 				if m.State == stateDropped {
