@@ -6,10 +6,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,24 +23,28 @@ import (
 
 // The journal of a host directory is an embedded SQLite database outside the directory,
 // beside its metadata: $LLMFS_CACHE_DIR/journal/<hash of the real path>.db (or under the
-// user's cache directory, see [Store.MetaPath]). Nothing is created inside the root.
+// user's cache directory, see [Store.MetaPath]), with an intent log beside it
+// (<hash>.intents, see intentlog.go). Nothing is created inside the root.
 //
 // A host directory has no transactions, so each change is recorded first, as pending
 // (with its before and after versions and the content blobs), then made, then marked
-// committed, or dropped if it failed. After a crash, opening the journal settles every
-// pending change by looking at the file: holding the after version, it landed
-// ([store.Committed]); holding the before version, it never did ([store.Unlanded]);
-// holding anything else, it is [store.Diverged], and undo never touches it. A change
-// another live process is still making is settled by that process again.
+// committed, or dropped if it failed. The record goes to the intent log, one write(2),
+// which numbers the change; the log is folded into the database in batches (one
+// transaction for many changes) before the journal is read, when it has grown past
+// [foldBytes], at open and at Close. After a crash, opening the journal folds the log and
+// settles every change still pending by looking at the file: holding the after version,
+// it landed ([store.Committed]); holding the before version, it never did
+// ([store.Unlanded]); holding anything else, it is [store.Diverged], and undo never
+// touches it. A change another live process is still making is settled by that process
+// again.
 //
-// Marking a change committed costs a transaction of its own, as much as recording it; so
-// the mark waits: the next change's intent carries it, in the same transaction, or, when
-// no change follows within [markDelay], it is written by itself. Reading the journal in
-// this process, and closing the store, write it first (a program that exits without
-// closing leaves it to the next open). Until then the change is pending in
-// the database, which is what a crash would leave anyway: the file holds the change's
-// after version, so the next open settles it as committed. (No later change to the path
-// can come first: it is recorded in the transaction that writes the mark.)
+// The commit mark of a landed change waits: the next change's intent record carries it,
+// or, when no change follows within [markDelay], it is written as a record of its own.
+// Reading the journal in this process, and closing the store, write it first (a program
+// that exits without closing leaves it to the next open). Until then the change is
+// pending, which is what a crash would leave anyway: the file holds the change's after
+// version, so the next open settles it as committed. (No later change to the path can
+// come first: it is recorded in the record that carries the mark.)
 
 var _ store.Journaler = (*Store)(nil)
 
@@ -69,19 +77,20 @@ func (s *Store) Journal() store.Journal {
 }
 
 type hostJournal struct {
-	s     *Store
-	path  string // of the database
-	db    *sqlstore.DB
-	log   *sqlstore.Log
-	marks *marks // shared by every journal of this database in the process
+	s       *Store
+	path    string // of the database
+	db      *sqlstore.DB
+	log     *sqlstore.Log
+	intents *intentLog
+	marks   *marks // shared by every journal of this database in the process
 }
 
-// markDelay is how long a landed change waits for the next change's intent to carry its
-// commit mark before it is written by itself.
+// markDelay is how long a landed change waits for the next change's intent record to carry
+// its commit mark before the mark is appended as a record of its own.
 const markDelay = 50 * time.Millisecond
 
-// marks are the changes this process made to a directory that landed and are still
-// pending in its journal's database.
+// marks are the changes this process made to a directory that landed and whose commit
+// mark is not in the intent log yet.
 type marks struct {
 	mu      sync.Mutex
 	landed  []*store.Change
@@ -135,18 +144,95 @@ func (m *marks) landedNow(l []*store.Change) (schedule bool) {
 	return schedule
 }
 
-// flush writes the marks not written yet. An error leaves them pending in the database,
-// where the next open settles them by looking at the files.
-func (j *hostJournal) flush(ctx context.Context) error {
+// flush writes the marks not written yet to the intent log. An error leaves them pending,
+// and the next open settles them by looking at the files.
+func (j *hostJournal) flush() error {
 	l := j.marks.take()
 	if len(l) == 0 {
 		return nil
 	}
-	if err := j.log.SetState(context.WithoutCancel(ctx), l, store.Committed); err != nil {
+	if err := j.addMarks(l, store.Committed); err != nil {
 		j.marks.giveBack(l)
 		return err
 	}
 	return nil
+}
+
+// addMarks appends a record settling changes.
+func (j *hostJournal) addMarks(changes []*store.Change, state store.State) error {
+	r := &intentRecord{Marks: make([]mark, len(changes))}
+	for i, c := range changes {
+		r.Marks[i] = mark{ID: c.ID, State: state}
+	}
+	var set int64
+	_, err := j.intents.add(r, &set)
+	return err
+}
+
+// sync brings the database up to date: it writes the waiting marks, then folds the log.
+func (j *hostJournal) sync(ctx context.Context) error {
+	if err := j.flush(); err != nil {
+		return err
+	}
+	return j.fold(ctx)
+}
+
+// fold moves the intent log's records into the database, in one transaction.
+func (j *hostJournal) fold(ctx context.Context) error {
+	return j.intents.fold(func(data []byte) error {
+		return j.log.Fold(context.WithoutCancel(ctx), batchOf(data))
+	})
+}
+
+// batchOf is what the records in data leave for the database: the changes not dropped,
+// each in its latest state, the states of changes folded before, and their drops.
+func batchOf(data []byte) sqlstore.Fold {
+	var f sqlstore.Fold
+	byID := map[int64]*store.Change{}
+	seen := map[string]bool{}
+	var last int64
+	scanRecords(data, func(r *intentRecord) {
+		if len(r.Changes) > 0 && r.Changes[0].ID <= last {
+			// Numbered below a record before it: not a record the log was given but one
+			// inside the content of a torn record that the scan resynchronized into (a copy
+			// of an intent log, journaled as a file's content).
+			return
+		}
+		for _, c := range r.Changes {
+			last = max(last, c.ID)
+		}
+		for _, m := range r.Marks {
+			if c, ok := byID[m.ID]; ok {
+				if m.State == stateDropped {
+					delete(byID, m.ID)
+				} else {
+					c.State = m.State
+				}
+				continue
+			}
+			if m.State == stateDropped {
+				f.Drops = append(f.Drops, m.ID)
+				delete(f.States, m.ID)
+				continue
+			}
+			if f.States == nil {
+				f.States = map[int64]store.State{}
+			}
+			f.States[m.ID] = m.State
+		}
+		for _, c := range r.Changes {
+			byID[c.ID] = c
+			f.Changes = append(f.Changes, c)
+		}
+		for _, b := range r.Blobs {
+			if h := store.Hash(b); !seen[h] {
+				seen[h] = true
+				f.Blobs = append(f.Blobs, b)
+			}
+		}
+	})
+	f.Changes = slices.DeleteFunc(f.Changes, func(c *store.Change) bool { return byID[c.ID] != c })
+	return f
 }
 
 // flushLater is the scheduled write of marks that no change's intent carried.
@@ -154,8 +240,8 @@ func (j *hostJournal) flushLater() {
 	j.marks.mu.Lock()
 	j.marks.pending = false
 	j.marks.mu.Unlock()
-	if err := j.flush(context.Background()); err != nil {
-		j.marks.take() // the database is gone or broken: leave them to the next open
+	if err := j.flush(); err != nil {
+		j.marks.take() // the log is gone or broken: leave them to the next open
 	}
 }
 
@@ -176,19 +262,36 @@ func (s *Store) openJournal(ctx context.Context) (*hostJournal, error) {
 		db.Close()
 		return nil, fmt.Errorf("journal %s: %w", p, err)
 	}
-	j := &hostJournal{s: s, path: p, db: db, log: log, marks: marksOf(p)}
-	if err := j.settle(ctx); err != nil {
+	intents, err := openIntentLog(strings.TrimSuffix(p, ".db")+".intents", func() (int64, error) { return log.Seq(ctx) })
+	if err != nil {
 		db.Close()
+		return nil, fmt.Errorf("journal %s: %w", p, err)
+	}
+	j := &hostJournal{s: s, path: p, db: db, log: log, intents: intents, marks: marksOf(p)}
+	if err := j.fold(ctx); err != nil {
+		j.close()
+		return nil, fmt.Errorf("journal %s: %w", p, err)
+	}
+	if err := j.settle(ctx); err != nil {
+		j.close()
 		return nil, fmt.Errorf("journal %s: %w", p, err)
 	}
 	return j, nil
 }
 
+func (j *hostJournal) close() error {
+	j.intents.close()
+	return j.db.Close()
+}
+
 // closeJournal closes the journal's database if it was opened.
 func (s *Store) closeJournal() error {
 	if j := s.journal.j; j != nil {
-		j.flush(context.Background())
-		return j.db.Close()
+		err := j.sync(context.Background())
+		if cerr := j.close(); err == nil {
+			err = cerr
+		}
+		return err
 	}
 	return nil
 }
@@ -225,25 +328,41 @@ func (j *hostJournal) Apply(ctx context.Context, actor string, fn func(tx store.
 	// same directory is not held back: its racing write may be recorded from a stale
 	// before version, which undo's compare-and-swap still never clobbers.
 	defer lockPath(j.path)()
-	return fn(&hostTx{Store: j.s, j: j, actor: actor})
+	tx := &hostTx{Store: j.s, j: j, actor: actor}
+	err := fn(tx)
+	if tx.due {
+		// Best effort: the changes are recorded; the next reader folds if this fails.
+		j.fold(ctx)
+	}
+	return err
 }
 
 // The journal's readers write the marks that are waiting first, so this process sees its
 // own changes committed.
 
 func (j *hostJournal) Changes(ctx context.Context, f store.ChangeFilter) ([]store.Change, error) {
-	if err := j.flush(ctx); err != nil {
+	if err := j.sync(ctx); err != nil {
 		return nil, err
 	}
 	return j.log.Changes(ctx, f)
 }
 func (j *hostJournal) Change(ctx context.Context, id int64) (store.Change, error) {
-	if err := j.flush(ctx); err != nil {
+	if err := j.sync(ctx); err != nil {
 		return store.Change{}, err
 	}
 	return j.log.Change(ctx, id)
 }
-func (j *hostJournal) Blob(ctx context.Context, h string) ([]byte, error) { return j.log.Blob(ctx, h) }
+func (j *hostJournal) Blob(ctx context.Context, h string) ([]byte, error) {
+	b, err := j.log.Blob(ctx, h)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Content of a change still in the intent log.
+		if err := j.sync(ctx); err != nil {
+			return nil, err
+		}
+		b, err = j.log.Blob(ctx, h)
+	}
+	return b, err
+}
 func (j *hostJournal) SetCheckpoint(ctx context.Context, name string, id int64) error {
 	return j.log.SetCheckpoint(ctx, name, id)
 }
@@ -254,36 +373,70 @@ func (j *hostJournal) Checkpoints(ctx context.Context) ([]store.Checkpoint, erro
 	return j.log.Checkpoints(ctx)
 }
 func (j *hostJournal) Prune(ctx context.Context, keep store.Retention) (int, error) {
-	if err := j.flush(ctx); err != nil {
+	if err := j.sync(ctx); err != nil {
+		return 0, err
+	}
+	if within, err := j.within(ctx, keep); err != nil || within {
 		return 0, err
 	}
 	return j.log.Prune(ctx, keep)
 }
+
+// within reports whether the whole journal is surely within keep, in two cheap steps
+// (pruning runs every few hundred change sets, and the database's own check reads every
+// change): its first change is young enough, and the database's files, which hold its
+// content and nothing else's, take no more than keep.MaxBytes.
+func (j *hostJournal) within(ctx context.Context, keep store.Retention) (bool, error) {
+	if keep.MaxBytes > 0 {
+		var size int64
+		for _, p := range []string{j.path, j.path + "-wal"} {
+			fi, err := os.Stat(p)
+			if err == nil {
+				size += fi.Size()
+			}
+		}
+		if size > keep.MaxBytes {
+			return false, nil
+		}
+	}
+	if keep.MaxAge <= 0 {
+		return true, nil
+	}
+	oldest, err := j.log.Oldest(ctx)
+	return err == nil && (oldest.IsZero() || time.Since(oldest) <= keep.MaxAge), err
+}
 func (j *hostJournal) Last(ctx context.Context) (int64, error) {
-	if err := j.flush(ctx); err != nil {
+	if err := j.sync(ctx); err != nil {
 		return 0, err
 	}
 	return j.log.Last(ctx)
 }
-func (j *hostJournal) Wait(ctx context.Context, after int64) error { return j.log.Wait(ctx, after) }
+func (j *hostJournal) Wait(ctx context.Context, after int64) error {
+	return store.WaitFor(ctx, after, j.Last, j.log.Notifier())
+}
 
 type hostTx struct {
 	*Store
 	j     *hostJournal
 	actor string
 	set   int64
+	due   bool // the intent log is due for folding
 }
 
-// Add records the changes as pending, in a committed transaction, before they are made.
-// The same transaction marks the changes that landed before them.
+// Add records the changes as pending, in one record of the intent log, before they are
+// made. The same record marks the changes that landed before them.
 func (tx *hostTx) Add(ctx context.Context, changes []*store.Change, blobs [][]byte) error {
 	landed := tx.j.marks.take()
-	set, err := tx.j.log.Add(ctx, tx.actor, tx.set, changes, blobs, store.Pending, landed)
+	r := &intentRecord{Actor: tx.actor, Changes: changes, Blobs: blobs, Marks: make([]mark, len(landed))}
+	for i, c := range landed {
+		r.Marks[i] = mark{ID: c.ID, State: store.Committed}
+	}
+	due, err := tx.j.intents.add(r, &tx.set)
 	if err != nil {
 		tx.j.marks.giveBack(landed)
-		return err
+		return fmt.Errorf("journal: %w", err)
 	}
-	tx.set = set
+	tx.due = tx.due || due
 	return nil
 }
 
@@ -300,7 +453,7 @@ func (tx *hostTx) Settle(ctx context.Context, changes []*store.Change, landed bo
 		tx.j.log.Notify() // a waiter reading the journal now writes the mark first
 		return nil
 	}
-	return tx.j.log.Drop(context.WithoutCancel(ctx), changes)
+	return tx.j.addMarks(changes, stateDropped)
 }
 
 // brokenJournal is a journal that could not be opened.

@@ -1,0 +1,237 @@
+//go:build !js && !wasip1
+
+package osdir
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"time"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+// The records of a host journal's intent log (see intentlog.go). Each is framed as
+//
+//	magic (4 bytes) | payload length (4, little endian) | CRC-32C of the payload (4) | payload
+//
+// so that a reader finds where a record ends without decoding it, tells a torn or damaged
+// record from a whole one by its checksum, and, past a damaged one, finds the next record
+// by its magic. The payload is a sequence of varints and length-prefixed byte strings:
+//
+//	set, time (Unix ns), actor,
+//	marks: count, then (id, state) each: changes recorded earlier that settled,
+//	changes: count, then (id, op, path, other, before, after) each, a version being
+//	  (kind, hash, size),
+//	blobs: count, then each content.
+
+const (
+	recMagic = "LJR1"
+	recHead  = 12
+	// maxRecord bounds a record's payload: a change's before and after content are at
+	// most 64 MiB each (the recorder keeps no larger content).
+	maxRecord = 512 << 20
+)
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// stateDropped marks a change that never happened: the fold deletes it.
+const stateDropped store.State = "dropped"
+
+// A mark settles a change recorded earlier.
+type mark struct {
+	ID    int64
+	State store.State
+}
+
+// An intentRecord is one record of the log: the changes one Add recorded (with the marks of
+// earlier changes it carries), or marks alone.
+type intentRecord struct {
+	Set     int64
+	Time    time.Time
+	Actor   string
+	Marks   []mark
+	Changes []*store.Change
+	Blobs   [][]byte
+}
+
+// appendRecord appends the framed encoding of r to b.
+func appendRecord(b []byte, r *intentRecord) []byte {
+	start := len(b)
+	b = append(b, recMagic...)
+	b = append(b, make([]byte, 8)...)
+	b = binary.AppendVarint(b, r.Set)
+	b = binary.AppendVarint(b, r.Time.UnixNano())
+	b = appendString(b, r.Actor)
+	b = binary.AppendUvarint(b, uint64(len(r.Marks)))
+	for _, m := range r.Marks {
+		b = binary.AppendVarint(b, m.ID)
+		b = appendString(b, string(m.State))
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.Changes)))
+	for _, c := range r.Changes {
+		b = binary.AppendVarint(b, c.ID)
+		b = appendString(b, c.Op)
+		b = appendString(b, c.Path)
+		b = appendString(b, c.Other)
+		b = appendVersion(b, c.Before)
+		b = appendVersion(b, c.After)
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.Blobs)))
+	for _, blob := range r.Blobs {
+		b = binary.AppendUvarint(b, uint64(len(blob)))
+		b = append(b, blob...)
+	}
+	payload := b[start+recHead:]
+	binary.LittleEndian.PutUint32(b[start+4:], uint32(len(payload)))
+	binary.LittleEndian.PutUint32(b[start+8:], crc32.Checksum(payload, crcTable))
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendVersion(b []byte, v store.Version) []byte {
+	b = appendString(b, string(v.Kind))
+	b = appendString(b, v.Hash)
+	return binary.AppendVarint(b, v.Size)
+}
+
+var errBadRecord = errors.New("damaged intent record")
+
+// scanRecords decodes the records in data, in order, calling fn for each whole one. A
+// torn record (a writer killed in the middle of its write) or damaged bytes are skipped:
+// the scan looks for the next magic whose record checks. It returns how many bytes it
+// skipped.
+func scanRecords(data []byte, fn func(r *intentRecord)) (skipped int) {
+	for len(data) > 0 {
+		r, n, err := nextRecord(data)
+		if err == nil {
+			fn(r)
+			data = data[n:]
+			continue
+		}
+		// Resynchronize at the next magic after this position.
+		i := bytes.Index(data[1:], []byte(recMagic))
+		if i < 0 {
+			return skipped + len(data)
+		}
+		skipped += i + 1
+		data = data[i+1:]
+	}
+	return skipped
+}
+
+// nextRecord decodes the record at the start of data and returns it with its framed length.
+func nextRecord(data []byte) (*intentRecord, int, error) {
+	if len(data) < recHead || string(data[:4]) != recMagic {
+		return nil, 0, errBadRecord
+	}
+	n := binary.LittleEndian.Uint32(data[4:])
+	if n > maxRecord || uint64(n) > uint64(len(data)-recHead) {
+		return nil, 0, errBadRecord
+	}
+	payload := data[recHead : recHead+int(n)]
+	if crc32.Checksum(payload, crcTable) != binary.LittleEndian.Uint32(data[8:]) {
+		return nil, 0, errBadRecord
+	}
+	r, err := decodeRecord(payload)
+	if err != nil {
+		return nil, 0, err
+	}
+	return r, recHead + int(n), nil
+}
+
+// decodeRecord decodes a payload; it never panics, whatever the bytes.
+func decodeRecord(p []byte) (*intentRecord, error) {
+	d := decoder{b: p}
+	r := &intentRecord{Set: d.varint()}
+	r.Time = time.Unix(0, d.varint())
+	r.Actor = d.string()
+	for n := d.count(2); n > 0 && d.err == nil; n-- {
+		r.Marks = append(r.Marks, mark{ID: d.varint(), State: store.State(d.string())})
+	}
+	for n := d.count(9); n > 0 && d.err == nil; n-- {
+		c := &store.Change{ID: d.varint(), Set: r.Set, Time: r.Time, Actor: r.Actor, State: store.Pending}
+		c.Op, c.Path, c.Other = d.string(), d.string(), d.string()
+		c.Before, c.After = d.version(), d.version()
+		r.Changes = append(r.Changes, c)
+	}
+	for n := d.count(1); n > 0 && d.err == nil; n-- {
+		r.Blobs = append(r.Blobs, d.bytes())
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errBadRecord
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return r, nil
+}
+
+// decoder reads a payload; the first error sticks and every later read returns zero.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) varint() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err = errBadRecord
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errBadRecord
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// count reads a number of items each at least min bytes long, refusing one the rest of the
+// payload cannot hold (so a damaged count never makes a huge allocation).
+func (d *decoder) count(min int) int {
+	n := d.uvarint()
+	if n > uint64(len(d.b)/min) {
+		d.err = errBadRecord
+		return 0
+	}
+	return int(n)
+}
+
+func (d *decoder) bytes() []byte {
+	n := d.uvarint()
+	if d.err != nil {
+		return nil
+	}
+	if n > uint64(len(d.b)) {
+		d.err = errBadRecord
+		return nil
+	}
+	b := d.b[:n:n]
+	d.b = d.b[n:]
+	return b
+}
+
+func (d *decoder) string() string { return string(d.bytes()) }
+
+func (d *decoder) version() store.Version {
+	v := store.Version{Kind: store.Kind(d.string()), Hash: d.string(), Size: d.varint()}
+	return v
+}
