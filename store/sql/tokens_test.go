@@ -37,7 +37,7 @@ func TestTokens(t *testing.T) {
 		if err != nil || got.Workspace != a.id || got.Mode != "read-only" || got.ID != tok.ID || got.Name != "ci" {
 			t.Fatalf("CheckToken = %+v, %v", got, err)
 		}
-		for _, bad := range []string{"", "llmfs_", "llmfs_" + tok.ID + "_", secret + "x", secret[:len(secret)-1] + "A", "Bearer " + secret} {
+		for _, bad := range []string{"", "llmfs_", "llmfs_" + tok.ID + "_", secret + "x", otherLast(secret), "Bearer " + secret} {
 			if _, err := y.CheckToken(ctx, bad); !errors.Is(err, ErrBadToken) {
 				t.Errorf("CheckToken(%q) = %v, want ErrBadToken", bad, err)
 			}
@@ -79,4 +79,13 @@ func TestTokens(t *testing.T) {
 			t.Fatalf("token of a removed workspace, recreated: %v", err)
 		}
 	})
+}
+
+// otherLast is secret with its last character replaced by another one.
+func otherLast(secret string) string {
+	c := "A"
+	if strings.HasSuffix(secret, c) {
+		c = "B"
+	}
+	return secret[:len(secret)-1] + c
 }
