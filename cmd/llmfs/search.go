@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/internal/termtext"
+	"github.com/llmfs/llmfs/search"
 )
 
 var grepCmd = &command{
@@ -65,40 +67,32 @@ matched and 2 on an error (a bad pattern, a missing path), as with grep and ripg
 			case *count:
 				opts.Mode = llmfs.GrepCount
 			}
-			relaxGC()
+			searchGC()
 			ws, err := e.ws.open()
 			if err != nil {
 				return err
+			}
+			if !*asJSON {
+				return printGrep(ctx, e, ws, opts)
 			}
 			res, err := ws.Grep(ctx, opts)
 			if err != nil {
 				return err
 			}
-			if *asJSON {
-				out := map[string]any{"mode": res.Mode, "output": res.Text(), "count": len(res.Entries)}
-				if res.Truncated {
-					out["truncated"], out["next_offset"] = true, res.NextOffset
-				}
-				if res.Binary {
-					out["binary"] = true
-				}
-				if res.Note != "" {
-					out["note"] = res.Note
-				}
-				enc := json.NewEncoder(e.stdout)
-				enc.SetEscapeHTML(false) // people and programs read it: a < b stays a < b
-				if err := enc.Encode(out); err != nil {
-					return err
-				}
-			} else {
-				if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
-					return err
-				}
-				if res.Binary {
-					// A file named on the command line was not searched: say so, as ripgrep
-					// does, rather than print nothing as if it held no match.
-					fmt.Fprintf(e.stderr, "llmfs grep: %s\n", termtext.Text(res.Note))
-				}
+			out := map[string]any{"mode": res.Mode, "output": res.Text(), "count": len(res.Entries)}
+			if res.Truncated {
+				out["truncated"], out["next_offset"] = true, res.NextOffset
+			}
+			if res.Binary {
+				out["binary"] = true
+			}
+			if res.Note != "" {
+				out["note"] = res.Note
+			}
+			enc := json.NewEncoder(e.stdout)
+			enc.SetEscapeHTML(false) // people and programs read it: a < b stays a < b
+			if err := enc.Encode(out); err != nil {
+				return err
 			}
 			if len(res.Entries) == 0 {
 				return errNoMatch
@@ -106,6 +100,42 @@ matched and 2 on an error (a bad pattern, a missing path), as with grep and ripg
 			return nil
 		}
 	},
+}
+
+// printGrep prints the entries of a grep as they come, in order, rather than once all are
+// found: memory stays bounded however much matches (issue 18).
+func printGrep(ctx context.Context, e *env, ws *llmfs.Workspace, opts llmfs.GrepOptions) error {
+	w := bufio.NewWriterSize(e.stdout, 64<<10)
+	var werr error
+	n := 0
+	var line []byte
+	res, err := ws.GrepFunc(ctx, opts, func(ent llmfs.GrepEntry) bool {
+		line = search.AppendEntry(line[:0], ent, opts.LineNumbers && opts.Mode == llmfs.GrepContent)
+		line = append(line, '\n')
+		if _, werr = w.Write(line); werr != nil {
+			return false
+		}
+		n++
+		return true
+	})
+	if err == nil {
+		err = werr
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	if res.Binary {
+		// A file named on the command line was not searched: say so, as ripgrep
+		// does, rather than print nothing as if it held no match.
+		fmt.Fprintf(e.stderr, "llmfs grep: %s\n", termtext.Text(res.Note))
+	}
+	if n == 0 {
+		return errNoMatch
+	}
+	return nil
 }
 
 var findCmd = &command{
@@ -133,7 +163,7 @@ when nothing matched and 2 on an error (a bad glob, a missing path).`,
 			if len(args) == 2 {
 				opts.Path = args[1]
 			}
-			relaxGC()
+			searchGC()
 			ws, err := e.ws.open()
 			if err != nil {
 				return err
