@@ -206,7 +206,7 @@ type grepBound struct {
 func (b *grepBound) next(e *GrepEntry) bool {
 	if e.Kind != search.KindSeparator {
 		if e.Path != b.last {
-			b.last, b.shown = e.Path, b.w.Rel(b.w.display(e.Path))
+			b.last, b.shown = e.Path, b.w.relName(e.Path)
 		}
 		e.Path = b.shown
 	}

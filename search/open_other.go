@@ -28,8 +28,9 @@ func (d *hostDir) modTime(name string) (time.Time, error) {
 
 func isLinkErr(err error) bool { return false }
 
-// readDir lists the directory at the slash-separated name below d, sorted by name.
-func (d *hostDir) readDir(name string) ([]fs.DirEntry, error) {
+// readDir lists the directory at the slash-separated name below d, sorted by name
+// (whatever sorted says).
+func (d *hostDir) readDir(name string, sorted bool) ([]fs.DirEntry, error) {
 	return os.ReadDir(filepath.Join(d.path, filepath.FromSlash(name)))
 }
 

@@ -6,9 +6,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
-	"slices"
-	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -45,19 +42,15 @@ func (d *hostDir) open(name string) (io.ReadCloser, error) {
 	return &rawFile{fd: fd}, nil
 }
 
-// readDir lists the directory at the slash-separated name below d, sorted by name,
-// opening it as open opens files.
-func (d *hostDir) readDir(name string) ([]fs.DirEntry, error) {
+// readDir lists the directory at the slash-separated name below d, sorted by name if
+// sorted, opening it as open opens files.
+func (d *hostDir) readDir(name string, sorted bool) ([]fs.DirEntry, error) {
 	fd, err := openBeneath(d.fd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_DIRECTORY)
 	if err != nil {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
 	}
 	// The full host path, so that the entries' Info methods can find them.
-	f := os.NewFile(uintptr(fd), d.path+"/"+name)
-	des, err := f.ReadDir(-1)
-	f.Close()
-	slices.SortFunc(des, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return des, err
+	return listFD(fd, d.path+"/"+name, sorted)
 }
 
 // isLinkErr reports whether err may be what openBeneath says when a path passes through

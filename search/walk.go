@@ -290,7 +290,12 @@ func (w *walker) load(n *dirNode) {
 	for _, de := range des {
 		base := de.Name()
 		name := joinName(n.name, base)
-		rel := joinName(n.rel, base)
+		// rel ends name (the directory searched is a prefix of every name below it): a
+		// slice of it rather than a second string per entry.
+		rel := name[len(name)-len(base):]
+		if n.rel != "" {
+			rel = name[len(name)-len(n.rel)-1-len(base):]
+		}
 		typ := de.Type()
 		if typ&fs.ModeSymlink == 0 && !w.opts.hidden && base[0] == '.' && (w.opts.files == nil || typ.IsDir()) && !n.ig.mayWhitelist() {
 			continue // the common case, decided before any other work
