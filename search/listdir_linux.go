@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -31,13 +30,12 @@ type direntRec struct {
 
 var listScratches = sync.Pool{New: func() any { return new(listScratch) }}
 
-// listFD lists the open directory fd, whose host path is path, sorted by name if sorted,
-// and closes fd. It reads the kernel's records with getdents64 into a pooled buffer and keeps, per
+// listFD lists the open directory fd, whose host path is path, sorted by name if sorted;
+// the caller closes fd. It reads the kernel's records with getdents64 into a pooled buffer and keeps, per
 // directory, one block of entries and one string of all their names: os.File.ReadDir
 // costs an fcntl per directory and two allocations per entry, a fifth of a find's CPU on
 // the Linux tree (issue 18).
 func listFD(fd int, path string, sorted bool) ([]fs.DirEntry, error) {
-	defer syscall.Close(fd)
 	sc := listScratches.Get().(*listScratch)
 	defer listScratches.Put(sc)
 	buf, recs, names := &sc.buf, sc.recs[:0], sc.names[:0]

@@ -7,12 +7,18 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 )
 
-// listFD lists the open directory fd, whose host path is path, and closes fd. The
-// listing is sorted by name (whatever sorted says).
+// listFD lists the open directory fd, whose host path is path, sorted by name (whatever
+// sorted says); the caller closes fd.
 func listFD(fd int, path string, sorted bool) ([]fs.DirEntry, error) {
-	f := os.NewFile(uintptr(fd), path)
+	// A duplicate, since the os.File closes what it holds and the caller closes fd.
+	dup, err := syscall.Dup(fd)
+	if err != nil {
+		return nil, &fs.PathError{Op: "readdir", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(dup), path)
 	des, err := f.ReadDir(-1)
 	f.Close()
 	slices.SortFunc(des, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })

@@ -38,3 +38,8 @@ func (d *hostDir) readDir(name string, sorted bool) ([]fs.DirEntry, error) {
 func (d *hostDir) open(name string) (io.ReadCloser, error) {
 	return os.Open(filepath.Join(d.path, filepath.FromSlash(name)))
 }
+
+// dirHandle is an open directory: none here, where the walk lists by name.
+type dirHandle struct{}
+
+func (h *dirHandle) close() {}
