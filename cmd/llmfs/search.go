@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/internal/termtext"
@@ -172,14 +171,14 @@ when nothing matched and 2 on an error (a bad glob, a missing path).`,
 			if err != nil {
 				return err
 			}
-			if e.tty() {
-				// One name a line, whatever the names hold (see env.name).
-				for _, f := range res.Files {
-					if _, err := fmt.Fprintln(e.stdout, e.name(f.Path)); err != nil {
-						return err
-					}
-				}
-			} else if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
+			// One name a line, whatever the names hold on a terminal (see env.name),
+			// through a buffer: a write per line cost a system call each.
+			w := bufio.NewWriterSize(e.stdout, 64<<10)
+			for _, f := range res.Files {
+				w.WriteString(e.name(f.Path))
+				w.WriteByte('\n')
+			}
+			if err := w.Flush(); err != nil {
 				return err
 			}
 			if len(res.Files) == 0 {
