@@ -74,7 +74,7 @@ func (w *Workspace) Find(ctx context.Context, pattern string, opts FindOptions) 
 	}
 	out := &FindResult{Files: make([]FoundFile, len(res.Files)), Truncated: res.Truncated}
 	for i, f := range res.Files {
-		out.Files[i] = FoundFile{Path: w.Rel(w.display(f.Path)), ModTime: f.ModTime}
+		out.Files[i] = FoundFile{Path: w.relName(f.Path), ModTime: f.ModTime}
 	}
 	return out, nil
 }

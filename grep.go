@@ -115,6 +115,24 @@ func (r *GrepResult) Files() []string {
 // An invalid regular expression, glob, type or mode is [CodeInvalidArgument] with the
 // parser's message; a bad path is [CodeInvalidPath] or [CodeFileNotFound].
 func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, error) {
+	var all []GrepEntry
+	res, err := w.GrepFunc(ctx, opts, func(e GrepEntry) bool {
+		all = append(all, e)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Entries = all
+	return res, nil
+}
+
+// GrepFunc is [Workspace.Grep] that hands each entry to yield, in the same order, as soon
+// as it is known, instead of collecting them in the result: a caller that prints them
+// holds memory that does not grow with the output. The result has no Entries; its
+// NextOffset, CutLines and Note count the entries yielded. When yield returns false the
+// search stops there, and the result is not Truncated by that.
+func (w *Workspace) GrepFunc(ctx context.Context, opts GrepOptions, yield func(GrepEntry) bool) (*GrepResult, error) {
 	p := opts.Path
 	if p == "" {
 		p = "."
@@ -129,33 +147,28 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (*GrepResult, er
 	if err := w.slashDir(ctx, r, false); err != nil {
 		return nil, err
 	}
-	res, err := search.Grep(ctx, w.store, r.name, search.GrepOptions{
+	// As the engine decides it, for the byte cap, which renders each entry as it comes.
+	out := &GrepResult{LineNumbers: opts.LineNumbers && opts.Mode == GrepContent}
+	b := grepBound{w: w, limit: opts.MaxBytes, res: out}
+	res, err := search.GrepFunc(ctx, w.store, r.name, search.GrepOptions{
 		Pattern: opts.Pattern, IgnoreCase: opts.IgnoreCase, Multiline: opts.Multiline,
 		Mode: opts.Mode, LineNumbers: opts.LineNumbers, Before: opts.Before, After: opts.After,
 		Glob: opts.Glob, Type: opts.Type, HeadLimit: opts.HeadLimit, Offset: opts.Offset,
 		Hidden: opts.Hidden, NoIgnore: opts.NoIgnore, Base: w.base, Skip: w.skipDenied(),
 		MaxLineBytes: grepLineBytes(w.limits),
+	}, func(e search.Entry) bool {
+		if !b.next(&e) {
+			return false
+		}
+		return yield(e)
 	})
 	if err != nil {
 		return nil, w.searchError(p, err)
 	}
-	out := &GrepResult{Mode: res.Mode, LineNumbers: res.LineNumbers, Entries: res.Entries, Truncated: res.Truncated, Binary: res.Binary}
-	// Store names become paths relative to the workspace root; entries of one file share
-	// one string.
-	last, shown := "", ""
-	for i := range out.Entries {
-		e := &out.Entries[i]
-		if e.Kind == search.KindSeparator {
-			continue
-		}
-		if e.Path != last {
-			last, shown = e.Path, w.Rel(w.display(e.Path))
-		}
-		e.Path = shown
-	}
-	w.boundGrep(out, opts.MaxBytes)
+	out.Mode, out.LineNumbers, out.Binary = res.Mode, res.LineNumbers, res.Binary
+	out.Truncated = out.Truncated || res.Truncated
 	if out.Truncated {
-		out.NextOffset = opts.Offset + len(out.Entries)
+		out.NextOffset = opts.Offset + b.n
 	}
 	if out.Note != "" {
 		out.Note = fmt.Sprintf(out.Note, out.NextOffset)
@@ -175,34 +188,52 @@ func grepLineBytes(lim Limits) int {
 	return lineKeepBytes(lim)
 }
 
-// boundGrep cuts the text of lines longer than [Limits.MaxLineLength] characters and marks
-// them as reads do, then drops the entries from the first that would take the rendered
-// result past limit bytes (0: no limit), keeping at least one, and notes it.
-func (w *Workspace) boundGrep(r *GrepResult, limit int) {
-	maxLine := w.limits.MaxLineLength
-	size := 0
-	for i := range r.Entries {
-		e := &r.Entries[i]
-		cut := false
-		if maxLine >= 0 && (e.Kind == search.KindMatch || e.Kind == search.KindContext) &&
-			(e.Len > 0 || utf8.RuneCountInString(e.Text) > maxLine) {
-			full := e.Len
-			if full == 0 {
-				full = len(e.Text)
-			}
-			e.Text = string(cutRunes([]byte(e.Text), maxLine)) + cutMark(full)
-			e.Len = 0
-			cut = true
+// grepBound turns the engine's entries into the workspace's, one at a time: store names
+// become paths relative to the workspace root (entries of one file share one string), the
+// text of lines longer than [Limits.MaxLineLength] characters is cut and marked as reads
+// do, and the entry that would take the rendered result past limit bytes (0: no limit)
+// ends the result, keeping at least one, with a note.
+type grepBound struct {
+	w           *Workspace
+	limit, size int
+	n           int // entries let through
+	last, shown string
+	res         *GrepResult
+	buf         []byte // an entry rendered, to count its bytes
+}
+
+// next rewrites e, and reports whether it belongs in the result.
+func (b *grepBound) next(e *GrepEntry) bool {
+	if e.Kind != search.KindSeparator {
+		if e.Path != b.last {
+			b.last, b.shown = e.Path, b.w.relName(e.Path)
 		}
-		size += len(search.FormatEntry(*e, r.LineNumbers)) + 1
-		if limit > 0 && size > limit && i > 0 {
-			r.Entries = r.Entries[:i]
-			r.Truncated = true
-			r.Note = fmt.Sprintf("output cut at %d bytes; ", limit) + "pass offset %d to see more, or narrow the search (path, glob, head_limit)"
-			return
-		}
-		if cut {
-			r.CutLines++
-		}
+		e.Path = b.shown
 	}
+	maxLine := b.w.limits.MaxLineLength
+	cut := false
+	if maxLine >= 0 && (e.Kind == search.KindMatch || e.Kind == search.KindContext) &&
+		(e.Len > 0 || utf8.RuneCountInString(e.Text) > maxLine) {
+		full := e.Len
+		if full == 0 {
+			full = len(e.Text)
+		}
+		e.Text = string(cutRunes([]byte(e.Text), maxLine)) + cutMark(full)
+		e.Len = 0
+		cut = true
+	}
+	if b.limit > 0 {
+		b.buf = search.AppendEntry(b.buf[:0], *e, b.res.LineNumbers)
+		b.size += len(b.buf) + 1
+	}
+	if b.limit > 0 && b.size > b.limit && b.n > 0 {
+		b.res.Truncated = true
+		b.res.Note = fmt.Sprintf("output cut at %d bytes; ", b.limit) + "pass offset %d to see more, or narrow the search (path, glob, head_limit)"
+		return false
+	}
+	if cut {
+		b.res.CutLines++
+	}
+	b.n++
+	return true
 }

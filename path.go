@@ -197,6 +197,18 @@ func (w *Workspace) display(name string) string {
 	return path.Join(w.root, name)
 }
 
+// relName returns the store name name as the workspace shows it, relative to its root:
+// w.Rel(w.display(name)), without the allocations of that for the common case of a
+// name below the root of a workspace whose store is rooted higher up (the walks of find
+// and grep ask this of every entry).
+func (w *Workspace) relName(name string) string {
+	if !w.virtual && w.base != "." && len(name) > len(w.base)+1 && name[len(w.base)] == '/' &&
+		strings.HasPrefix(name, w.base) && len(w.root) == len(w.base)+1 && w.root[0] == '/' && w.root[1:] == w.base {
+		return name[len(w.base)+1:]
+	}
+	return w.Rel(w.display(name))
+}
+
 // Rel returns abs relative to the workspace root, or abs itself when it lies outside.
 // In a virtual view abs is a virtual path. A path already relative is returned cleaned.
 func (w *Workspace) Rel(abs string) string {

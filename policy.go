@@ -238,7 +238,7 @@ func (w *Workspace) denyRel(name string) string {
 	if w.base == "." {
 		return name
 	}
-	return relForDeny(w.Rel(w.display(name)))
+	return relForDeny(w.relName(name))
 }
 
 // skipDenied returns the filter that keeps denied paths out of searches, or nil when

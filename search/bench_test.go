@@ -145,9 +145,14 @@ func goSrc() string {
 // memory (no I/O), counting every occurrence: the cost of the prefilter alone. Compare
 // with bytes.Index ("stdlib") to see what the rare-byte choice buys.
 func BenchmarkFinder(b *testing.B) {
+	// LLMFS_BENCH_CORPUS=/tmp/linux/linux-source-6.1 LLMFS_BENCH_EXT=.c runs it on C.
+	dir, ext := goSrc(), ".go"
+	if d := os.Getenv("LLMFS_BENCH_CORPUS"); d != "" {
+		dir, ext = d, os.Getenv("LLMFS_BENCH_EXT")
+	}
 	var corpus []byte
-	_ = filepath.WalkDir(goSrc(), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") && len(corpus) < 64<<20 {
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ext) && len(corpus) < 64<<20 {
 			if data, err := os.ReadFile(p); err == nil {
 				corpus = append(corpus, data...)
 			}
@@ -157,7 +162,7 @@ func BenchmarkFinder(b *testing.B) {
 	if len(corpus) == 0 {
 		b.Skip("no Go source tree")
 	}
-	for _, lit := range []string{"func main", "errorf", "return nil", "Errorf"} {
+	for _, lit := range []string{"func main", "errorf", "return nil", "Errorf", "PM_RESUME"} {
 		f := newFinder([]byte(lit), false)
 		b.Run(lit, func(b *testing.B) {
 			b.SetBytes(int64(len(corpus)))

@@ -78,6 +78,10 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 		return nil, err
 	}
 	defer fsys.close()
+	if h, ok := fsys.(hostFS); ok {
+		h.anyOrder = true // the matches are sorted below, not in walk order
+		fsys = h
+	}
 	fi, real, err := fsys.stat(ctx, name)
 	if err != nil {
 		return nil, err
@@ -110,6 +114,9 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 	}
 	wk := newWalker(ctx, fsys, walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads, skip: opts.Skip})
 	match := glob.Compile(pat)
+	// On the host only the name is kept, and whether a link led to it (all hostFS.modTime
+	// asks of the entry): a host entry would keep its whole listing alive until the end.
+	_, onHost := fsys.(hostFS)
 	var files []file
 	werr := wk.walk(dir, real, func(f file) bool {
 		subject := f.rel
@@ -117,7 +124,10 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 			subject = f.rel[strings.LastIndexByte(f.rel, '/')+1:]
 		}
 		if match.Match(subject) {
-			files = append(files, f)
+			if onHost && f.de != nil {
+				f.de = plainEntry{}
+			}
+			files = append(files, file{name: f.name, de: f.de})
 		}
 		return true
 	})
@@ -200,3 +210,7 @@ func modTimes(ctx context.Context, fsys fileSystem, files []file, threads int) [
 	}
 	return out
 }
+
+// plainEntry stands for a directory entry of a file reached by no symbolic link, once
+// only that is still needed of it: [fileSystem.modTime] then stats the name itself.
+type plainEntry struct{ fs.DirEntry }

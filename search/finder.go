@@ -90,6 +90,9 @@ func (f *finder) index(h []byte) int {
 	if n == 1 && f.r1 == f.r2 {
 		return bytes.IndexByte(h, f.r1)
 	}
+	if hasPairScan && f.rare2 >= 0 {
+		return f.indexPair(h)
+	}
 	next1, next2 := -2, -2 // offsets of the next r1 and r2 at or after p; -1: none
 	if f.r1 == f.r2 {
 		next2 = -1
@@ -130,6 +133,46 @@ func (f *finder) index(h []byte) int {
 			return s
 		}
 		p = i + 1
+	}
+	return -1
+}
+
+// indexPair is index by a vector scan for the two rare bytes at once, each at its offset
+// (as ripgrep's searcher does): where the rarest byte of a literal is common all the same
+// (the "u" of "return nil" in C), a scan for it alone stops every few dozen bytes.
+func (f *finder) indexPair(h []byte) int {
+	n := len(f.lit)
+	lo, hi := f.rare, f.rare2
+	a1, a2, b1, b2 := f.r1, f.r2, f.s1, f.s2
+	if lo > hi {
+		lo, hi = hi, lo
+		a1, a2, b1, b2 = b1, b2, a1, a2
+	}
+	d := hi - lo
+	// p is where the byte at lo may be next; a match starting at s has it at s+lo, and
+	// needs s+n <= len(h).
+	for p := lo; p <= len(h)-n+lo; {
+		w := h[p : len(h)-n+hi+1]
+		j := indexPairFast(w, d, a1, a2, b1, b2)
+		if j < 0 {
+			// The vector scan checked the first -1-j positions; the rest, one by one.
+			j = -1 - j
+			for ; j+d < len(w); j++ {
+				if c := w[j]; c == a1 || c == a2 {
+					if c := w[j+d]; c == b1 || c == b2 {
+						break
+					}
+				}
+			}
+			if j+d >= len(w) {
+				return -1
+			}
+		}
+		s := p + j - lo
+		if f.fold && equalFold(h[s:s+n], f.lit) || !f.fold && bytes.Equal(h[s:s+n], f.lit) {
+			return s
+		}
+		p += j + 1
 	}
 	return -1
 }

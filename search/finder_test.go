@@ -12,7 +12,7 @@ func TestFinder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	alphabet := []byte("aAbBeEfFzZ \n_é")
 	for range 5000 {
-		h := make([]byte, rng.IntN(60))
+		h := make([]byte, rng.IntN(300)) // past the 32 bytes of a vector scan
 		for i := range h {
 			h[i] = alphabet[rng.IntN(len(alphabet))]
 		}
@@ -88,5 +88,31 @@ func TestFinderSecondRareByte(t *testing.T) {
 	g := newFinder([]byte("errorf"), true)
 	if i := g.index([]byte("ERROR fOO errorF")); i != 10 {
 		t.Errorf("fold index = %d, want 10", i)
+	}
+}
+
+// TestFinderLongLiterals compares the finder with bytes.Index for literals whose two rare
+// bytes lie far apart, in texts long enough for several blocks of the vector scan.
+func TestFinderLongLiterals(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 3000 {
+		lit := make([]byte, 2+rng.IntN(40))
+		for i := range lit {
+			lit[i] = "ab"[rng.IntN(2)]
+		}
+		lit[rng.IntN(len(lit))] = 'Q'
+		h := make([]byte, rng.IntN(400))
+		for i := range h {
+			h[i] = "abQq"[rng.IntN(4)]
+		}
+		if rng.IntN(2) == 0 && len(h) > len(lit) {
+			copy(h[rng.IntN(len(h)-len(lit)):], lit)
+		}
+		if got, want := newFinder(lit, false).index(h), bytes.Index(h, lit); got != want {
+			t.Fatalf("finder(%q).index(%q) = %d, want %d", lit, h, got, want)
+		}
+		if got, want := newFinder(bytes.ToLower(lit), true).index(h), bytes.Index(bytes.ToLower(h), bytes.ToLower(lit)); got != want {
+			t.Fatalf("fold finder(%q).index(%q) = %d, want %d", lit, h, got, want)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -116,22 +117,32 @@ func (r *GrepResult) Text() string {
 
 // FormatEntry renders one entry as ripgrep would, without a newline.
 func FormatEntry(e Entry, lineNumbers bool) string {
+	return string(AppendEntry(nil, e, lineNumbers))
+}
+
+// AppendEntry appends the entry to b as [FormatEntry] renders it, and returns the result.
+func AppendEntry(b []byte, e Entry, lineNumbers bool) []byte {
 	switch e.Kind {
 	case KindFile:
-		return e.Path
+		return append(b, e.Path...)
 	case KindCount:
-		return e.Path + ":" + strconv.Itoa(e.Count)
+		b = append(b, e.Path...)
+		b = append(b, ':')
+		return strconv.AppendInt(b, int64(e.Count), 10)
 	case KindSeparator:
-		return "--"
+		return append(b, "--"...)
 	}
-	sep := ":"
+	sep := byte(':')
 	if e.Kind == KindContext {
-		sep = "-"
+		sep = '-'
 	}
+	b = append(b, e.Path...)
+	b = append(b, sep)
 	if lineNumbers {
-		return e.Path + sep + strconv.Itoa(e.Line) + sep + e.Text
+		b = strconv.AppendInt(b, int64(e.Line), 10)
+		b = append(b, sep)
 	}
-	return e.Path + sep + e.Text
+	return append(b, e.Text...)
 }
 
 // Grep searches the file or directory name (a store name) of s for opts.Pattern. When s is
@@ -140,6 +151,26 @@ func FormatEntry(e Entry, lineNumbers bool) string {
 // skipped; when name is such a file, [GrepResult.Binary] says so. A bad pattern, glob or type is a
 // [*PatternError]; a name that cannot be read is the store's error.
 func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*GrepResult, error) {
+	var all []Entry
+	res, err := GrepFunc(ctx, s, name, opts, func(e Entry) bool {
+		all = append(all, e)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Entries = all
+	return res, nil
+}
+
+// GrepFunc is [Grep] that hands each entry to yield as soon as the entries before it are
+// known, in the same order, rather than collecting them: memory then stays bounded
+// whatever the size of the output. Offset and HeadLimit apply as in Grep; the result it
+// returns has no Entries. When yield returns false the search stops, and the result is
+// not Truncated by that. An error that ends the search after some entries were yielded
+// (the directory searched cannot be listed, the context ends) is returned, unless the
+// entries up to HeadLimit were all yielded: what was yielded is then the whole answer.
+func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions, yield func(Entry) bool) (*GrepResult, error) {
 	if opts.Mode == "" {
 		opts.Mode = FilesWithMatches
 	}
@@ -182,16 +213,35 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 		need = opts.Offset + opts.HeadLimit + 1
 	}
 	withContext := opts.Mode == Content && (opts.Before > 0 || opts.After > 0)
-	var all []Entry
+	seen := 0        // entries so far, the skipped ones included
+	stopped := false // yield said stop, or the entries past the head limit are known to exist
+	one := func(e Entry) bool {
+		seen++
+		switch {
+		case seen <= opts.Offset:
+			return true
+		case opts.HeadLimit > 0 && seen > opts.Offset+opts.HeadLimit:
+			res.Truncated, stopped = true, true
+			return false
+		case !yield(e):
+			stopped = true
+			return false
+		}
+		return true
+	}
 	add := func(out []Entry) bool {
 		if len(out) == 0 {
 			return true
 		}
-		if withContext && len(all) > 0 {
-			all = append(all, Entry{Kind: KindSeparator})
+		if withContext && seen > 0 && !one(Entry{Kind: KindSeparator}) {
+			return false
 		}
-		all = append(all, out...)
-		return need == 0 || len(all) < need
+		for _, e := range out {
+			if !one(e) {
+				return false
+			}
+		}
+		return true
 	}
 
 	newSearcher := func() *searcher {
@@ -217,21 +267,26 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 			return nil, err
 		}
 		add(out)
-		return finish(res, all, opts), nil
+		return res, nil
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Files go to the workers in batches, in walk order, and come back through order in
 	// the same order: one hand-off per batch rather than per file keeps the cost of
-	// waking goroutines low on trees of many small files.
+	// waking goroutines low on trees of many small files. The entries go to yield as soon
+	// as their batch and those before it are done, so what is held is the output of the
+	// batches finished ahead of the one awaited, which outBytes bounds.
 	type job struct {
 		files []file
 		outs  [][]Entry
+		seq   int64 // the batch's place in walk order
+		size  int64 // the bytes of output in outs, counted into ahead
 		done  chan struct{}
 	}
 	jobs := make(chan *job)
 	order := make(chan *job, orderAhead) // room to run far ahead of a slow file
+	ahead := newByteGate(outAhead)
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Add(1)
@@ -248,15 +303,22 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 						// Listed with its content (a database store): no open.
 						j.outs[i] = sr.search(ctx, bytes.NewReader(ce.Content()), f.name)
 						j.files[i] = file{} // let the content go before the batch is collected
-						continue
+					} else {
+						open := fsys.open
+						if f.de == nil {
+							open = fsys.openFollow
+						}
+						if r, err := open(ctx, f.name); err == nil {
+							j.outs[i] = sr.search(ctx, r, f.name)
+							r.Close()
+						}
 					}
-					open := fsys.open
-					if f.de == nil {
-						open = fsys.openFollow
-					}
-					if r, err := open(ctx, f.name); err == nil {
-						j.outs[i] = sr.search(ctx, r, f.name)
-						r.Close()
+					if out := j.outs[i]; len(out) > 0 {
+						n := entriesSize(out)
+						j.size += n
+						if !ahead.take(j.seq, n) {
+							break
+						}
 					}
 				}
 				close(j.done)
@@ -275,9 +337,11 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 		defer close(jobs)
 		defer close(order)
 		var batch []file
+		var seq int64
 		send := func() bool {
-			j := &job{files: batch, done: make(chan struct{})}
+			j := &job{files: batch, seq: seq, done: make(chan struct{})}
 			batch = nil
+			seq++
 			select {
 			case order <- j:
 			case <-ctx.Done():
@@ -300,29 +364,108 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 	}()
 collect:
 	for j := range order {
+		ahead.await(j.seq)
 		select {
 		case <-j.done:
 		case <-ctx.Done():
 			break collect
 		}
-		for _, out := range j.outs {
+		for i, out := range j.outs {
+			j.outs[i] = nil
 			if !add(out) {
 				break collect
 			}
 		}
+		ahead.give(j.size)
 	}
 	err = ctx.Err()
 	cancel()
+	ahead.stop()
 	for range order {
 	}
 	wg.Wait()
 	if err == nil {
 		err = werr
 	}
-	if err != nil && (need == 0 || len(all) < need) {
+	if err != nil && !stopped {
 		return nil, err
 	}
-	return finish(res, all, opts), nil
+	return res, nil
+}
+
+// outAhead bounds the bytes of output (lines' text) the workers may hold finished ahead
+// of the batch the output waits for. A worker that would pass it waits; one file's output
+// is always let through whole, so a single huge result still completes.
+const outAhead = 1 << 20
+
+// entriesSize is the memory an entry list holds, roughly: the entries and their text.
+func entriesSize(out []Entry) int64 {
+	n := int64(len(out)) * int64(unsafe.Sizeof(Entry{}))
+	for i := range out {
+		n += int64(len(out[i].Text))
+	}
+	return n
+}
+
+// byteGate bounds the bytes of output held by batches finished ahead of the batch the
+// output waits for. A take waits while the bytes held would pass the limit, except for
+// the batch awaited (its worker must never wait on the batches after it, which wait on
+// it) or when nothing is held.
+type byteGate struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	held    int64
+	limit   int64
+	next    int64 // the batch the output waits for
+	stopped bool
+}
+
+func newByteGate(limit int64) *byteGate {
+	g := &byteGate{limit: limit}
+	g.cond = sync.NewCond(&g.mu)
+	return g
+}
+
+// take adds n bytes of the batch seq to what is held, after waiting while that would pass
+// the limit. It returns false, without taking, once the gate is stopped.
+func (g *byteGate) take(seq, n int64) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for !g.stopped && seq != g.next && g.held > 0 && g.held+n > g.limit {
+		g.cond.Wait()
+	}
+	if g.stopped {
+		return false
+	}
+	g.held += n
+	return true
+}
+
+// await says that the output now waits for the batch seq.
+func (g *byteGate) await(seq int64) {
+	g.mu.Lock()
+	g.next = seq
+	g.mu.Unlock()
+	g.cond.Broadcast()
+}
+
+// give returns n bytes taken before.
+func (g *byteGate) give(n int64) {
+	if n == 0 {
+		return
+	}
+	g.mu.Lock()
+	g.held -= n
+	g.mu.Unlock()
+	g.cond.Broadcast()
+}
+
+// stop lets every take return, false, now and later.
+func (g *byteGate) stop() {
+	g.mu.Lock()
+	g.stopped = true
+	g.mu.Unlock()
+	g.cond.Broadcast()
 }
 
 // batchSize is the number of files handed to a worker at once.
@@ -332,20 +475,6 @@ const batchSize = 16
 // waits for. Trees cluster their large files (a directory of generated headers), and
 // while one worker is inside them the others must not run out of work.
 const orderAhead = 4096
-
-// finish applies offset and head limit to all.
-func finish(res *GrepResult, all []Entry, opts GrepOptions) *GrepResult {
-	if opts.Offset >= len(all) {
-		return res
-	}
-	all = all[opts.Offset:]
-	if opts.HeadLimit > 0 && len(all) > opts.HeadLimit {
-		all = all[:opts.HeadLimit]
-		res.Truncated = true
-	}
-	res.Entries = all
-	return res
-}
 
 // pickFS returns the fast host path for a [store.Locator] and the store itself otherwise.
 func pickFS(s store.Store) (fileSystem, error) {

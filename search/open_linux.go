@@ -41,9 +41,16 @@ func openBeneath(dirfd int, name string, flags int) (int, error) {
 // modTime returns the modification time of name below d, without following a final
 // symbolic link, by a stat relative to d's descriptor.
 func (d *hostDir) modTime(name string) (time.Time, error) {
+	dirfd, base, err := d.parentOf(name)
+	if err != nil {
+		return time.Time{}, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	if dirfd != d.fd {
+		defer unix.Close(dirfd)
+	}
 	var st unix.Stat_t
 	for {
-		err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		err := unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW)
 		if err == unix.EINTR {
 			continue
 		}

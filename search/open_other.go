@@ -28,8 +28,9 @@ func (d *hostDir) modTime(name string) (time.Time, error) {
 
 func isLinkErr(err error) bool { return false }
 
-// readDir lists the directory at the slash-separated name below d, sorted by name.
-func (d *hostDir) readDir(name string) ([]fs.DirEntry, error) {
+// readDir lists the directory at the slash-separated name below d, sorted by name
+// (whatever sorted says).
+func (d *hostDir) readDir(name string, sorted bool) ([]fs.DirEntry, error) {
 	return os.ReadDir(filepath.Join(d.path, filepath.FromSlash(name)))
 }
 
@@ -37,3 +38,8 @@ func (d *hostDir) readDir(name string) ([]fs.DirEntry, error) {
 func (d *hostDir) open(name string) (io.ReadCloser, error) {
 	return os.Open(filepath.Join(d.path, filepath.FromSlash(name)))
 }
+
+// dirHandle is an open directory: none here, where the walk lists by name.
+type dirHandle struct{}
+
+func (h *dirHandle) close() {}

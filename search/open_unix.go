@@ -3,12 +3,14 @@
 package search
 
 import (
-	"errors"
-	"io"
-	"io/fs"
-	"os"
+	"context"
 	"slices"
 	"strings"
+
+	"errors"
+	"github.com/llmfs/llmfs/store/osdir"
+	"io"
+	"io/fs"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -38,26 +40,102 @@ func (d *hostDir) close() error { return syscall.Close(d.fd) }
 // elsewhere only a final link is refused, and a directory on the way swapped for a link
 // in that window is followed. The open cannot block on a FIFO swapped in (O_NONBLOCK).
 func (d *hostDir) open(name string) (io.ReadCloser, error) {
-	fd, err := openBeneath(d.fd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK)
+	dirfd, base, err := d.parentOf(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if dirfd != d.fd {
+		defer syscall.Close(dirfd)
+	}
+	fd, err := openBeneath(dirfd, base, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	return &rawFile{fd: fd}, nil
 }
 
-// readDir lists the directory at the slash-separated name below d, sorted by name,
-// opening it as open opens files.
-func (d *hostDir) readDir(name string) ([]fs.DirEntry, error) {
-	fd, err := openBeneath(d.fd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_DIRECTORY)
+// readDir lists the directory at the slash-separated name below d, sorted by name if
+// sorted, opening it as open opens files.
+func (d *hostDir) readDir(name string, sorted bool) ([]fs.DirEntry, error) {
+	fd, err := openBeneath(d.fd, name, dirFlags)
 	if err != nil {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
 	}
+	defer syscall.Close(fd)
 	// The full host path, so that the entries' Info methods can find them.
-	f := os.NewFile(uintptr(fd), d.path+"/"+name)
-	des, err := f.ReadDir(-1)
-	f.Close()
-	slices.SortFunc(des, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return des, err
+	return listFD(fd, d.path+"/"+name, sorted)
+}
+
+const dirFlags = syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_DIRECTORY
+
+// longName is the length from which a name is opened one directory at a time: the kernel
+// refuses a path of PATH_MAX (4,096) bytes or more, and a walk reaches deeper than that.
+const longName = 2048
+
+// parentOf returns the directory to open name's last element in, and that element: d
+// itself and name when name is short, and otherwise name's parent directory, opened one
+// element at a time beneath d (each open as [openBeneath] does: no "..", no link), which
+// the caller closes.
+func (d *hostDir) parentOf(name string) (int, string, error) {
+	if len(name) < longName {
+		return d.fd, name, nil
+	}
+	dirfd := d.fd
+	for {
+		i := strings.IndexByte(name, '/')
+		if i < 0 {
+			return dirfd, name, nil
+		}
+		fd, err := openBeneath(dirfd, name[:i], dirFlags)
+		if dirfd != d.fd {
+			syscall.Close(dirfd)
+		}
+		if err != nil {
+			return 0, "", err
+		}
+		dirfd, name = fd, name[i+1:]
+	}
+}
+
+// dirHandle is a directory a walk listed, held open while its subdirectories are listed
+// relative to it.
+type dirHandle struct{ fd int }
+
+func (h *dirHandle) close() { syscall.Close(h.fd) }
+
+// readDirAt lists the directory name, opened relative to its parent's handle when there
+// is one, and returns it open, for its own subdirectories to be opened relative to it:
+// each open then resolves one path element, not the whole path from the root again,
+// which at a depth of thousands made a walk quadratic and then failed (a path longer than
+// PATH_MAX). The open is beneath the parent as the root's opens are beneath the root
+// (no "..", no symbolic link; see [openBeneath]), and the parent was opened the same way,
+// so the directory is inside the root when it is opened. Should a directory held open be
+// moved out of the root by a process on the host, its entries are listed where it went,
+// as a file being read when it is moved is read on: the walk never resolves a path
+// through a link or "..", but it holds what it opened. Where the open meets a symbolic
+// link (a name the walk follows by choice), readDirAt lists as readDir does, and returns
+// no handle.
+func (f hostFS) readDirAt(parent *dirHandle, name string) ([]fs.DirEntry, *dirHandle, error) {
+	var fd int
+	var err error
+	if parent == nil {
+		fd, err = openBeneath(f.dir.fd, name, dirFlags)
+	} else {
+		fd, err = openBeneath(parent.fd, name[strings.LastIndexByte(name, '/')+1:], dirFlags)
+	}
+	if err != nil {
+		if isLinkErr(err) {
+			des, err := f.readDir(context.Background(), name)
+			return des, nil, err
+		}
+		return nil, nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
+	}
+	des, err := listFD(fd, f.dir.path+"/"+name, !f.anyOrder)
+	if err != nil {
+		syscall.Close(fd)
+		return nil, nil, err
+	}
+	return slices.DeleteFunc(des, func(de fs.DirEntry) bool { return osdir.IsTemp(de.Name()) }), &dirHandle{fd: fd}, nil
 }
 
 // isLinkErr reports whether err may be what openBeneath says when a path passes through

@@ -50,8 +50,12 @@ type dirNode struct {
 	ig     *ignorer
 	claim  atomic.Bool // set by whoever loads n: a worker ahead of the visit, or the visit
 	done   chan struct{}
-	items  []item // set before done is closed
-	err    error  // the listing's error, set before done is closed
+	// h is n held open, when the file system lists relative to a parent ([dirAtFS]),
+	// until refs, the subdirectories still to list relative to it, fall to zero.
+	h     *dirHandle
+	refs  atomic.Int32
+	items []item // set before done is closed
+	err   error  // the listing's error, set before done is closed
 }
 
 type item struct {
@@ -77,6 +81,15 @@ type walker struct {
 	held    int        // listings loaded ahead of the visit and not yet visited
 	ahead   int        // the bound on held
 	stop    bool
+	handles map[*dirHandle]struct{} // the directories held open, closed at the latest when the walk ends
+}
+
+// A dirAtFS is a file system that lists a directory relative to its parent's open handle
+// (nil for the directory a walk starts at) and returns it open: opening each directory
+// by its whole path from the root costs a resolution per element, quadratic in the
+// depth. A nil handle returned means the children are listed by name instead.
+type dirAtFS interface {
+	readDirAt(parent *dirHandle, name string) ([]fs.DirEntry, *dirHandle, error)
 }
 
 // aheadPerThread is how many listings each worker may hold ready ahead of the visit.
@@ -165,6 +178,11 @@ func (w *walker) walk(dir, real string, visit func(file) bool) error {
 	w.cond.Broadcast()
 	close(stopWatch)
 	w.wg.Wait()
+	// What a walk that stopped early never listed below a directory keeps it open: close.
+	for h := range w.handles {
+		h.close()
+	}
+	w.handles = nil
 	return root.err
 }
 
@@ -264,7 +282,7 @@ func (w *walker) load(n *dirNode) {
 	if w.ctx.Err() != nil {
 		return
 	}
-	des, err := w.fsys.readDir(w.ctx, n.name)
+	des, err := w.list(n)
 	if err == nil && !w.opts.noIgnore {
 		git, files := noGit, false
 		for _, de := range des {
@@ -286,11 +304,24 @@ func (w *walker) load(n *dirNode) {
 		return
 	}
 	var subs []*dirNode
-	defer func() { w.push(subs) }()
+	defer func() {
+		if n.h != nil {
+			n.refs.Store(int32(len(subs)))
+			if len(subs) == 0 {
+				w.release(n)
+			}
+		}
+		w.push(subs)
+	}()
 	for _, de := range des {
 		base := de.Name()
 		name := joinName(n.name, base)
-		rel := joinName(n.rel, base)
+		// rel ends name (the directory searched is a prefix of every name below it): a
+		// slice of it rather than a second string per entry.
+		rel := name[len(name)-len(base):]
+		if n.rel != "" {
+			rel = name[len(name)-len(n.rel)-1-len(base):]
+		}
 		typ := de.Type()
 		if typ&fs.ModeSymlink == 0 && !w.opts.hidden && base[0] == '.' && (w.opts.files == nil || typ.IsDir()) && !n.ig.mayWhitelist() {
 			continue // the common case, decided before any other work
@@ -344,6 +375,43 @@ func (w *walker) load(n *dirNode) {
 		}
 		n.items = append(n.items, item{f: file{name: name, rel: rel, de: de}})
 	}
+}
+
+// list lists n: relative to its parent's handle when the file system can, keeping n's
+// own open for its subdirectories, and by name otherwise.
+func (w *walker) list(n *dirNode) ([]fs.DirEntry, error) {
+	da, ok := w.fsys.(dirAtFS)
+	if !ok {
+		return w.fsys.readDir(w.ctx, n.name)
+	}
+	var parent *dirHandle
+	if n.parent != nil {
+		parent = n.parent.h
+	}
+	des, h, err := da.readDirAt(parent, n.name)
+	if n.parent != nil && n.parent.h != nil && n.parent.refs.Add(-1) == 0 {
+		w.release(n.parent)
+	}
+	if h != nil {
+		w.mu.Lock()
+		if w.handles == nil {
+			w.handles = make(map[*dirHandle]struct{})
+		}
+		w.handles[h] = struct{}{}
+		w.mu.Unlock()
+		n.h = h
+	}
+	return des, err
+}
+
+// release closes n's handle, which no subdirectory needs any more.
+func (w *walker) release(n *dirNode) {
+	w.mu.Lock()
+	if _, ok := w.handles[n.h]; ok {
+		delete(w.handles, n.h)
+		n.h.close()
+	}
+	w.mu.Unlock()
 }
 
 // loops reports whether the directory with real host path real is n or above it.

@@ -172,9 +172,17 @@ func message(err error) string {
 // relaxGC lets the heap grow to five times its live size between collections, unless
 // GOGC says otherwise: llmfs's live heaps are small (buffers, one result), and the default
 // spends much of a search's or a server call's CPU collecting short-lived garbage.
-func relaxGC() {
+func relaxGC() { setGC(400) }
+
+// searchGC is relaxGC for the grep and find one-shots, which stream their output: three
+// times the live heap. With a live heap of a few MiB, the runtime's floor of 4 MiB times
+// GOGC/100 is what sets the peak, and 400 made it 16 MiB, half of the 32 MiB a search of
+// Go's tree may take in all (issue 18); 200 costs no measurable CPU there.
+func searchGC() { setGC(200) }
+
+func setGC(percent int) {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
+		debug.SetGCPercent(percent)
 	}
 }
 

@@ -3,14 +3,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/internal/termtext"
+	"github.com/llmfs/llmfs/search"
 )
 
 var grepCmd = &command{
@@ -65,40 +66,32 @@ matched and 2 on an error (a bad pattern, a missing path), as with grep and ripg
 			case *count:
 				opts.Mode = llmfs.GrepCount
 			}
-			relaxGC()
+			searchGC()
 			ws, err := e.ws.open()
 			if err != nil {
 				return err
+			}
+			if !*asJSON {
+				return printGrep(ctx, e, ws, opts)
 			}
 			res, err := ws.Grep(ctx, opts)
 			if err != nil {
 				return err
 			}
-			if *asJSON {
-				out := map[string]any{"mode": res.Mode, "output": res.Text(), "count": len(res.Entries)}
-				if res.Truncated {
-					out["truncated"], out["next_offset"] = true, res.NextOffset
-				}
-				if res.Binary {
-					out["binary"] = true
-				}
-				if res.Note != "" {
-					out["note"] = res.Note
-				}
-				enc := json.NewEncoder(e.stdout)
-				enc.SetEscapeHTML(false) // people and programs read it: a < b stays a < b
-				if err := enc.Encode(out); err != nil {
-					return err
-				}
-			} else {
-				if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
-					return err
-				}
-				if res.Binary {
-					// A file named on the command line was not searched: say so, as ripgrep
-					// does, rather than print nothing as if it held no match.
-					fmt.Fprintf(e.stderr, "llmfs grep: %s\n", termtext.Text(res.Note))
-				}
+			out := map[string]any{"mode": res.Mode, "output": res.Text(), "count": len(res.Entries)}
+			if res.Truncated {
+				out["truncated"], out["next_offset"] = true, res.NextOffset
+			}
+			if res.Binary {
+				out["binary"] = true
+			}
+			if res.Note != "" {
+				out["note"] = res.Note
+			}
+			enc := json.NewEncoder(e.stdout)
+			enc.SetEscapeHTML(false) // people and programs read it: a < b stays a < b
+			if err := enc.Encode(out); err != nil {
+				return err
 			}
 			if len(res.Entries) == 0 {
 				return errNoMatch
@@ -106,6 +99,42 @@ matched and 2 on an error (a bad pattern, a missing path), as with grep and ripg
 			return nil
 		}
 	},
+}
+
+// printGrep prints the entries of a grep as they come, in order, rather than once all are
+// found: memory stays bounded however much matches (issue 18).
+func printGrep(ctx context.Context, e *env, ws *llmfs.Workspace, opts llmfs.GrepOptions) error {
+	w := bufio.NewWriterSize(e.stdout, 64<<10)
+	var werr error
+	n := 0
+	var line []byte
+	res, err := ws.GrepFunc(ctx, opts, func(ent llmfs.GrepEntry) bool {
+		line = search.AppendEntry(line[:0], ent, opts.LineNumbers && opts.Mode == llmfs.GrepContent)
+		line = append(line, '\n')
+		if _, werr = w.Write(line); werr != nil {
+			return false
+		}
+		n++
+		return true
+	})
+	if err == nil {
+		err = werr
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	if res.Binary {
+		// A file named on the command line was not searched: say so, as ripgrep
+		// does, rather than print nothing as if it held no match.
+		fmt.Fprintf(e.stderr, "llmfs grep: %s\n", termtext.Text(res.Note))
+	}
+	if n == 0 {
+		return errNoMatch
+	}
+	return nil
 }
 
 var findCmd = &command{
@@ -133,7 +162,7 @@ when nothing matched and 2 on an error (a bad glob, a missing path).`,
 			if len(args) == 2 {
 				opts.Path = args[1]
 			}
-			relaxGC()
+			searchGC()
 			ws, err := e.ws.open()
 			if err != nil {
 				return err
@@ -142,14 +171,14 @@ when nothing matched and 2 on an error (a bad glob, a missing path).`,
 			if err != nil {
 				return err
 			}
-			if e.tty() {
-				// One name a line, whatever the names hold (see env.name).
-				for _, f := range res.Files {
-					if _, err := fmt.Fprintln(e.stdout, e.name(f.Path)); err != nil {
-						return err
-					}
-				}
-			} else if _, err := io.WriteString(e.stdout, res.Text()); err != nil {
+			// One name a line, whatever the names hold on a terminal (see env.name),
+			// through a buffer: a write per line cost a system call each.
+			w := bufio.NewWriterSize(e.stdout, 64<<10)
+			for _, f := range res.Files {
+				w.WriteString(e.name(f.Path))
+				w.WriteByte('\n')
+			}
+			if err := w.Flush(); err != nil {
 				return err
 			}
 			if len(res.Files) == 0 {
