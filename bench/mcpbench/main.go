@@ -35,9 +35,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
+
 	"time"
 
+	"github.com/llmfs/llmfs/internal/cputime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -194,7 +195,7 @@ func measure(command string) ([]result, error) {
 
 	// Small-file reads.
 	for _, inflight := range []int{1, 16} {
-		cpu0, self0 := cpuTime(pid), selfCPU()
+		cpu0, self0 := cpuTime(pid), cputime.Self()
 		var n atomic.Int64
 		var firstErr error
 		var once sync.Once
@@ -225,7 +226,7 @@ func measure(command string) ([]result, error) {
 		out = append(out, result{metric: "server CPU per read, " + strings.TrimPrefix(metric, "small-file reads, "), value: float64((cpuTime(pid) - cpu0).Microseconds()) / float64(n.Load()), unit: "µs"})
 		// The client shares the machine: what it spends per call bounds the reads/s of
 		// any server.
-		out = append(out, result{metric: "client CPU per read, " + strings.TrimPrefix(metric, "small-file reads, "), value: float64((selfCPU() - self0).Microseconds()) / float64(n.Load()), unit: "µs", info: true})
+		out = append(out, result{metric: "client CPU per read, " + strings.TrimPrefix(metric, "small-file reads, "), value: float64((cputime.Self() - self0).Microseconds()) / float64(n.Load()), unit: "µs", info: true})
 	}
 
 	// Listing the big directory.
@@ -301,15 +302,6 @@ func cpuTime(pid int) time.Duration {
 	fmt.Sscan(f[11], &u)
 	fmt.Sscan(f[12], &s)
 	return time.Duration(u+s) * 10 * time.Millisecond
-}
-
-// selfCPU returns the user and system CPU time mcpbench itself has used.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // walk searches dir for names matching the last element of pattern, one listing call per
