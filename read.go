@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/llmfs/llmfs/internal/binfile"
@@ -142,17 +143,23 @@ func (w *Workspace) read(ctx context.Context, p string, opts ReadOptions, maxIma
 		}
 	}
 	var (
-		h  *contentHasher
-		hw io.Writer // h, or nil: an untracked read hashes nothing
+		h    *contentHasher
+		hw   io.Writer // h, or nil: an untracked read hashes nothing
+		id   fileID
+		byID bool
 	)
 	if w.tracker != nil {
-		// The store's SHA-256 is worth its cost only for a file small enough to edit.
+		// The store's SHA-256 is worth its cost only for a file small enough to edit, and
+		// a file too large to edit is known by its identity when that is trustworthy.
 		withSHA := true
 		if fi, err := f.Stat(); err == nil && fi.Size() > w.limits.MaxEditBytes {
 			withSHA = false
+			id, byID = identityOf(fi, time.Now())
 		}
-		h = newContentHasher(withSHA)
-		hw = h
+		if !byID {
+			h = newContentHasher(withSHA)
+			hw = h
+		}
 	}
 	res, err := w.scanLines(ctx, f, opts, hw, buf, n, rerr)
 	if err != nil {
@@ -164,7 +171,10 @@ func (w *Workspace) read(ctx context.Context, p string, opts ReadOptions, maxIma
 		return nil, nil, storeError(p, err)
 	}
 	res.Path = w.display(r.name)
-	if h != nil {
+	switch {
+	case byID:
+		w.tracker.record(r.name, seen{id: id, byID: true})
+	case h != nil:
 		s := h.sum()
 		res.Hash = s.sha
 		w.tracker.record(r.name, s)
