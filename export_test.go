@@ -10,3 +10,18 @@ func SetRacyWindow(d time.Duration) (restore func()) {
 	racyWindow = d
 	return func() { racyWindow = old }
 }
+
+// SetLineIndex sets the size from which files get a line index and the spacing of its
+// lines, empties the process's cache of indexes, and returns a function that restores both.
+func SetLineIndex(minSize int64, every int) (restore func()) {
+	oldMin, oldEvery := lineIndexMin, lineIndexEvery
+	lineIndexMin, lineIndexEvery = minSize, every
+	lineIndexes.reset()
+	return func() {
+		lineIndexMin, lineIndexEvery = oldMin, oldEvery
+		lineIndexes.reset()
+	}
+}
+
+// ForgetLineIndexes empties the process's cache of line indexes, as a new process has it.
+func ForgetLineIndexes() { lineIndexes.reset() }
