@@ -25,3 +25,11 @@ func SetLineIndex(minSize int64, every int) (restore func()) {
 
 // ForgetLineIndexes empties the process's cache of line indexes, as a new process has it.
 func ForgetLineIndexes() { lineIndexes.reset() }
+
+// SetReadBufferSize sets the chunk size of streaming reads and returns a function that
+// restores it.
+func SetReadBufferSize(n int) (restore func()) {
+	old := readBufferSize
+	readBufferSize = n
+	return func() { readBufferSize = old }
+}

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -207,7 +208,7 @@ func decodeLineIndex(b []byte) (*lineIndex, error) {
 	x.id.ctime = d.varint()
 	every, total, count := d.uvarint(), d.uvarint(), d.uvarint()
 	// Every offset after the first takes at least one byte.
-	if d.err != nil || every == 0 || every > 1<<40 || total > 1<<62 || count == 0 || count-1 > uint64(len(d.b)) {
+	if d.err != nil || every == 0 || every > math.MaxInt32 || total > math.MaxInt || count == 0 || count-1 > uint64(len(d.b)) {
 		return nil, errBadIndex
 	}
 	x.every, x.total = int(every), int(total)

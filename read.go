@@ -162,8 +162,12 @@ func (w *Workspace) read(ctx context.Context, p string, opts ReadOptions, maxIma
 		}
 	}
 	var lx *lineIndexUse
-	if lx = w.lineIndexFor(r.name, f); lx != nil && lx.idx != nil && hw != nil {
-		lx = nil // the hash needs every byte
+	if rerr == nil {
+		// The first chunk filled the buffer: the file may be large enough for an index
+		// (a smaller one costs no stat).
+		if lx = w.lineIndexFor(r.name, f); lx != nil && lx.idx != nil && hw != nil {
+			lx = nil // the hash needs every byte
+		}
 	}
 	from := scanStart{line: 1}
 	if lx != nil && lx.idx != nil {
@@ -411,17 +415,7 @@ func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out 
 		partial = false // bytes of a line without its newline were written
 		size    int64   // bytes read so far
 	)
-	if lx := w.lineIndexFor(r.name, f); lx != nil && lx.idx != nil {
-		// Start at the indexed line nearest the offset; the bytes before it, sniffed
-		// when the index was made, count as read.
-		if l, off := lx.idx.start(opts.Offset); off > 0 {
-			if _, err := f.(io.Seeker).Seek(off, io.SeekStart); err != nil {
-				return 0, storeError(p, err)
-			}
-			line, size = l, off
-		}
-	}
-	for {
+	for first := true; ; first = false {
 		if err := ctx.Err(); err != nil {
 			return written, storeError(p, err)
 		}
@@ -435,6 +429,20 @@ func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out 
 			}
 		}
 		size += int64(n)
+		if first && rerr == nil && line < opts.Offset {
+			// A full first chunk and lines to skip: with a line index, skip to the
+			// indexed line nearest the offset (the bytes before it, sniffed when the
+			// index was made, count as read).
+			if lx := w.lineIndexFor(r.name, f); lx != nil && lx.idx != nil {
+				if l, off := lx.idx.start(opts.Offset); off > size {
+					if _, err := f.(io.Seeker).Seek(off, io.SeekStart); err != nil {
+						return 0, storeError(p, err)
+					}
+					line, size = l, off
+					continue
+				}
+			}
+		}
 		if line < opts.Offset {
 			rest, skipped := skipLines(chunk, opts.Offset-line)
 			line += skipped
