@@ -103,7 +103,10 @@ type indexBuilder struct {
 	x     lineIndex // path and identity of the file
 }
 
-func (b *indexBuilder) feed(chunk []byte) {
+// feed takes the next chunk of the file and returns the number of newlines in it, so that
+// the scan need not count them again.
+func (b *indexBuilder) feed(chunk []byte) int {
+	before := b.lines
 	for len(chunk) > 0 {
 		need := b.every - b.lines%b.every // newlines to the next indexed line
 		blk := chunk[:min(len(chunk), 16<<10)]
@@ -122,6 +125,7 @@ func (b *indexBuilder) feed(chunk []byte) {
 		chunk = chunk[i:]
 		b.offs = append(b.offs, b.pos)
 	}
+	return b.lines - before
 }
 
 // finish returns the index of a file of size bytes and total lines, the whole of which

@@ -263,7 +263,8 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 				return nil, errorf(CodeBinaryFile, "", "binary file (%s); it cannot be read as text: %%PATH%%", why)
 			}
 		}
-		prev := last // the byte before chunk[0]
+		prev := last  // the byte before chunk[0]
+		chunkNL := -1 // newlines in the whole chunk, when the index builder counted them
 		if n > 0 {
 			res.Size += int64(n)
 			last = chunk[n-1]
@@ -271,19 +272,30 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 				h.Write(chunk)
 			}
 			if from.build != nil {
-				from.build.feed(chunk)
+				chunkNL = from.build.feed(chunk)
 			}
 		}
 		for len(chunk) > 0 {
+			whole := chunkNL >= 0 && len(chunk) == n
 			if done {
 				// Count the remaining lines without looking at them.
-				newlines += bytes.Count(chunk, nl)
+				if whole {
+					newlines += chunkNL
+				} else {
+					newlines += bytes.Count(chunk, nl)
+				}
 				chunk = nil
 				break
 			}
 			if line < opts.Offset {
 				// Skip to the first wanted line: whole chunks at a time while they end
 				// before it, so a read deep into a big file is one vectorized count.
+				if whole && chunkNL < opts.Offset-line {
+					newlines += chunkNL
+					line += chunkNL
+					chunk = nil
+					break
+				}
 				rest, skipped := skipLines(chunk, opts.Offset-line)
 				newlines += skipped
 				line += skipped
