@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"io/fs"
 	"strings"
@@ -92,7 +91,7 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 			if err != nil {
 				return nil, err
 			}
-			if known.fast != maphash.Bytes(trackSeed, data) {
+			if !known.holds(data) {
 				return nil, changedError(p, nil)
 			}
 		}

@@ -3,7 +3,6 @@ package llmfs
 import (
 	"context"
 	"errors"
-	"hash/maphash"
 	"strings"
 
 	"github.com/llmfs/llmfs/internal/textdiff"
@@ -38,7 +37,7 @@ func (w *Workspace) Insert(ctx context.Context, p string, n int, text string) (*
 		if err != nil {
 			return nil, err
 		}
-		if known.fast != maphash.Bytes(trackSeed, data) {
+		if !known.holds(data) {
 			return nil, changedError(p, nil)
 		}
 	}

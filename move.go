@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"time"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -46,7 +47,7 @@ func (w *Workspace) Move(ctx context.Context, src, dst string) (*MoveResult, err
 	}
 	res := &MoveResult{Source: w.display(rs.name), Destination: w.display(rd.name)}
 	if w.tracker != nil {
-		if h, ok := w.tracker.lookup(rs.name); ok {
+		if h, ok := w.tracker.lookup(rs.name); ok && w.movedSame(ctx, rd.name, &h) {
 			w.tracker.record(rd.name, h)
 		}
 		w.tracker.forget(rs.name)
@@ -172,4 +173,23 @@ func pathOf(err error, src, dst string) string {
 		return dst
 	}
 	return src
+}
+
+// movedSame reports whether the file at name, just moved there, is still the one h knows,
+// updating h's identity for the move: a rename keeps the inode and modification time but
+// moves the change time. A file known by its hash needs no check.
+func (w *Workspace) movedSame(ctx context.Context, name string, h *seen) bool {
+	if !h.byID {
+		return true
+	}
+	fi, err := w.store.Stat(ctx, name)
+	if err != nil {
+		return false
+	}
+	id, _ := identityOf(fi, time.Now())
+	if id.size != h.id.size || id.mtime != h.id.mtime || id.ino != h.id.ino {
+		return false
+	}
+	h.id = id
+	return true
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/llmfs/llmfs/internal/binfile"
@@ -142,19 +143,46 @@ func (w *Workspace) read(ctx context.Context, p string, opts ReadOptions, maxIma
 		}
 	}
 	var (
-		h  *contentHasher
-		hw io.Writer // h, or nil: an untracked read hashes nothing
+		h    *contentHasher
+		hw   io.Writer // h, or nil: an untracked read hashes nothing
+		id   fileID
+		byID bool
 	)
 	if w.tracker != nil {
-		// The store's SHA-256 is worth its cost only for a file small enough to edit.
+		// The store's SHA-256 is worth its cost only for a file small enough to edit, and
+		// a file too large to edit is known by its identity when that is trustworthy.
 		withSHA := true
 		if fi, err := f.Stat(); err == nil && fi.Size() > w.limits.MaxEditBytes {
 			withSHA = false
+			id, byID = identityOf(fi, time.Now())
 		}
-		h = newContentHasher(withSHA)
-		hw = h
+		if !byID {
+			h = newContentHasher(withSHA)
+			hw = h
+		}
 	}
-	res, err := w.scanLines(ctx, f, opts, hw, buf, n, rerr)
+	var lx *lineIndexUse
+	if rerr == nil {
+		// The first chunk filled the buffer: the file may be large enough for an index
+		// (a smaller one costs no stat).
+		if lx = w.lineIndexFor(r.name, f); lx != nil && lx.idx != nil && hw != nil {
+			lx = nil // the hash needs every byte
+		}
+	}
+	from := scanStart{line: 1}
+	if lx != nil && lx.idx != nil {
+		from = scanStart{total: lx.idx.total, size: lx.idx.id.size, stop: true}
+		from.line, from.off = lx.idx.start(opts.Offset)
+		if from.off > 0 {
+			if _, err := f.(io.Seeker).Seek(from.off, io.SeekStart); err != nil {
+				return nil, nil, storeError(p, err)
+			}
+			n, rerr = io.ReadFull(f, buf)
+		}
+	} else if lx != nil {
+		from.build = lx.build
+	}
+	res, err := w.scanLines(ctx, f, opts, hw, buf, n, rerr, from)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Path = p
@@ -164,7 +192,15 @@ func (w *Workspace) read(ctx context.Context, p string, opts ReadOptions, maxIma
 		return nil, nil, storeError(p, err)
 	}
 	res.Path = w.display(r.name)
-	if h != nil {
+	if from.build != nil {
+		if x := from.build.finish(res.Size, res.TotalLines); x != nil {
+			lineIndexes.keep(x, lx.file)
+		}
+	}
+	switch {
+	case byID:
+		w.tracker.record(r.name, seen{id: id, byID: true})
+	case h != nil:
 		s := h.sum()
 		res.Hash = s.sha
 		w.tracker.record(r.name, s)
@@ -172,11 +208,24 @@ func (w *Workspace) read(ctx context.Context, p string, opts ReadOptions, maxIma
 	return res, nil, nil
 }
 
+// scanStart is where scanLines starts: line number line at byte offset off of the file,
+// the start unless a line index says where a later line begins. With stop, the index also
+// gives the file's size and line count, and the scan ends once it has its lines. With
+// build, every chunk (of a scan from the start) goes to the builder of an index.
+type scanStart struct {
+	line  int
+	off   int64
+	total int
+	size  int64
+	stop  bool
+	build *indexBuilder
+}
+
 // scanLines reads f once, collecting the lines opts asks for and counting the rest.
 // Every byte read goes to h too, unless h is nil. buf is the read buffer, whose first n
 // bytes the caller has read already (with the error rerr of that io.ReadFull): the start of
-// the file, which it may have looked at to tell an image.
-func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions, h io.Writer, buf []byte, n int, rerr error) (*ReadResult, error) {
+// the file, which it may have looked at to tell an image, or the bytes from from.off on.
+func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions, h io.Writer, buf []byte, n int, rerr error, from scanStart) (*ReadResult, error) {
 	lim := w.limits
 	maxLines := opts.Limit
 	capped := false // whether maxLines comes from the cap, not the caller
@@ -186,13 +235,19 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 	res := &ReadResult{Offset: opts.Offset}
 	var (
 		out      bytes.Buffer
-		cur      []byte // the line being collected, possibly cut short
-		curLen   int    // its full length in bytes
-		line     = 1    // number of the line that starts at the current position
-		newlines int
+		cur      []byte      // the line being collected, possibly cut short
+		curLen   int         // its full length in bytes
+		line     = from.line // number of the line that starts at the current position
+		newlines = from.line - 1
 		last     byte
 		done     bool // collected all we will return
 	)
+	// Bytes before from.off are counted as read: the sniff for binary, which looked at
+	// them when the index was made, is then behind.
+	res.Size = from.off
+	if from.off > 0 {
+		last = '\n'
+	}
 	for first := true; ; first = false {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -208,24 +263,39 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 				return nil, errorf(CodeBinaryFile, "", "binary file (%s); it cannot be read as text: %%PATH%%", why)
 			}
 		}
-		prev := last // the byte before chunk[0]
+		prev := last  // the byte before chunk[0]
+		chunkNL := -1 // newlines in the whole chunk, when the index builder counted them
 		if n > 0 {
 			res.Size += int64(n)
 			last = chunk[n-1]
 			if h != nil {
 				h.Write(chunk)
 			}
+			if from.build != nil {
+				chunkNL = from.build.feed(chunk)
+			}
 		}
 		for len(chunk) > 0 {
+			whole := chunkNL >= 0 && len(chunk) == n
 			if done {
 				// Count the remaining lines without looking at them.
-				newlines += bytes.Count(chunk, nl)
+				if whole {
+					newlines += chunkNL
+				} else {
+					newlines += bytes.Count(chunk, nl)
+				}
 				chunk = nil
 				break
 			}
 			if line < opts.Offset {
 				// Skip to the first wanted line: whole chunks at a time while they end
 				// before it, so a read deep into a big file is one vectorized count.
+				if whole && chunkNL < opts.Offset-line {
+					newlines += chunkNL
+					line += chunkNL
+					chunk = nil
+					break
+				}
 				rest, skipped := skipLines(chunk, opts.Offset-line)
 				newlines += skipped
 				line += skipped
@@ -263,12 +333,19 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 			}
 			cur, curLen = cur[:0], 0
 		}
+		if done && from.stop {
+			break
+		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
+	}
+	if done && from.stop {
+		// The index knows the rest.
+		newlines, res.Size, last = from.total, from.size, '\n'
 	}
 	if curLen > 0 && !done && line >= opts.Offset {
 		// The last line has no newline.
@@ -350,7 +427,7 @@ func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out 
 		partial = false // bytes of a line without its newline were written
 		size    int64   // bytes read so far
 	)
-	for {
+	for first := true; ; first = false {
 		if err := ctx.Err(); err != nil {
 			return written, storeError(p, err)
 		}
@@ -364,6 +441,20 @@ func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out 
 			}
 		}
 		size += int64(n)
+		if first && rerr == nil && line < opts.Offset {
+			// A full first chunk and lines to skip: with a line index, skip to the
+			// indexed line nearest the offset (the bytes before it, sniffed when the
+			// index was made, count as read).
+			if lx := w.lineIndexFor(r.name, f); lx != nil && lx.idx != nil {
+				if l, off := lx.idx.start(opts.Offset); off > size {
+					if _, err := f.(io.Seeker).Seek(off, io.SeekStart); err != nil {
+						return 0, storeError(p, err)
+					}
+					line, size = l, off
+					continue
+				}
+			}
+		}
 		if line < opts.Offset {
 			rest, skipped := skipLines(chunk, opts.Offset-line)
 			line += skipped

@@ -80,8 +80,8 @@ func TestReadDeepStreams(t *testing.T) {
 }
 
 // benchFile writes a 64 MiB file of numbered lines once per benchmark and returns a
-// workspace on it and its number of lines.
-func benchFile(b *testing.B, track bool) (*llmfs.Workspace, int) {
+// workspace on it, with limits, and its number of lines.
+func benchFile(b *testing.B, track bool, limits llmfs.Limits) (*llmfs.Workspace, int) {
 	dir := b.TempDir()
 	f, err := os.Create(filepath.Join(dir, "big.txt"))
 	if err != nil {
@@ -98,19 +98,21 @@ func benchFile(b *testing.B, track bool) (*llmfs.Workspace, int) {
 		b.Fatal(err)
 	}
 	f.Close()
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: track})
+	ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: track, Limits: limits})
 	if err != nil {
 		b.Fatal(err)
 	}
 	return ws, n
 }
 
-// BenchmarkReadDeep: a model's read of 50 lines in the middle of a 64 MiB file (it counts
-// every line for total_lines, and hashes the file when reads are tracked).
+// BenchmarkReadDeep: a model's read of 50 lines in the middle of a 64 MiB file without a
+// line index (it counts every line for total_lines, and hashes the file when reads are
+// tracked).
 func BenchmarkReadDeep(b *testing.B) {
+	defer llmfs.SetLineIndex(1<<62, 65536)()
 	for _, track := range []bool{false, true} {
 		b.Run(fmt.Sprintf("tracked=%v", track), func(b *testing.B) {
-			ws, n := benchFile(b, track)
+			ws, n := benchFile(b, track, llmfs.Limits{})
 			b.SetBytes(64 << 20)
 			for b.Loop() {
 				if _, err := ws.Read(context.Background(), "big.txt", llmfs.ReadOptions{Offset: n / 2, Limit: 50}); err != nil {
@@ -121,9 +123,34 @@ func BenchmarkReadDeep(b *testing.B) {
 	}
 }
 
-// BenchmarkReadToDeep: a person's read of the same lines; it stops after them.
+// BenchmarkReadDeepIndexed: the same read with the file's line index in memory (a file
+// too large to edit, so a tracked read knows it by identity, not by a hash).
+func BenchmarkReadDeepIndexed(b *testing.B) {
+	defer llmfs.SetRacyWindow(0)()
+	defer llmfs.SetLineIndex(16<<20, 65536)()
+	b.Setenv("LLMFS_CACHE_DIR", b.TempDir())
+	for _, track := range []bool{false, true} {
+		b.Run(fmt.Sprintf("tracked=%v", track), func(b *testing.B) {
+			ws, n := benchFile(b, track, llmfs.Limits{MaxEditBytes: 1 << 20})
+			opts := llmfs.ReadOptions{Offset: n / 2, Limit: 50}
+			if _, err := ws.Read(context.Background(), "big.txt", opts); err != nil {
+				b.Fatal(err) // builds the index
+			}
+			b.SetBytes(64 << 20)
+			for b.Loop() {
+				if _, err := ws.Read(context.Background(), "big.txt", opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkReadToDeep: a person's read of the same lines, without an index; it stops
+// after them.
 func BenchmarkReadToDeep(b *testing.B) {
-	ws, n := benchFile(b, false)
+	defer llmfs.SetLineIndex(1<<62, 65536)()
+	ws, n := benchFile(b, false, llmfs.Limits{})
 	b.SetBytes(32 << 20)
 	for b.Loop() {
 		if _, err := ws.ReadTo(context.Background(), "big.txt", llmfs.ReadOptions{Offset: n / 2, Limit: 50}, io.Discard); err != nil {

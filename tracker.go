@@ -20,14 +20,26 @@ type readTracker struct {
 	files map[string]seen
 }
 
-// seen is what a session knows of a file's content: a fast keyed hash, always, and the
-// store's content hash ([store.Hash], the one conditional writes compare) when it was
-// cheap to get. SHA-256 costs some twenty times what the fast hash does, so a read of a
-// file too big to edit (over [Limits.MaxEditBytes]) skips it; an overwrite of such a file
-// computes it then, from the file, after checking the fast hash.
+// seen is what a session knows of a file's content: a fast keyed hash and, when it was
+// cheap to get, the store's content hash ([store.Hash], the one conditional writes
+// compare). SHA-256 costs some twenty times what the fast hash does, so a read of a file
+// too big to edit (over [Limits.MaxEditBytes]) skips it; an overwrite of such a file
+// computes it then, from the file, after checking that it is the one the session read.
+//
+// Such a file is not hashed at all when its metadata can stand for its content (see
+// [identityOf]): then byID is set and id, not fast, is what the session knows, so that a
+// read deep into a huge file need not pass over all of it.
 type seen struct {
 	fast uint64
 	sha  string // "" when not computed
+	id   fileID // set when byID
+	byID bool
+}
+
+// holds reports whether content is what s knows the file held. A file known by identity
+// was too large to edit, so any content small enough to have been loaded differs.
+func (s seen) holds(content []byte) bool {
+	return !s.byID && s.fast == maphash.Bytes(trackSeed, content)
 }
 
 // trackSeed keys the fast hashes of every tracker in the process. Hashes never leave the

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"strings"
+	"time"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -170,19 +171,29 @@ func (w *Workspace) readFirst(name, p string) (seen, error) {
 	return h, nil
 }
 
-// currentSeen hashes the file r now holds and returns it, or FILE_CHANGED if its fast
-// hash is not the one the session saw.
+// currentSeen hashes the file r now holds and returns it, or FILE_CHANGED if it is not the
+// one the session saw: by its fast hash, or by its identity if that is what the session
+// recorded (checked before hashing; the conditional write with the hash covers the rest).
 func (w *Workspace) currentSeen(ctx context.Context, r resolved, want seen) (seen, error) {
 	f, err := w.store.Open(ctx, r.name)
 	if err != nil {
 		return seen{}, storeError(r.arg, err)
 	}
 	defer f.Close()
+	if want.byID {
+		fi, err := f.Stat()
+		if err != nil {
+			return seen{}, storeError(r.arg, err)
+		}
+		if id, _ := identityOf(fi, time.Now()); id != want.id {
+			return seen{}, changedError(r.arg, nil)
+		}
+	}
 	got, err := hashStream(f)
 	if err != nil {
 		return seen{}, storeError(r.arg, err)
 	}
-	if got.fast != want.fast {
+	if !want.byID && got.fast != want.fast {
 		return seen{}, changedError(r.arg, nil)
 	}
 	return got, nil
@@ -205,7 +216,9 @@ func (w *Workspace) rehash(ctx context.Context, name, appended string, created b
 	switch {
 	case created:
 		known = seenOf(nil)
-	case !ok:
+	case !ok || known.byID:
+		// Unknown, or known only by an identity that the append has changed: the session
+		// cannot tell that the rest is what it read, so it reads again before overwriting.
 		return
 	}
 	f, err := w.store.Open(ctx, name)

@@ -123,3 +123,15 @@ func writeAtomic(p string, data []byte) error {
 	}
 	return nil
 }
+
+// LineIndexPath returns the host path of the file that may hold a line index of the file
+// name (see the llmfs package's reads of large files): under the same cache directory as
+// the metadata, in lines/, named by a hash of the file's host path, never inside the root.
+func (s *Store) LineIndexPath(name string) (string, error) {
+	meta, err := s.MetaPath()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(s.HostPath(name)))
+	return filepath.Join(filepath.Dir(filepath.Dir(meta)), "lines", hex.EncodeToString(sum[:12])+".idx"), nil
+}
