@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,8 +108,9 @@ type Change struct {
 	Entry int64
 }
 
-// rawLimits make a workspace read like an editor: whole files, lines uncut.
-var rawLimits = llmfs.Limits{MaxReadLines: 1 << 40, MaxReadBytes: 1 << 40, MaxLineLength: -1}
+// rawLimits make a workspace read like an editor: whole files, lines uncut. (The bounds are
+// as high as an int allows with room to add to them: 2^61 on 64-bit, 2^29 on 32-bit.)
+var rawLimits = llmfs.Limits{MaxReadLines: math.MaxInt >> 2, MaxReadBytes: math.MaxInt >> 2, MaxLineLength: -1}
 
 // NewFileServer returns a file server with no sessions; nil options mean the defaults.
 func NewFileServer(opts *FileServerOptions) *FileServer {

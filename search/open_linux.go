@@ -57,6 +57,6 @@ func (d *hostDir) modTime(name string) (time.Time, error) {
 		if err != nil {
 			return time.Time{}, &fs.PathError{Op: "stat", Path: name, Err: err}
 		}
-		return time.Unix(st.Mtim.Sec, st.Mtim.Nsec), nil
+		return time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), nil
 	}
 }
