@@ -253,7 +253,10 @@ func (s *Store) openJournal(ctx context.Context) (*hostJournal, error) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	db, err := sqlstore.Connect(ctx, "sqlite:"+p)
+	// temp_store(memory): a fold's many-row INSERTs keep a statement journal (to undo a
+	// statement that fails halfway); in a temporary file that is a pwrite per page the
+	// statement changes, about a tenth of a fold's CPU.
+	db, err := sqlstore.Connect(ctx, "sqlite:"+p+"?_pragma=temp_store(memory)")
 	if err != nil {
 		return nil, fmt.Errorf("journal %s: %w", p, err)
 	}

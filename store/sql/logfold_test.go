@@ -4,6 +4,8 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -17,7 +19,8 @@ func TestLogFold(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		x := b.connect(t)
-		l, err := x.Log(ctx, "host-"+t.Name())
+		// A name unique to this run: tests share a PostgreSQL database across runs.
+		l, err := x.Log(ctx, fmt.Sprintf("host-%d-%d-%s", os.Getpid(), wsSeq.Add(1), t.Name()))
 		if err != nil {
 			t.Fatal(err)
 		}
