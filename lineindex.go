@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmfs/llmfs/internal/varbin"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -199,60 +200,30 @@ func decodeLineIndex(b []byte) (*lineIndex, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil, errBadIndex
 	}
-	d := decoder{b: body[len(lineIndexMagic):]}
-	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.b)) {
-		return nil, errBadIndex
-	}
-	x := &lineIndex{path: string(d.b[:n])}
-	d.b = d.b[n:]
-	x.id.size = d.varint()
-	x.id.mtime = d.varint()
-	x.id.ino = d.uvarint()
-	x.id.ctime = d.varint()
-	every, total, count := d.uvarint(), d.uvarint(), d.uvarint()
+	d := varbin.NewDecoder(body[len(lineIndexMagic):])
+	x := &lineIndex{path: d.String()}
+	x.id.size = d.Varint()
+	x.id.mtime = d.Varint()
+	x.id.ino = d.Uvarint()
+	x.id.ctime = d.Varint()
+	every, total, count := d.Uvarint(), d.Uvarint(), d.Uvarint()
 	// Every offset after the first takes at least one byte.
-	if d.err != nil || every == 0 || every > math.MaxInt32 || total > math.MaxInt || count == 0 || count-1 > uint64(len(d.b)) {
+	if d.Err() != nil || every == 0 || every > math.MaxInt32 || total > math.MaxInt || count == 0 || count-1 > uint64(d.Len()) {
 		return nil, errBadIndex
 	}
 	x.every, x.total = int(every), int(total)
 	x.offs = make([]int64, count)
 	for k := 1; k < len(x.offs); k++ {
-		delta := d.uvarint()
+		delta := d.Uvarint()
 		if delta == 0 || delta > 1<<62 {
 			return nil, errBadIndex
 		}
 		x.offs[k] = x.offs[k-1] + int64(delta)
 	}
-	if d.err != nil || len(d.b) != 0 || !x.valid() {
+	if d.Err() != nil || d.Len() != 0 || !x.valid() {
 		return nil, errBadIndex
 	}
 	return x, nil
-}
-
-type decoder struct {
-	b   []byte
-	err error
-}
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errBadIndex
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err = errBadIndex
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
 }
 
 // lineIndexCache holds the most recently used indexes of the process.

@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"time"
 
+	"github.com/llmfs/llmfs/internal/varbin"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -147,91 +148,31 @@ func nextRecord(data []byte) (*intentRecord, int, error) {
 
 // decodeRecord decodes a payload; it never panics, whatever the bytes.
 func decodeRecord(p []byte) (*intentRecord, error) {
-	d := decoder{b: p}
-	r := &intentRecord{Set: d.varint()}
-	r.Time = time.Unix(0, d.varint())
-	r.Actor = d.string()
-	for n := d.count(2); n > 0 && d.err == nil; n-- {
-		r.Marks = append(r.Marks, mark{ID: d.varint(), State: store.State(d.string())})
+	d := decoder{varbin.NewDecoder(p)}
+	r := &intentRecord{Set: d.Varint()}
+	r.Time = time.Unix(0, d.Varint())
+	r.Actor = d.String()
+	for n := d.Count(2); n > 0 && d.Err() == nil; n-- {
+		r.Marks = append(r.Marks, mark{ID: d.Varint(), State: store.State(d.String())})
 	}
-	for n := d.count(9); n > 0 && d.err == nil; n-- {
-		c := &store.Change{ID: d.varint(), Set: r.Set, Time: r.Time, Actor: r.Actor, State: store.Pending}
-		c.Op, c.Path, c.Other = d.string(), d.string(), d.string()
+	for n := d.Count(9); n > 0 && d.Err() == nil; n-- {
+		c := &store.Change{ID: d.Varint(), Set: r.Set, Time: r.Time, Actor: r.Actor, State: store.Pending}
+		c.Op, c.Path, c.Other = d.String(), d.String(), d.String()
 		c.Before, c.After = d.version(), d.version()
 		r.Changes = append(r.Changes, c)
 	}
-	for n := d.count(1); n > 0 && d.err == nil; n-- {
-		r.Blobs = append(r.Blobs, d.bytes())
+	for n := d.Count(1); n > 0 && d.Err() == nil; n-- {
+		r.Blobs = append(r.Blobs, d.Bytes())
 	}
-	if d.err == nil && len(d.b) != 0 {
-		d.err = errBadRecord
-	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err() != nil || d.Len() != 0 {
+		return nil, errBadRecord
 	}
 	return r, nil
 }
 
-// decoder reads a payload; the first error sticks and every later read returns zero.
-type decoder struct {
-	b   []byte
-	err error
-}
-
-func (d *decoder) varint() int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err = errBadRecord
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errBadRecord
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-// count reads a number of items each at least min bytes long, refusing one the rest of the
-// payload cannot hold (so a damaged count never makes a huge allocation).
-func (d *decoder) count(min int) int {
-	n := d.uvarint()
-	if n > uint64(len(d.b)/min) {
-		d.err = errBadRecord
-		return 0
-	}
-	return int(n)
-}
-
-func (d *decoder) bytes() []byte {
-	n := d.uvarint()
-	if d.err != nil {
-		return nil
-	}
-	if n > uint64(len(d.b)) {
-		d.err = errBadRecord
-		return nil
-	}
-	b := d.b[:n:n]
-	d.b = d.b[n:]
-	return b
-}
-
-func (d *decoder) string() string { return string(d.bytes()) }
+// decoder reads a payload: a [varbin.Decoder] that also reads versions.
+type decoder struct{ *varbin.Decoder }
 
 func (d *decoder) version() store.Version {
-	v := store.Version{Kind: store.Kind(d.string()), Hash: d.string(), Size: d.varint()}
-	return v
+	return store.Version{Kind: store.Kind(d.String()), Hash: d.String(), Size: d.Varint()}
 }
