@@ -105,6 +105,10 @@ type seen struct {
 	kept  map[string]bool // hashes of content llmfs_jblobs holds
 }
 
+// maxLooks bounds the looks a change set keeps (each may hold a chunk of 64 KiB): a
+// journaled write needs only its own path's.
+const maxLooks = 16
+
 // A look is what a path held: its row (nil if none) and, for a file, its first chunk.
 type look struct {
 	n     *node
@@ -122,6 +126,11 @@ func (c *seen) put(name string, l *look, kept bool) {
 	defer c.mu.Unlock()
 	if c.looks == nil {
 		c.looks = map[string]*look{}
+	}
+	if len(c.looks) >= maxLooks {
+		// An undo or restore snapshots every path it puts back before it changes any:
+		// keeping every look (with its first chunk) would hold them all in memory at once.
+		clear(c.looks)
 	}
 	c.looks[name] = l
 	if kept {
@@ -336,7 +345,13 @@ func (tx *sqlTx) Add(ctx context.Context, changes []*store.Change, blobs [][]byt
 			return &fs.PathError{Op: "journal", Path: c.Path, Err: store.ErrChanged}
 		}
 	}
-	if err := tx.l.add(t, tx.actor, nil, nil, tx.seen.unkept(blobs), store.Committed); err != nil {
+	if t.d.name == SQLite {
+		// Only SQLite's change set holds the write lock from its start, so that no prune can
+		// delete a blob between the look that found it kept and this insert. On PostgreSQL
+		// every blob is offered again; one kept already conflicts and is not inserted.
+		blobs = tx.seen.unkept(blobs)
+	}
+	if err := tx.l.add(t, tx.actor, nil, nil, blobs, store.Committed); err != nil {
 		return err
 	}
 	for _, c := range changes {
