@@ -20,18 +20,27 @@ import (
 // before the journal is read, the log is folded into the database in one transaction and
 // truncated.
 //
-// The file starts with a header (a magic and the next change ID to give out), followed by
-// records (intentrec.go). Every process that opens the directory's journal appends to the
-// same log; an exclusive flock is held while a record is numbered and written, and while the
-// log is folded and truncated, so that IDs increase in the order of the records, two
-// processes never give out the same ID, and a fold never truncates a record it did not
-// read. The header's counter is raised before the record is written: a writer killed in
-// between leaves a gap in the IDs, never a duplicate. (Where flock is missing, outside
-// Unix, only the goroutines of one process are kept apart.)
+// The file starts with a header (a magic, the next change ID to give out and the committed
+// end of the records), followed by records (intentrec.go). Every process that opens the
+// directory's journal appends to the same log; an exclusive flock is held while a record
+// is numbered and written, and while the log is folded and truncated, so that IDs increase
+// in the order of the records, two processes never give out the same ID, and a fold never
+// truncates a record it did not read.
+//
+// An append writes its record at the committed end, then the header with the raised
+// counter and the new end: a writer killed before the header write leaves its record past
+// the end, where the next append overwrites it and the fold never looks, and its IDs are
+// given out again (the change was never made: it is made only after the append returns).
+// So the fold reads exactly the records appended whole, never scanning for a record's
+// start, which could lie inside a torn record's content (a journaled copy of a log).
+// (Where flock is missing, outside Unix, only the goroutines of one process are kept apart.)
 
 const (
-	logMagic = "LLMFSIL1"
-	logHead  = 16 // the magic, and the next ID (8 bytes, little endian)
+	logMagic = "LLMFSIL2"
+	logHead  = 24 // the magic, the next ID and the end (8 bytes each, little endian)
+	// oldMagic starts a log of the first format (no end in its header, 16 bytes).
+	oldMagic = "LLMFSIL1"
+	oldHead  = 16
 	// foldBytes is the size past which a log is folded after a change set: a few thousand
 	// small changes, so that it never grows without bound between readings.
 	foldBytes = 1 << 20
@@ -39,28 +48,22 @@ const (
 
 type intentLog struct {
 	mu  sync.Mutex // flock is per open file: this process's goroutines take turns here
-	f   *os.File   // opened O_APPEND: records are written here
-	hdr *os.File   // the same file, for the header
-	buf []byte     // the record being encoded, under mu
+	f   *os.File
+	buf []byte // the record being encoded, under mu
 	// appended counts the bytes this process appended since it last folded: past
 	// foldBytes it folds (each process folds what it appends, so the log stays within a
-	// few times foldBytes without a system call to ask its size).
+	// few times foldBytes).
 	appended int64
 }
 
 // openIntentLog opens (creating it if need be) the log at path; seq returns the highest ID
 // the database holds, to number from when the log has no header yet.
 func openIntentLog(path string, seq func() (int64, error)) (*intentLog, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	hdr, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	l := &intentLog{f: f, hdr: hdr}
+	l := &intentLog{f: f}
 	if err := l.initHeader(seq); err != nil {
 		l.close()
 		return nil, fmt.Errorf("intent log %s: %w", path, err)
@@ -68,11 +71,7 @@ func openIntentLog(path string, seq func() (int64, error)) (*intentLog, error) {
 	return l, nil
 }
 
-func (l *intentLog) close() error {
-	err := l.f.Close()
-	l.hdr.Close()
-	return err
-}
+func (l *intentLog) close() error { return l.f.Close() }
 
 // lock takes the log for this goroutine, in this process and against other processes.
 func (l *intentLog) lock() (unlock func()) {
@@ -84,59 +83,88 @@ func (l *intentLog) lock() (unlock func()) {
 	}
 }
 
-// initHeader writes the header of a new log (or one whose header is damaged), numbering
-// from above both the database's IDs and any record the log holds.
+// header reads the next ID and the committed end; the caller holds the lock.
+func (l *intentLog) header() (next, end int64, err error) {
+	var h [logHead]byte
+	if _, err := l.f.ReadAt(h[:], 0); err != nil {
+		return 0, 0, err
+	}
+	return int64(binary.LittleEndian.Uint64(h[8:])), int64(binary.LittleEndian.Uint64(h[16:])), nil
+}
+
+// writeHeader writes the header; the caller holds the lock.
+func (l *intentLog) writeHeader(next, end int64) error {
+	var h [logHead]byte
+	copy(h[:], logMagic)
+	binary.LittleEndian.PutUint64(h[8:], uint64(next))
+	binary.LittleEndian.PutUint64(h[16:], uint64(end))
+	_, err := l.f.WriteAt(h[:], 0)
+	return err
+}
+
+// initHeader writes the header of a new log, or of one whose header is damaged or of the
+// first format, numbering from above both the database's IDs and any record the log holds.
+// A first-format log's whole records are moved behind the new header.
 func (l *intentLog) initHeader(seq func() (int64, error)) error {
 	defer l.lock()()
 	var h [logHead]byte
-	n, err := l.hdr.ReadAt(h[:], 0)
+	n, err := l.f.ReadAt(h[:], 0)
 	if n == logHead && string(h[:8]) == logMagic {
-		return nil
-	}
-	if err != nil && !errors.Is(err, io.EOF) {
+		end := int64(binary.LittleEndian.Uint64(h[16:]))
+		if fi, err := l.f.Stat(); err != nil {
+			return err
+		} else if end >= logHead && end <= fi.Size() {
+			return nil
+		}
+		// An end outside the file: damaged, renumber and keep no record.
+	} else if err != nil && !errors.Is(err, io.EOF) {
 		return err
 	}
 	top, err := seq()
 	if err != nil {
 		return err
 	}
-	if n == logHead {
-		// Damaged: keep the records, number above them.
-		data, err := l.read()
+	var keep []byte
+	if n >= oldHead && string(h[:8]) == oldMagic {
+		fi, err := l.f.Stat()
 		if err != nil {
 			return err
 		}
-		scanRecords(data, func(r *intentRecord) {
+		data := make([]byte, fi.Size()-oldHead)
+		if _, err := l.f.ReadAt(data, oldHead); err != nil {
+			return err
+		}
+		good, _ := scanRecords(data, func(r *intentRecord) {
 			for _, c := range r.Changes {
 				top = max(top, c.ID)
 			}
 		})
-	} else if err := l.hdr.Truncate(0); err != nil { // a header torn as it was created
+		keep = data[:good]
+		top = max(top, int64(binary.LittleEndian.Uint64(h[8:]))-1)
+	}
+	if err := l.f.Truncate(0); err != nil {
 		return err
 	}
-	copy(h[:], logMagic)
-	binary.LittleEndian.PutUint64(h[8:], uint64(top+1))
-	_, err = l.hdr.WriteAt(h[:], 0)
-	return err
+	if len(keep) > 0 {
+		if _, err := l.f.WriteAt(keep, logHead); err != nil {
+			return err
+		}
+	}
+	return l.writeHeader(top+1, logHead+int64(len(keep)))
 }
 
 // add numbers r's changes, joining them to change set *set (starting it at the first
-// change when *set is 0), and appends r in one write. It reports whether the log is due
-// for folding.
+// change when *set is 0), and appends r at the committed end. It reports whether the log
+// is due for folding.
 func (l *intentLog) add(r *intentRecord, set *int64) (bool, error) {
 	defer l.lock()()
 	now := time.Now()
 	r.Time = now
+	first, end, err := l.header()
+	if err != nil {
+		return false, err
+	}
 	if len(r.Changes) > 0 {
-		var b [8]byte
-		if _, err := l.hdr.ReadAt(b[:], 8); err != nil {
-			return false, err
-		}
-		first := int64(binary.LittleEndian.Uint64(b[:]))
-		binary.LittleEndian.PutUint64(b[:], uint64(first+int64(len(r.Changes))))
-		if _, err := l.hdr.WriteAt(b[:], 8); err != nil {
-			return false, err
-		}
 		if *set == 0 {
 			*set = first
 		}
@@ -146,7 +174,12 @@ func (l *intentLog) add(r *intentRecord, set *int64) (bool, error) {
 	}
 	r.Set = *set
 	l.buf = appendRecord(l.buf[:0], r)
-	if _, err := l.f.Write(l.buf); err != nil {
+	// Whatever lies past end (a record whose writer was killed before its header write) is
+	// overwritten here; a longer one's rest stays past the new end, never read.
+	if _, err := l.f.WriteAt(l.buf, end); err != nil {
+		return false, err
+	}
+	if err := l.writeHeader(first+int64(len(r.Changes)), end+int64(len(l.buf))); err != nil {
 		return false, err
 	}
 	l.appended += int64(len(l.buf))
@@ -156,17 +189,14 @@ func (l *intentLog) add(r *intentRecord, set *int64) (bool, error) {
 	return l.appended > foldBytes, nil
 }
 
-// read returns the records' bytes; the caller holds the lock.
+// read returns the committed records' bytes; the caller holds the lock.
 func (l *intentLog) read() ([]byte, error) {
-	fi, err := l.hdr.Stat()
-	if err != nil {
+	_, end, err := l.header()
+	if err != nil || end <= logHead {
 		return nil, err
 	}
-	if fi.Size() <= logHead {
-		return nil, nil
-	}
-	data := make([]byte, fi.Size()-logHead)
-	if _, err := l.hdr.ReadAt(data, logHead); err != nil {
+	data := make([]byte, end-logHead)
+	if _, err := l.f.ReadAt(data, logHead); err != nil {
 		return nil, err
 	}
 	return data, nil
@@ -174,17 +204,33 @@ func (l *intentLog) read() ([]byte, error) {
 
 // fold hands the records to apply and, once apply has kept them, truncates the log to its
 // header. Appends wait meanwhile. A crash between the two has the same records folded
-// again, which apply must take (the database's fold replaces what it holds).
+// again, which apply must take (the database's fold replaces what it holds). An error
+// apply returns for damaged records (after keeping those before them) is returned once
+// the log is truncated.
 func (l *intentLog) fold(apply func(data []byte) error) error {
 	defer l.lock()()
 	data, err := l.read()
-	if err != nil || len(data) == 0 {
-		l.appended = 0
+	if err != nil {
 		return err
 	}
-	if err := apply(data); err != nil {
-		return err
+	if len(data) == 0 {
+		l.appended = 0
+		return nil
+	}
+	applied := apply(data)
+	if applied != nil && !errors.Is(applied, errBadRecord) {
+		return applied
 	}
 	l.appended = 0
-	return l.hdr.Truncate(logHead)
+	next, _, err := l.header()
+	if err != nil {
+		return err
+	}
+	if err := l.writeHeader(next, logHead); err != nil {
+		return err
+	}
+	if err := l.f.Truncate(logHead); err != nil {
+		return err
+	}
+	return applied
 }

@@ -3,9 +3,9 @@
 package osdir
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"time"
 
@@ -17,9 +17,8 @@ import (
 //
 //	magic (4 bytes) | payload length (4, little endian) | CRC-32C of the payload (4) | payload
 //
-// so that a reader finds where a record ends without decoding it, tells a torn or damaged
-// record from a whole one by its checksum, and, past a damaged one, finds the next record
-// by its magic. The payload is a sequence of varints and length-prefixed byte strings:
+// so that a reader finds where a record ends without decoding it and tells a damaged record
+// from a whole one by its checksum. The payload is a sequence of varints and length-prefixed byte strings:
 //
 //	set, time (Unix ns), actor,
 //	marks: count, then (id, state) each: changes recorded earlier that settled,
@@ -103,27 +102,22 @@ func appendVersion(b []byte, v store.Version) []byte {
 
 var errBadRecord = errors.New("damaged intent record")
 
-// scanRecords decodes the records in data, in order, calling fn for each whole one. A
-// torn record (a writer killed in the middle of its write) or damaged bytes are skipped:
-// the scan looks for the next magic whose record checks. It returns how many bytes it
-// skipped.
-func scanRecords(data []byte, fn func(r *intentRecord)) (skipped int) {
-	for len(data) > 0 {
-		r, n, err := nextRecord(data)
-		if err == nil {
-			fn(r)
-			data = data[n:]
-			continue
+// scanRecords decodes the records in data, in order, calling fn for each whole one, and
+// returns how many bytes they took. It stops at the first record that does not check,
+// returning errBadRecord: the log holds only records appended whole (see intentlog.go), so
+// such a record was damaged from outside, and the bytes after it are not looked into (a
+// record's magic found there could lie inside a blob).
+func scanRecords(data []byte, fn func(r *intentRecord)) (int, error) {
+	done := 0
+	for done < len(data) {
+		r, n, err := nextRecord(data[done:])
+		if err != nil {
+			return done, fmt.Errorf("%w at byte %d of %d", errBadRecord, done, len(data))
 		}
-		// Resynchronize at the next magic after this position.
-		i := bytes.Index(data[1:], []byte(recMagic))
-		if i < 0 {
-			return skipped + len(data)
-		}
-		skipped += i + 1
-		data = data[i+1:]
+		fn(r)
+		done += n
 	}
-	return skipped
+	return done, nil
 }
 
 // nextRecord decodes the record at the start of data and returns it with its framed length.

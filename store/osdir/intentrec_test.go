@@ -4,6 +4,7 @@ package osdir
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
@@ -28,10 +29,10 @@ func sampleRecord(i int) *intentRecord {
 	}
 }
 
-func scanAll(data []byte) ([]*intentRecord, int) {
+func scanAll(data []byte) ([]*intentRecord, error) {
 	var out []*intentRecord
-	skipped := scanRecords(data, func(r *intentRecord) { out = append(out, r) })
-	return out, skipped
+	_, err := scanRecords(data, func(r *intentRecord) { out = append(out, r) })
+	return out, err
 }
 
 func TestIntentRecordRoundTrip(t *testing.T) {
@@ -42,33 +43,48 @@ func TestIntentRecordRoundTrip(t *testing.T) {
 		want = append(want, r)
 		b = appendRecord(b, r)
 	}
-	got, skipped := scanAll(b)
-	if skipped != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("scan = %+v (skipped %d), want %+v", got, skipped, want)
+	got, err := scanAll(b)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("scan = %+v (%v), want %+v", got, err, want)
 	}
 }
 
-// TestIntentRecordTorn: a record cut short (a writer killed in its write) is skipped, at
-// the tail and in the middle of the log, where later writers appended after it; so is a
-// record whose bytes were damaged.
-func TestIntentRecordTorn(t *testing.T) {
+// TestIntentRecordDamaged: the scan stops at a record that does not check (cut short or
+// with damaged bytes) and reports it, keeping the records before it and never looking past.
+func TestIntentRecordDamaged(t *testing.T) {
 	one, two, three := appendRecord(nil, sampleRecord(1)), appendRecord(nil, sampleRecord(2)), appendRecord(nil, sampleRecord(3))
 	for cut := 1; cut < len(two); cut++ {
-		tail := append(append([]byte{}, one...), two[:cut]...)
-		got, _ := scanAll(tail)
-		if len(got) != 1 || got[0].Set != 1 {
-			t.Fatalf("torn tail at %d: got %d records", cut, len(got))
-		}
 		middle := append(append(append([]byte{}, one...), two[:cut]...), three...)
-		got, _ = scanAll(middle)
-		if len(got) != 2 || got[0].Set != 1 || got[1].Set != 3 {
-			t.Fatalf("torn record at %d in the middle: got %d records", cut, len(got))
+		got, err := scanAll(middle)
+		if len(got) != 1 || got[0].Set != 1 || !errors.Is(err, errBadRecord) {
+			t.Fatalf("record cut at %d: got %d records, %v", cut, len(got), err)
 		}
 	}
 	damaged := append(append(append([]byte{}, one...), two...), three...)
 	damaged[len(one)+recHead+3] ^= 0xff
-	if got, _ := scanAll(damaged); len(got) != 2 || got[1].Set != 3 {
-		t.Fatalf("damaged record: got %d records", len(got))
+	if got, err := scanAll(damaged); len(got) != 1 || !errors.Is(err, errBadRecord) {
+		t.Fatalf("damaged record: got %d records, %v", len(got), err)
+	}
+}
+
+// TestIntentRecordEmbedded: a damaged record whose blob holds intent-log bytes (a journaled
+// copy of a log) hides records inside it; the fold must never take them: a marks-only record
+// dropping a real change, a change numbered high. It keeps the record before, reports the
+// damage and takes nothing after it.
+func TestIntentRecordEmbedded(t *testing.T) {
+	fake := appendRecord(nil, &intentRecord{Marks: []mark{{ID: 1, State: stateDropped}}})
+	fake = appendRecord(fake, sampleRecord(1000))
+	r2 := sampleRecord(2)
+	r2.Blobs = [][]byte{append(append([]byte("copy of a cache file: "), fake...), "trailer"...)}
+	two := appendRecord(nil, r2)
+	log := append(appendRecord(nil, sampleRecord(1)), two[:len(two)-1]...)
+	log = appendRecord(log, sampleRecord(3))
+	f, err := batchOf(log)
+	if !errors.Is(err, errBadRecord) {
+		t.Errorf("batchOf error = %v, want the damaged record reported", err)
+	}
+	if len(f.Changes) != 1 || f.Changes[0].ID != 1 || len(f.Drops) != 0 {
+		t.Fatalf("batchOf = %+v, want change 1 alone", f)
 	}
 }
 
@@ -125,7 +141,11 @@ func TestJournalTornTail(t *testing.T) {
 	log := s.journal.j.intents
 	s.journal.j.flush()
 	torn := appendRecord(nil, sampleRecord(99))
-	if _, err := log.f.Write(torn[:len(torn)/2]); err != nil {
+	fi, err := log.f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := log.f.WriteAt(torn[:len(torn)/2], fi.Size()); err != nil {
 		t.Fatal(err)
 	}
 	s2, err := New(dir, false)

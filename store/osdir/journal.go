@@ -180,27 +180,22 @@ func (j *hostJournal) sync(ctx context.Context) error {
 // fold moves the intent log's records into the database, in one transaction.
 func (j *hostJournal) fold(ctx context.Context) error {
 	return j.intents.fold(func(data []byte) error {
-		return j.log.Fold(context.WithoutCancel(ctx), batchOf(data))
+		f, err := batchOf(data)
+		if ferr := j.log.Fold(context.WithoutCancel(ctx), f); ferr != nil {
+			return ferr
+		}
+		return err
 	})
 }
 
 // batchOf is what the records in data leave for the database: the changes not dropped,
-// each in its latest state, the states of changes folded before, and their drops.
-func batchOf(data []byte) sqlstore.Fold {
+// each in its latest state, the states of changes folded before, and their drops. A damaged
+// record ends it: the batch holds the records before it, and the error says where.
+func batchOf(data []byte) (sqlstore.Fold, error) {
 	var f sqlstore.Fold
 	byID := map[int64]*store.Change{}
 	seen := map[string]bool{}
-	var last int64
-	scanRecords(data, func(r *intentRecord) {
-		if len(r.Changes) > 0 && r.Changes[0].ID <= last {
-			// Numbered below a record before it: not a record the log was given but one
-			// inside the content of a torn record that the scan resynchronized into (a copy
-			// of an intent log, journaled as a file's content).
-			return
-		}
-		for _, c := range r.Changes {
-			last = max(last, c.ID)
-		}
+	_, err := scanRecords(data, func(r *intentRecord) {
 		for _, m := range r.Marks {
 			if c, ok := byID[m.ID]; ok {
 				if m.State == stateDropped {
@@ -232,7 +227,7 @@ func batchOf(data []byte) sqlstore.Fold {
 		}
 	})
 	f.Changes = slices.DeleteFunc(f.Changes, func(c *store.Change) bool { return byID[c.ID] != c })
-	return f
+	return f, err
 }
 
 // flushLater is the scheduled write of marks that no change's intent carried.
