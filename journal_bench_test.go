@@ -12,29 +12,32 @@ import (
 	"github.com/llmfs/llmfs/store/sql/sqltest"
 )
 
+// benchJournalStores open an empty workspace of each store the journal benchmarks
+// compare, with the journal on or off.
+var benchJournalStores = map[string]func(b *testing.B, off bool) *llmfs.Workspace{
+	"osdir": func(b *testing.B, off bool) *llmfs.Workspace {
+		w, err := llmfs.Open(&llmfs.Options{Root: b.TempDir(), NoJournal: off})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return w
+	},
+	"sqlite": func(b *testing.B, off bool) *llmfs.Workspace {
+		s := sqltest.Workspace(b, "sqlite:"+filepath.Join(b.TempDir(), "llmfs.db"), "bench")
+		return llmfs.New(s, &llmfs.Options{NoJournal: off})
+	},
+}
+
 // BenchmarkJournalWrite measures what journaling adds to a small overwrite (issue 14.8: at
 // most 15% on osdir and SQLite) by running the same write with the journal on and off.
 //
 //	go test -run '^$' -bench JournalWrite -benchtime 2s .
 func BenchmarkJournalWrite(b *testing.B) {
 	b.Setenv("LLMFS_CACHE_DIR", b.TempDir())
-	open := map[string]func(b *testing.B, off bool) *llmfs.Workspace{
-		"osdir": func(b *testing.B, off bool) *llmfs.Workspace {
-			w, err := llmfs.Open(&llmfs.Options{Root: b.TempDir(), NoJournal: off})
-			if err != nil {
-				b.Fatal(err)
-			}
-			return w
-		},
-		"sqlite": func(b *testing.B, off bool) *llmfs.Workspace {
-			s := sqltest.Workspace(b, "sqlite:"+filepath.Join(b.TempDir(), "llmfs.db"), "bench")
-			return llmfs.New(s, &llmfs.Options{NoJournal: off})
-		},
-	}
 	for _, name := range []string{"osdir", "sqlite"} {
 		for _, mode := range []string{"on", "off"} {
 			b.Run(name+"/journal-"+mode, func(b *testing.B) {
-				w := open[name](b, mode == "off")
+				w := benchJournalStores[name](b, mode == "off")
 				// A first write outside the count: it opens the journal (a host
 				// directory's sidecar is opened on first use).
 				if _, err := w.Write(bg, "f.txt", "first\n", llmfs.WriteOptions{}); err != nil {
@@ -65,23 +68,10 @@ func BenchmarkJournalWrite(b *testing.B) {
 //	go test -run '^$' -bench JournalRead -benchtime 2s .
 func BenchmarkJournalRead(b *testing.B) {
 	b.Setenv("LLMFS_CACHE_DIR", b.TempDir())
-	open := map[string]func(b *testing.B, off bool) *llmfs.Workspace{
-		"osdir": func(b *testing.B, off bool) *llmfs.Workspace {
-			w, err := llmfs.Open(&llmfs.Options{Root: b.TempDir(), NoJournal: off})
-			if err != nil {
-				b.Fatal(err)
-			}
-			return w
-		},
-		"sqlite": func(b *testing.B, off bool) *llmfs.Workspace {
-			s := sqltest.Workspace(b, "sqlite:"+filepath.Join(b.TempDir(), "llmfs.db"), "bench")
-			return llmfs.New(s, &llmfs.Options{NoJournal: off})
-		},
-	}
 	for _, name := range []string{"osdir", "sqlite"} {
 		for _, mode := range []string{"on", "off"} {
 			b.Run(name+"/journal-"+mode, func(b *testing.B) {
-				w := open[name](b, mode == "off")
+				w := benchJournalStores[name](b, mode == "off")
 				if _, err := w.Write(bg, "f.txt", "a small file\n", llmfs.WriteOptions{}); err != nil {
 					b.Fatal(err)
 				}

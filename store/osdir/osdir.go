@@ -268,6 +268,12 @@ func (s *Store) Lstat(ctx context.Context, name string) (fs.FileInfo, error) {
 
 // ReadDir implements [store.Store].
 func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	return s.listDir(name, func(f *os.File, _ string) ([]fs.DirEntry, error) { return f.ReadDir(-1) })
+}
+
+// listDir opens the directory name and lists it with read, leaving out this store's
+// temporary files, sorted by name.
+func (s *Store) listDir(name string, read func(f *os.File, n string) ([]fs.DirEntry, error)) ([]fs.DirEntry, error) {
 	var entries []fs.DirEntry
 	err := s.do("readdir", name, func(n string) error {
 		f, err := s.fs().OpenFile(n, os.O_RDONLY|oDirectory|syscall.O_NONBLOCK, 0)
@@ -275,7 +281,7 @@ func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 			return err
 		}
 		defer f.Close()
-		entries, err = f.ReadDir(-1)
+		entries, err = read(f, n)
 		entries = s.dropTemps(n, entries)
 		return err
 	})

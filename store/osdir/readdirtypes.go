@@ -5,33 +5,14 @@ package osdir
 import (
 	"context"
 	"io/fs"
-	"os"
 	"path"
-	"slices"
-	"strings"
-	"syscall"
 )
 
 // ReadDirTypes implements [store.TypeLister]. A directory opened in an os.Root loads every
 // entry's information as it is read (an lstat each); this reads the names and types the
 // directory holds (getdents on Linux) and describes an entry only when asked.
 func (s *Store) ReadDirTypes(ctx context.Context, name string) ([]fs.DirEntry, error) {
-	var entries []fs.DirEntry
-	err := s.do("readdir", name, func(n string) error {
-		f, err := s.fs().OpenFile(n, os.O_RDONLY|oDirectory|syscall.O_NONBLOCK, 0)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		entries, err = s.readDirTypes(f, n)
-		entries = s.dropTemps(n, entries)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return entries, nil
+	return s.listDir(name, s.readDirTypes)
 }
 
 // typedEntry is a directory entry known by its name and type; Info asks the store.
