@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io/fs"
 	"strings"
 
@@ -88,7 +87,7 @@ func (w *Workspace) Patch(ctx context.Context, text string, opts PatchOptions) (
 		pf.exists, pf.hash = true, store.Hash(data)
 		if w.tracker != nil {
 			pf.known, pf.knownErr = w.readFirst(r.name, path)
-			if pf.knownErr == nil && pf.known.fast != maphash.Bytes(trackSeed, data) {
+			if pf.knownErr == nil && !pf.known.holds(data) {
 				pf.knownErr = changedError(path, nil)
 			}
 		}
