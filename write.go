@@ -180,21 +180,35 @@ func (w *Workspace) currentSeen(ctx context.Context, r resolved, want seen) (see
 		return seen{}, storeError(r.arg, err)
 	}
 	defer f.Close()
-	if want.byID {
+	sameFile := func() error {
 		fi, err := f.Stat()
 		if err != nil {
-			return seen{}, storeError(r.arg, err)
+			return storeError(r.arg, err)
 		}
 		if id, _ := identityOf(fi, time.Now()); id != want.id {
-			return seen{}, changedError(r.arg, nil)
+			return changedError(r.arg, nil)
+		}
+		return nil
+	}
+	if want.byID {
+		if err := sameFile(); err != nil {
+			return seen{}, err
 		}
 	}
 	got, err := hashStream(f)
 	if err != nil {
 		return seen{}, storeError(r.arg, err)
 	}
-	if !want.byID && got.fast != want.fast {
+	switch {
+	case !want.byID && got.fast != want.fast:
 		return seen{}, changedError(r.arg, nil)
+	case want.byID:
+		// A write in place while the hash ran would make got the hash of content the
+		// session never saw, and the conditional write would then take it as read: the
+		// identity must still be the one read once the hash is done (any write moves it).
+		if err := sameFile(); err != nil {
+			return seen{}, err
+		}
 	}
 	return got, nil
 }
