@@ -24,10 +24,16 @@ type fileID struct {
 var racyWindow = 2 * time.Second
 
 // identityOf returns fi's identity, and whether it is old enough (outside racyWindow of
-// now) to stand for the content.
+// now) to stand for the content. A store's own metadata (no Sys) can, as can a host file's
+// with a change time; a host file without one cannot, since any program may set the
+// modification time back after a same-size write.
 func identityOf(fi fs.FileInfo, now time.Time) (fileID, bool) {
 	id := fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	id.ino, id.ctime = sysIdentity(fi)
+	var host bool
+	id.ino, id.ctime, host = hostIdentity(fi)
+	if !host && fi.Sys() != nil {
+		return id, false
+	}
 	limit := now.Add(-racyWindow).UnixNano()
 	if fi.ModTime().IsZero() || id.mtime > limit || id.ctime > limit {
 		return id, false
