@@ -427,11 +427,20 @@ func insertBlobs(t *txn, blobs [][]byte) error {
 			continue // one statement must not insert a key twice
 		}
 		seen[h] = true
+		if len(b) > blobPart {
+			if err := insertParted(t, h, b); err != nil {
+				return err
+			}
+			continue
+		}
 		if len(args) > 0 {
 			q.WriteString(", ")
 		}
 		q.WriteString("(?, ?, ?)")
 		args = append(args, h, int64(len(b)), b)
+	}
+	if len(args) == 0 {
+		return nil // every blob was parted
 	}
 	q.WriteString(` ON CONFLICT (hash) DO NOTHING`)
 	_, err := t.exec(q.String(), args...)
@@ -548,9 +557,20 @@ func (l *jlog) Change(ctx context.Context, id int64) (store.Change, error) {
 // Blob implements [store.Journal].
 func (l *jlog) Blob(ctx context.Context, h string) ([]byte, error) {
 	var b []byte
-	err := l.x.db.QueryRowContext(ctx, l.x.d.rebind(`SELECT data FROM llmfs_jblobs WHERE hash = ?`), h).Scan(&b)
+	var size int64
+	t := &txn{ctx: ctx, q: l.x.db, d: l.x.d}
+	err := t.queryRow(`SELECT size, data FROM llmfs_jblobs WHERE hash = ?`, h).Scan(&size, &b)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = fs.ErrNotExist
+	}
+	if err == nil && isParted(size, b) {
+		if b, err = t.parts(h, size); err != nil {
+			// A prune between the two queries deleted the blob: it is gone, not damaged.
+			var n int64
+			if t.queryRow(`SELECT COUNT(*) FROM llmfs_jblobs WHERE hash = ?`, h).Scan(&n) == nil && n == 0 {
+				err = fs.ErrNotExist
+			}
+		}
 	}
 	if err != nil {
 		return nil, &fs.PathError{Op: "blob", Path: h, Err: err}
@@ -790,6 +810,9 @@ func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
 		if _, err = t.exec(`DELETE FROM llmfs_jblobs WHERE hash NOT IN (SELECT b_hash FROM llmfs_journal)
 			AND hash NOT IN (SELECT a_hash FROM llmfs_journal)
 			AND hash NOT IN (SELECT hash FROM llmfs_nodes WHERE blob = 0 AND dir = 0)`); err != nil {
+			return err
+		}
+		if _, err = t.exec(`DELETE FROM llmfs_jparts WHERE hash NOT IN (SELECT hash FROM llmfs_jblobs)`); err != nil {
 			return err
 		}
 		_, err = l.recount(t)

@@ -280,6 +280,27 @@ UPDATE llmfs_workspaces SET journal_bytes = (SELECT COALESCE(SUM(
 	FROM llmfs_journal WHERE ws = llmfs_workspaces.id);
 `,
 	},
+	{
+		// Journal blobs above blobPart in parts (jparts.go): SQLite held two more copies
+		// of a big blob bound whole.
+		version: 7,
+		sqlite: `
+CREATE TABLE llmfs_jparts (
+	hash TEXT NOT NULL,
+	seq  BIGINT NOT NULL,
+	data BLOB NOT NULL,
+	PRIMARY KEY (hash, seq)
+) WITHOUT ROWID;
+`,
+		postgres: `
+CREATE TABLE llmfs_jparts (
+	hash TEXT NOT NULL,
+	seq  BIGINT NOT NULL,
+	data BYTEA NOT NULL,
+	PRIMARY KEY (hash, seq)
+);
+`,
+	},
 }
 
 // migrate applies the migrations the database lacks, in one transaction that holds the

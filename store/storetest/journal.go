@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ func RunJournal(t *testing.T, new func(t *testing.T) store.Journaler) {
 	t.Run("Wait", func(t *testing.T) { journalWait(t, new(t)) })
 	t.Run("Concurrent", func(t *testing.T) { journalConcurrent(t, new(t)) })
 	t.Run("Prune", func(t *testing.T) { journalPrune(t, new(t)) })
+	t.Run("LargeBlob", func(t *testing.T) { journalLargeBlob(t, new(t)) })
 }
 
 // writeChange writes data to name through tx and records it.
@@ -433,5 +435,49 @@ func journalPrune(t *testing.T, s store.Journaler) {
 	}
 	if next.ID <= ids[2] {
 		t.Errorf("ID %d after pruning reuses one (last was %d)", next.ID, ids[2])
+	}
+}
+
+// journalLargeBlob: content of several MiB (a store may keep it in parts) is recorded, read
+// back byte for byte, shared by a second change with the same content, and gone once
+// pruned, while a smaller content recorded beside it stays whole.
+func journalLargeBlob(t *testing.T, s store.Journaler) {
+	ctx := context.Background()
+	j := s.Journal()
+	big := make([]byte, 5<<20+123)
+	for i := range big {
+		big[i] = byte('a' + i*7919%26)
+	}
+	copy(big, time.Now().Format(time.RFC3339Nano)) // unique to this run, on a shared database
+	small := []byte("small " + time.Now().Format(time.RFC3339Nano))
+	for _, name := range []string{"big1", "big2"} {
+		err := j.Apply(ctx, "a", func(tx store.JournalTx) error {
+			if _, err := writeChange(ctx, tx, "write", name, big); err != nil {
+				return err
+			}
+			_, err := writeChange(ctx, tx, "write", name+".small", small)
+			return err
+		})
+		if err != nil {
+			t.Fatalf("Apply(%s): %v", name, err)
+		}
+	}
+	got, err := j.Blob(ctx, store.Hash(big))
+	if err != nil || !bytes.Equal(got, big) {
+		t.Fatalf("Blob(big) = %d bytes, %v; want the %d recorded", len(got), err, len(big))
+	}
+	if got, err := j.Blob(ctx, store.Hash(small)); err != nil || !bytes.Equal(got, small) {
+		t.Errorf("Blob(small) = %q, %v", got, err)
+	}
+	for _, name := range []string{"big1", "big2", "big1.small", "big2.small"} {
+		if err := s.Remove(ctx, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := j.Prune(ctx, store.Retention{MaxAge: time.Nanosecond}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Blob(ctx, store.Hash(big)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Blob(big) after pruning every change: %v, want fs.ErrNotExist", err)
 	}
 }
