@@ -114,7 +114,8 @@ var agentoolTools = []tool{
 	{
 		name: "directory_list", output: agentoolListOut, op: llmfs.OpList, readOnly: true, idempotent: true,
 		description: "List a directory (default the workspace root): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories). " +
-			"With names_only, just the sorted names in names, directories ending in '/': quicker for a big directory.",
+			"With names_only, just the sorted names in names, directories ending in '/': quicker for a big directory. " +
+			"In the text form a name with a control character (a newline, say) or a leading quote comes quoted, with backslash escapes (\\n for a newline).",
 		params: []param{
 			str("path", "Path of the directory, absolute or relative to the workspace root; default the root.", false),
 			boolean("names_only", "Return only the names (directories ending in '/'), without types and sizes."),
@@ -133,11 +134,11 @@ var agentoolTools = []tool{
 					if e.Type == llmfs.TypeDirectory {
 						names[i] += "/"
 					}
-					text.WriteString(names[i])
+					text.WriteString(nameLine(names[i]))
 					text.WriteByte('\n')
 				}
 				if len(names) == 0 {
-					text.WriteString("(empty directory)\n")
+					text.WriteString(emptyDirNote + "\n")
 				}
 				// The model reads the names one a line, as ls prints them: a third fewer
 				// bytes than their JSON, whose quotes the text would escape once more.
