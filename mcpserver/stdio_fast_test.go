@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -58,5 +59,48 @@ func TestEncodeResultAsGoSDK(t *testing.T) {
 		if _, ok := encodeResult(msg); ok {
 			t.Errorf("encodeResult took %#v", msg)
 		}
+	}
+}
+
+// BenchmarkStdioParse measures the fast path's decoding of a typical call, and
+// jsonrpc.DecodeMessage on the same line for reference: the cost parse avoids.
+func BenchmarkStdioParse(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"file_read","arguments":{"path":"/home/user/project/src/main.go"},"_meta":{"progressToken":42}}}`)
+	b.Run("parse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if msg, _, _, why := parse(line); msg == nil {
+				b.Fatal(why)
+			}
+		}
+	})
+	b.Run("DecodeMessage", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := jsonrpc.DecodeMessage(line); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkStdioEncodeResult measures the fast path's encoding of a successful
+// response, with a number id and with a string id.
+func BenchmarkStdioEncodeResult(b *testing.B) {
+	result := json.RawMessage(`{"content":[{"type":"text","text":"package main\n\nfunc main() {}\n"}],"structuredContent":{"lines":3}}`)
+	for _, id := range []any{float64(42), "req-42"} {
+		jid, err := jsonrpc.MakeID(id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		msg := &jsonrpc.Response{ID: jid, Result: result}
+		b.Run(fmt.Sprintf("%T", id), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := encodeResult(msg); !ok {
+					b.Fatal("not encoded")
+				}
+			}
+		})
 	}
 }
