@@ -359,15 +359,19 @@ func parse(line []byte) (msg jsonrpc.Message, id any, code int64, why string) {
 	if line[0] == '[' {
 		return nil, nil, jsonrpc.CodeInvalidRequest, "invalid request: batches are not supported (MCP has none since 2025-06-18); send one message a line"
 	}
+	// JSONRPC is a string, as in the go-sdk's wire struct: of "jsonrpc":"2.0" followed by
+	// "jsonrpc":null a string keeps "2.0", where a pointer would be cleared. The raw
+	// fields only decide whether the fast path applies; a line with a result or an error
+	// is left to jsonrpc.DecodeMessage.
 	var env struct {
-		JSONRPC *string         `json:"jsonrpc"`
+		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Method  json.RawMessage `json:"method"`
 		Params  json.RawMessage `json:"params"`
 		Result  json.RawMessage `json:"result"`
 		Error   json.RawMessage `json:"error"`
 	}
-	if line[0] != '{' || json.Unmarshal(line, &env) != nil {
+	if line[0] != '{' || decodeAsGoSDK(line, &env) != nil {
 		return nil, nil, jsonrpc.CodeInvalidRequest, "invalid request: a message is a JSON object"
 	}
 	id, ok := readID(env.ID)
@@ -375,7 +379,7 @@ func parse(line []byte) (msg jsonrpc.Message, id any, code int64, why string) {
 		return nil, nil, jsonrpc.CodeInvalidRequest, "invalid request: id must be a string, an integer or null"
 	}
 	switch {
-	case env.JSONRPC == nil || *env.JSONRPC != "2.0":
+	case env.JSONRPC != "2.0":
 		return nil, id, jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`
 	case env.Method == nil && env.Result == nil && env.Error == nil:
 		return nil, id, jsonrpc.CodeInvalidRequest, "invalid request: no method, result or error"
@@ -403,7 +407,7 @@ func parse(line []byte) (msg jsonrpc.Message, id any, code int64, why string) {
 // params have been read. It reports false if the method is not a string.
 func request(id any, method, params json.RawMessage) (*jsonrpc.Request, bool) {
 	var name string
-	if json.Unmarshal(method, &name) != nil {
+	if decodeAsGoSDK(method, &name) != nil {
 		return nil, false
 	}
 	if n, ok := id.(int64); ok {
@@ -426,7 +430,7 @@ func readID(raw json.RawMessage) (any, bool) {
 	switch raw[0] {
 	case '"':
 		var s string
-		if json.Unmarshal(raw, &s) != nil {
+		if decodeAsGoSDK(raw, &s) != nil {
 			return nil, false
 		}
 		return s, true
