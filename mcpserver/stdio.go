@@ -286,16 +286,35 @@ func encodeResult(msg jsonrpc.Message) ([]byte, bool) {
 	if !ok || r.Error != nil || len(r.Result) == 0 || !r.ID.IsValid() {
 		return nil, false
 	}
-	id, err := json.Marshal(r.ID.Raw())
-	if err != nil {
+	data := make([]byte, 0, len(r.Result)+64)
+	data = append(data, `{"jsonrpc":"2.0","id":`...)
+	data, ok = appendID(data, r.ID)
+	if !ok {
 		return nil, false
 	}
-	data := make([]byte, 0, len(r.Result)+len(id)+32)
-	data = append(data, `{"jsonrpc":"2.0","id":`...)
-	data = append(data, id...)
 	data = append(data, `,"result":`...)
 	data = append(data, r.Result...)
 	return append(data, '}'), true
+}
+
+// appendID appends id as [jsonrpc.EncodeMessage] writes it, with an encoder that does
+// not escape HTML: json.Marshal would write "<a&b>" as "\u003ca\u0026b\u003e". Both
+// escape U+2028 and U+2029. It reports false for an id that is neither an integer nor a
+// string, which jsonrpc.MakeID does not make.
+func appendID(data []byte, id jsonrpc.ID) ([]byte, bool) {
+	switch v := id.Raw().(type) {
+	case int64:
+		return strconv.AppendInt(data, v, 10), true // as encoding/json writes an int64
+	case string:
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(v) != nil {
+			return nil, false
+		}
+		return append(data, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), true
+	}
+	return nil, false
 }
 
 // answered forgets the call id read from the client.

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -34,10 +35,15 @@ func TestParseAsGoSDK(t *testing.T) {
 	}
 }
 
+// idsToEncode are ids whose encoding differs between json.Marshal and the go-sdk's
+// encoder (HTML escapes), or that an encoder escapes either way (U+2028, U+2029, a
+// control character, invalid UTF-8), or that look like an escape already.
+var idsToEncode = []any{float64(1), "s-1", float64(-7), float64(1 << 53), "<a&b>", "\u2028", "\u2029", `\u003c`, `a"b\c`, "\x01", "\xff"}
+
 // TestEncodeResultAsGoSDK checks that encodeResult writes a response byte for byte as
 // jsonrpc.EncodeMessage does, and leaves other messages to it.
 func TestEncodeResultAsGoSDK(t *testing.T) {
-	for _, id := range []any{float64(1), "s-1", float64(-7)} {
+	for _, id := range idsToEncode {
 		jid, err := jsonrpc.MakeID(id)
 		if err != nil {
 			t.Fatal(err)
@@ -58,6 +64,44 @@ func TestEncodeResultAsGoSDK(t *testing.T) {
 	} {
 		if _, ok := encodeResult(msg); ok {
 			t.Errorf("encodeResult took %#v", msg)
+		}
+	}
+}
+
+// TestWriteResultAsGoSDK checks that the line Write writes for a successful response,
+// through encodeResult and writeLine, is the line writeLine makes of
+// jsonrpc.EncodeMessage's encoding, and that it reads back with the same id.
+func TestWriteResultAsGoSDK(t *testing.T) {
+	for _, id := range idsToEncode {
+		jid, err := jsonrpc.MakeID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := &jsonrpc.Response{ID: jid, Result: json.RawMessage(`{"text":"a \u003c b"}`)}
+		var got, want bytes.Buffer
+		if err := (&stdioConn{out: &got}).Write(context.Background(), msg); err != nil {
+			t.Fatal(err)
+		}
+		data, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := (&stdioConn{out: &want}).writeLine(data); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("id %q: Write wrote %s, EncodeMessage and writeLine make %s", id, got.Bytes(), want.Bytes())
+		}
+		back, err := jsonrpc.DecodeMessage(bytes.TrimSuffix(got.Bytes(), []byte("\n")))
+		if err != nil {
+			t.Fatalf("id %q: %s: %v", id, got.Bytes(), err)
+		}
+		wantID := jid
+		if id == "\xff" {
+			wantID, _ = jsonrpc.MakeID("\uFFFD") // as either encoder writes invalid UTF-8
+		}
+		if r, ok := back.(*jsonrpc.Response); !ok || r.ID != wantID {
+			t.Errorf("id %q: %s reads back as %#v", id, got.Bytes(), back)
 		}
 	}
 }
