@@ -189,6 +189,16 @@ func (l *intentLog) add(r *intentRecord, set *int64) (bool, error) {
 	return l.appended > foldBytes, nil
 }
 
+// size returns the log file's size: its header, its records and any torn record's bytes
+// past the committed end.
+func (l *intentLog) size() (int64, error) {
+	fi, err := l.f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}
+
 // read returns the committed records' bytes; the caller holds the lock.
 func (l *intentLog) read() ([]byte, error) {
 	_, end, err := l.header()

@@ -222,7 +222,7 @@ func batchOf(data []byte) (sqlstore.Fold, error) {
 		for _, b := range r.Blobs {
 			if h := store.Hash(b); !seen[h] {
 				seen[h] = true
-				f.Blobs = append(f.Blobs, b)
+				f.Blobs, f.Hashes = append(f.Blobs, b), append(f.Hashes, h)
 			}
 		}
 	})
@@ -371,22 +371,32 @@ func (j *hostJournal) Checkpoints(ctx context.Context) ([]store.Checkpoint, erro
 	return j.log.Checkpoints(ctx)
 }
 func (j *hostJournal) Prune(ctx context.Context, keep store.Retention) (int, error) {
-	if err := j.sync(ctx); err != nil {
+	// The bounds are checked before the fold: the workspace prunes every few hundred change
+	// sets, and folding each time made batches of that size, where folding by size
+	// (foldBytes) makes them some twenty times larger and the fold's commit and b-tree
+	// pages that much cheaper per change.
+	if within, err := j.within(ctx, keep); err != nil || within {
 		return 0, err
 	}
-	if within, err := j.within(ctx, keep); err != nil || within {
+	if err := j.sync(ctx); err != nil {
 		return 0, err
 	}
 	return j.log.Prune(ctx, keep)
 }
 
-// within reports whether the whole journal is surely within keep, in two cheap steps
-// (pruning runs every few hundred change sets, and the database's own check reads every
-// change): its first change is young enough, and the database's files, which hold its
-// content and nothing else's, take no more than keep.MaxBytes.
+// within reports whether the whole journal, the intent log's records included, is surely
+// within keep, in cheap steps (the database's own check reads every change): the database's
+// files and the intent log, which hold its content and nothing else's, take no more than
+// keep.MaxBytes, and its first change is young enough. The intent log's records are newer
+// than the database's, so the database's first change is the journal's; when the database
+// has none, the log's records may be old, and the journal is not surely within.
 func (j *hostJournal) within(ctx context.Context, keep store.Retention) (bool, error) {
+	logged, err := j.intents.size()
+	if err != nil {
+		return false, err
+	}
 	if keep.MaxBytes > 0 {
-		var size int64
+		size := logged
 		for _, p := range []string{j.path, j.path + "-wal"} {
 			fi, err := os.Stat(p)
 			if err == nil {
@@ -401,7 +411,13 @@ func (j *hostJournal) within(ctx context.Context, keep store.Retention) (bool, e
 		return true, nil
 	}
 	oldest, err := j.log.Oldest(ctx)
-	return err == nil && (oldest.IsZero() || time.Since(oldest) <= keep.MaxAge), err
+	if err != nil {
+		return false, err
+	}
+	if oldest.IsZero() {
+		return logged <= logHead, nil
+	}
+	return time.Since(oldest) <= keep.MaxAge, nil
 }
 func (j *hostJournal) Last(ctx context.Context) (int64, error) {
 	if err := j.sync(ctx); err != nil {

@@ -371,7 +371,7 @@ func (tx *sqlTx) Settle(ctx context.Context, changes []*store.Change, landed boo
 
 // add keeps blobs, then numbers changes and records them in state.
 func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, blobs [][]byte, state store.State) error {
-	if err := insertBlobs(t, blobs); err != nil {
+	if err := insertBlobs(t, blobs, nil); err != nil {
 		return err
 	}
 	if len(changes) == 0 {
@@ -405,11 +405,16 @@ func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, bl
 }
 
 // insertBlobs keeps the blobs not kept yet, in one statement: a change usually brings two
-// (before and after), and each statement is a round through the database.
-func insertBlobs(t *txn, blobs [][]byte) error {
+// (before and after), and each statement is a round through the database. hashes, when not
+// nil, holds each blob's [store.Hash], which the caller has computed already.
+func insertBlobs(t *txn, blobs [][]byte, hashes []string) error {
 	const most = 64 // rows per statement, far below either database's bound on parameters
 	for len(blobs) > most {
-		if err := insertBlobs(t, blobs[:most]); err != nil {
+		var first []string
+		if hashes != nil {
+			first, hashes = hashes[:most], hashes[most:]
+		}
+		if err := insertBlobs(t, blobs[:most], first); err != nil {
 			return err
 		}
 		blobs = blobs[most:]
@@ -421,8 +426,13 @@ func insertBlobs(t *txn, blobs [][]byte) error {
 	q.WriteString(`INSERT INTO llmfs_jblobs (hash, size, data) VALUES `)
 	args := make([]any, 0, 3*len(blobs))
 	seen := make(map[string]bool, len(blobs))
-	for _, b := range blobs {
-		h := store.Hash(b)
+	for i, b := range blobs {
+		var h string
+		if hashes != nil {
+			h = hashes[i]
+		} else {
+			h = store.Hash(b)
+		}
 		if seen[h] {
 			continue // one statement must not insert a key twice
 		}

@@ -23,6 +23,9 @@ type Fold struct {
 	Changes []*store.Change
 	// Blobs are the contents the changes refer to.
 	Blobs [][]byte
+	// Hashes, when not nil, are the Blobs' hashes ([store.Hash]), in order: a caller that
+	// computed them (to tell the blobs apart) saves the fold computing them again.
+	Hashes []string
 	// States settles entries folded earlier: ID to its new state.
 	States map[int64]store.State
 	// Drops are IDs of entries folded earlier that never happened.
@@ -36,7 +39,7 @@ func (l *Log) Fold(ctx context.Context, f Fold) error {
 		return nil
 	}
 	err := l.x.write(ctx, true, func(t *txn) error {
-		if err := insertBlobs(t, f.Blobs); err != nil {
+		if err := insertBlobs(t, f.Blobs, f.Hashes); err != nil {
 			return err
 		}
 		var top, size int64
