@@ -1,10 +1,11 @@
-//go:build !unix && !js && !wasip1
+//go:build !unix && !windows && !js && !wasip1
 
 package osdir
 
 import "os"
 
-// Without flock, an intent log is kept consistent within one process only.
+// Without a file lock (outside Unix and Windows), an intent log is kept consistent within
+// one process only.
 func flockExclusive(f *os.File) {}
 
 func funlock(f *os.File) {}

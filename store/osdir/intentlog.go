@@ -33,7 +33,8 @@ import (
 // given out again (the change was never made: it is made only after the append returns).
 // So the fold reads exactly the records appended whole, never scanning for a record's
 // start, which could lie inside a torn record's content (a journaled copy of a log).
-// (Where flock is missing, outside Unix, only the goroutines of one process are kept apart.)
+// (On Windows the lock is LockFileEx on one byte past any record; where neither is there,
+// only the goroutines of one process are kept apart.)
 
 const (
 	logMagic = "LLMFSIL2"
