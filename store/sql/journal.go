@@ -457,6 +457,19 @@ func insertBlobs(t *txn, blobs [][]byte, hashes []string) error {
 	return err
 }
 
+// dropUnreferenced deletes the journal's blobs that no change of any workspace refers to,
+// nor a file (see writeKept: SQLite alone has such files, and its writers, the caller's
+// among them, are serialized), and the parts of blobs gone.
+func dropUnreferenced(t *txn) error {
+	if _, err := t.exec(`DELETE FROM llmfs_jblobs WHERE hash NOT IN (SELECT b_hash FROM llmfs_journal)
+		AND hash NOT IN (SELECT a_hash FROM llmfs_journal)
+		AND hash NOT IN (SELECT hash FROM llmfs_nodes WHERE blob = 0 AND dir = 0)`); err != nil {
+		return err
+	}
+	_, err := t.exec(`DELETE FROM llmfs_jparts WHERE hash NOT IN (SELECT hash FROM llmfs_jblobs)`)
+	return err
+}
+
 // fileSize is what version v adds to the bound on a journal's content (journal_bytes).
 func fileSize(v store.Version) int64 {
 	if v.Kind == store.File {
@@ -815,14 +828,7 @@ func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
 		if _, err := t.exec(`DELETE FROM llmfs_checkpoints WHERE ws = ? AND id < ?`, l.ws, last); err != nil {
 			return err
 		}
-		// A blob goes when no change refers to it, nor a file (see writeKept: SQLite alone
-		// has such files, and its writers, this one among them, are serialized).
-		if _, err = t.exec(`DELETE FROM llmfs_jblobs WHERE hash NOT IN (SELECT b_hash FROM llmfs_journal)
-			AND hash NOT IN (SELECT a_hash FROM llmfs_journal)
-			AND hash NOT IN (SELECT hash FROM llmfs_nodes WHERE blob = 0 AND dir = 0)`); err != nil {
-			return err
-		}
-		if _, err = t.exec(`DELETE FROM llmfs_jparts WHERE hash NOT IN (SELECT hash FROM llmfs_jblobs)`); err != nil {
+		if err := dropUnreferenced(t); err != nil {
 			return err
 		}
 		_, err = l.recount(t)

@@ -91,3 +91,42 @@ func TestLargeBlobPartsMissing(t *testing.T) {
 		}
 	})
 }
+
+// TestRemoveDropsJournalContent: removing a workspace drops the journal content only it
+// referred to, parts and all, and keeps what another workspace's history refers to.
+func TestRemoveDropsJournalContent(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		x := b.connect(t)
+		ctx := context.Background()
+		only, shared := largeBlob(t, blobPart+5), []byte("shared "+t.Name()+fmt.Sprint(os.Getpid()))
+		count := func(table, h string) int64 {
+			t.Helper()
+			var n int64
+			if err := x.db.QueryRowContext(ctx, x.d.rebind(`SELECT COUNT(*) FROM `+table+` WHERE hash = ?`), h).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		id := fmt.Sprintf("rm-%d-%d", os.Getpid(), wsSeq.Add(1))
+		l, err := x.Log(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, blob := range [][]byte{only, shared} {
+			c := &store.Change{Op: "write", Path: "f", Before: store.Version{Kind: store.Absent}, After: store.FileVersion(blob)}
+			if _, err := l.Add(ctx, "t", 0, []*store.Change{c}, [][]byte{blob}, store.Committed, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		addBlob(t, x, "other", shared) // another workspace's history holds it too
+		if err := x.Remove(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if n, p := count("llmfs_jblobs", store.Hash(only)), count("llmfs_jparts", store.Hash(only)); n != 0 || p != 0 {
+			t.Errorf("after the remove, the content only it referred to: %d blob rows and %d parts, want none", n, p)
+		}
+		if n := count("llmfs_jblobs", store.Hash(shared)); n != 1 {
+			t.Errorf("after the remove, the content another workspace refers to: %d blob rows, want 1", n)
+		}
+	})
+}

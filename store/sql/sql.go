@@ -246,8 +246,9 @@ func (x *DB) List(ctx context.Context) ([]Workspace, error) {
 	return out, nil
 }
 
-// Remove deletes the workspace id and everything in it, in one transaction, except content
-// that a file of another workspace (a fork) shares. It fails with an error wrapping
+// Remove deletes the workspace id and everything in it, its history's content included, in
+// one transaction, except content that a file or a change of another workspace (a fork)
+// shares. It fails with an error wrapping
 // [fs.ErrNotExist] if there is no such workspace.
 func (x *DB) Remove(ctx context.Context, id string) error {
 	return x.write(ctx, true, func(t *txn) error {
@@ -274,6 +275,11 @@ func (x *DB) Remove(ctx context.Context, id string) error {
 			if _, err := t.exec(q, wid); err != nil {
 				return wsErr("remove", id, err)
 			}
+		}
+		// The journal's content is shared by every workspace of the database: what only
+		// this one referred to goes with it, rather than wait for another's prune.
+		if err := dropUnreferenced(t); err != nil {
+			return wsErr("remove", id, err)
 		}
 		return nil
 	})
