@@ -371,6 +371,9 @@ func (tx *sqlTx) Settle(ctx context.Context, changes []*store.Change, landed boo
 
 // add keeps blobs, then numbers changes and records them in state.
 func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, blobs [][]byte, state store.State) error {
+	if err := shareBlobs(t); err != nil {
+		return err
+	}
 	if err := insertBlobs(t, blobs, nil); err != nil {
 		return err
 	}
@@ -457,17 +460,44 @@ func insertBlobs(t *txn, blobs [][]byte, hashes []string) error {
 	return err
 }
 
-// dropUnreferenced deletes the journal's blobs that no change of any workspace refers to,
-// nor a file (see writeKept: SQLite alone has such files, and its writers, the caller's
-// among them, are serialized), and the parts of blobs gone.
-func dropUnreferenced(t *txn) error {
-	if _, err := t.exec(`DELETE FROM llmfs_jblobs WHERE hash NOT IN (SELECT b_hash FROM llmfs_journal)
-		AND hash NOT IN (SELECT a_hash FROM llmfs_journal)
-		AND hash NOT IN (SELECT hash FROM llmfs_nodes WHERE blob = 0 AND dir = 0)`); err != nil {
-		return err
+// blobsLock is the key of the PostgreSQL advisory lock that keeps the deletion of
+// unreferenced journal blobs apart from change sets. Content is shared by every workspace of
+// the database, and a change set offering a blob that is kept already inserts nothing and
+// locks nothing: a deletion beside it, which cannot see the change set's uncommitted rows,
+// would take the blob from under the change it records. So each change set holds the lock
+// shared (shareBlobs) from its first entry to its commit, and a deletion holds it alone.
+// SQLite's writers are serialized, which does the same.
+const blobsLock = 7460504641626815334
+
+// shareBlobs takes the blobs lock shared for the rest of t, on PostgreSQL.
+func shareBlobs(t *txn) error {
+	if t.d.name != Postgres {
+		return nil
 	}
-	_, err := t.exec(`DELETE FROM llmfs_jparts WHERE hash NOT IN (SELECT hash FROM llmfs_jblobs)`)
+	_, err := t.exec(`SELECT pg_advisory_xact_lock_shared(?)`, int64(blobsLock))
 	return err
+}
+
+// dropUnreferenced deletes, in a transaction of its own, the journal's blobs that no change
+// of any workspace refers to, nor a file (see writeKept: SQLite alone has such files, and its
+// writers are serialized), and the parts of blobs gone. On PostgreSQL it waits until no
+// change set is under way (see blobsLock), so every change it sees is committed.
+func (x *DB) dropUnreferenced(ctx context.Context) error {
+	return x.write(ctx, true, func(t *txn) error {
+		if t.d.name == Postgres {
+			if _, err := t.exec(`SELECT pg_advisory_xact_lock(?)`, int64(blobsLock)); err != nil {
+				return err
+			}
+		}
+		if _, err := t.exec(`DELETE FROM llmfs_jblobs WHERE hash NOT IN (SELECT b_hash FROM llmfs_journal)
+			AND hash NOT IN (SELECT a_hash FROM llmfs_journal)
+			AND hash NOT IN (SELECT hash FROM llmfs_nodes WHERE blob = 0 AND dir = 0)`); err != nil {
+			return err
+		}
+		_, err := t.exec(`DELETE FROM llmfs_jparts WHERE NOT EXISTS
+			(SELECT 1 FROM llmfs_jblobs j WHERE j.hash = llmfs_jparts.hash)`)
+		return err
+	})
 }
 
 // fileSize is what version v adds to the bound on a journal's content (journal_bytes).
@@ -807,8 +837,9 @@ func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
 	}
 	var n int64
 	err = l.x.write(ctx, true, func(t *txn) error {
-		// The lock first: a change set waits for it before it could wait for this (its
-		// blob colliding with one deleted here).
+		// The workspace row's lock first, as a change set takes it to number its entries.
+		// The content no change refers to any more goes after the commit, in a
+		// transaction of its own (dropUnreferenced).
 		if err := l.lock(t); err != nil {
 			return err
 		}
@@ -828,11 +859,11 @@ func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
 		if _, err := t.exec(`DELETE FROM llmfs_checkpoints WHERE ws = ? AND id < ?`, l.ws, last); err != nil {
 			return err
 		}
-		if err := dropUnreferenced(t); err != nil {
-			return err
-		}
 		_, err = l.recount(t)
 		return err
 	})
-	return int(n), err
+	if err != nil {
+		return 0, err
+	}
+	return int(n), l.x.dropUnreferenced(ctx)
 }

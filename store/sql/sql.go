@@ -251,7 +251,7 @@ func (x *DB) List(ctx context.Context) ([]Workspace, error) {
 // shares. It fails with an error wrapping
 // [fs.ErrNotExist] if there is no such workspace.
 func (x *DB) Remove(ctx context.Context, id string) error {
-	return x.write(ctx, true, func(t *txn) error {
+	err := x.write(ctx, true, func(t *txn) error {
 		var wid int64
 		err := t.queryRow(`SELECT id FROM llmfs_workspaces WHERE name = ?`+t.d.forUpdate, id).Scan(&wid)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -276,13 +276,17 @@ func (x *DB) Remove(ctx context.Context, id string) error {
 				return wsErr("remove", id, err)
 			}
 		}
-		// The journal's content is shared by every workspace of the database: what only
-		// this one referred to goes with it, rather than wait for another's prune.
-		if err := dropUnreferenced(t); err != nil {
-			return wsErr("remove", id, err)
-		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// The journal's content is shared by every workspace of the database: what only this
+	// one referred to goes with it, rather than wait for another's prune.
+	if err := x.dropUnreferenced(ctx); err != nil {
+		return wsErr("remove", id, err)
+	}
+	return nil
 }
 
 // Workspace returns the store of workspace id. See [Options] for creating it.
