@@ -276,7 +276,13 @@ func (i textInfo) Size() int64        { return i.size }
 func (i textInfo) Mode() fs.FileMode  { return 0o644 }
 func (i textInfo) ModTime() time.Time { return i.mod }
 func (i textInfo) IsDir() bool        { return false }
-func (i textInfo) Sys() any           { return nil }
+func (i textInfo) Sys() any           { return clientContent{} }
+
+// clientContent is the Sys of a file read from the client. Its size is that of what the
+// client served (an editor's unsaved buffer, it may be) and its modification time that of
+// the file on the disk, so the two do not stand for the content: with a Sys that is not a
+// host file's, the workspace hashes such a file instead of trusting its metadata.
+type clientContent struct{}
 
 var (
 	_ store.Store   = (*AgentStore)(nil)

@@ -340,6 +340,28 @@ func TestPeerBigFile(t *testing.T) {
 	}
 }
 
+// TestPeerReadBeforeOverwriteByIdentity: a file the agent read through the client is
+// not known by its metadata, which describes the file on the disk, not the content the
+// client served (an editor's buffer, say): an overwrite after a same-size change on the
+// disk with the modification time set back is refused, and the change kept.
+func TestPeerReadBeforeOverwriteByIdentity(t *testing.T) {
+	p := newPeerProject(t)
+	writeFiles(t, p.root, map[string]string{"big.txt": "aaaaaaaaaaaaaaaa\n"})
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(p.root, "big.txt"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	runPeer(t, p, "identity", ClientOptions{})
+	checkResults(t, p.results(t), []peerResult{
+		{Name: "read"},
+		{Name: "changed on disk"},
+		{Name: "overwrite", FSCode: string(llmfs.CodeFileChanged)},
+	})
+	if got := p.file(t, "big.txt"); got != "bbbbbbbbbbbbbbbb\n" {
+		t.Errorf("big.txt = %q, want the change made on the disk", got)
+	}
+}
+
 // TestPeerConcurrent has the agent keep 64 requests in flight on one connection.
 func TestPeerConcurrent(t *testing.T) {
 	p := newPeerProject(t)

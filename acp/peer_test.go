@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -263,6 +264,23 @@ func (p *agentPeer) scenario(ctx context.Context, name string) ([]peerResult, er
 		add(peerResult{Name: "read big", Content: fmt.Sprintf("%d %s", len(b), store.Hash(b))})
 		_, err = st.WriteFile(ctx, "big-copy.txt", strings.NewReader(string(b)), store.WriteOptions{})
 		add(resultOf("write big", "", err))
+	case "identity":
+		// A file too big to edit, read through the client, then written in place on the
+		// disk (same size, modification time set back) before the agent overwrites it.
+		ws := llmfs.New(st, &llmfs.Options{Root: cwd, RequireRead: true, Limits: llmfs.Limits{MaxEditBytes: 8}})
+		_, err := ws.Read(ctx, "big.txt", llmfs.ReadOptions{Limit: 1})
+		add(resultOf("read", "", err))
+		host := filepath.Join(cwd, "big.txt")
+		fi, err := os.Stat(host)
+		if err == nil {
+			err = os.WriteFile(host, []byte("bbbbbbbbbbbbbbbb\n"), 0o644)
+		}
+		if err == nil {
+			err = os.Chtimes(host, fi.ModTime(), fi.ModTime())
+		}
+		add(resultOf("changed on disk", "", err))
+		_, err = ws.Write(ctx, "big.txt", "mine, also big\n", llmfs.WriteOptions{})
+		add(resultOf("overwrite", "", err))
 	case "concurrent":
 		// Many requests in flight at once on one connection, reads and writes mixed.
 		const n = 64
