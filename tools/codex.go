@@ -130,7 +130,7 @@ func (tb *Toolbox) tree(ctx context.Context, dir string, depth, max int) ([]stri
 			if len(lines) >= max {
 				return nil
 			}
-			name := e.Name
+			name := nameLine(e.Name) // a newline in a name must not fake an entry
 			if e.Type == llmfs.TypeDirectory {
 				name += "/"
 			}

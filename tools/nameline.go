@@ -4,18 +4,26 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
-// nameLine is a name as one line of a names-only listing: the name itself, or, when it
-// would not read back as one line (a newline or another control character in it), or
-// starts with a quote or is the empty directory's note, the name quoted as a Go string
-// literal (lossless, invalid UTF-8 included). A name with a newline printed raw would read
-// as two entries.
+// nameLine is a name as one line of a listing's text: the name itself, or the name quoted
+// as a Go string literal (lossless, bytes that are not UTF-8 included) when it would not
+// read back as one line (a newline or another control character in it, a line separator,
+// a bidirectional override, bytes that are not UTF-8), starts with a quote, or is the empty
+// directory's note. A name with a newline printed raw would read as two entries.
 func nameLine(name string) string {
-	if name != emptyDirNote && !strings.HasPrefix(name, `"`) && !strings.ContainsFunc(name, unicode.IsControl) {
+	if name != emptyDirNote && !strings.HasPrefix(name, `"`) && utf8.ValidString(name) && !strings.ContainsFunc(name, breaksLine) {
 		return name
 	}
 	return strconv.Quote(name)
+}
+
+// breaksLine reports whether r may show as a line break or reorder the text around it: a
+// control character, a format character (the bidirectional overrides among them), or a
+// line or paragraph separator.
+func breaksLine(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // emptyDirNote is the text of a names-only listing of an empty directory.
