@@ -193,9 +193,22 @@ func modTimes(ctx context.Context, fsys fileSystem, files []file, threads int) [
 	for lo := 0; lo < len(files); lo += max(chunk, 1) {
 		hi := min(lo+max(chunk, 1), len(files))
 		wg.Go(func() {
+			modTime := fsys.modTime
+			if h, isHost := fsys.(hostFS); isHost {
+				// A file the walk found (de set) is stat'ed in its directory, kept open
+				// for the files after it in the same one.
+				st := h.dir.statter()
+				defer st.close()
+				modTime = func(ctx context.Context, name string, de fs.DirEntry) (time.Time, error) {
+					if de == nil {
+						return h.modTime(ctx, name, de)
+					}
+					return h.linkedModTime(name, st.modTime)
+				}
+			}
 			for i := lo; i < hi; i++ {
 				f := files[i]
-				if mt, err := fsys.modTime(ctx, f.name, f.de); err == nil {
+				if mt, err := modTime(ctx, f.name, f.de); err == nil {
 					found[i], ok[i] = Found{Path: f.name, ModTime: mt}, true
 				}
 			}

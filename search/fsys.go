@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -107,6 +108,13 @@ func newHostFS(loc store.Locator) (hostFS, error) {
 
 func (f hostFS) close() error { return f.dir.close() }
 
+// A modTimer looks up the modification times of many files below a host directory in one
+// goroutine, keeping what the lookups share between them; close releases it.
+type modTimer interface {
+	modTime(name string) (time.Time, error)
+	close()
+}
+
 func (f hostFS) modTime(ctx context.Context, name string, de fs.DirEntry) (time.Time, error) {
 	if de == nil {
 		fi, _, err := f.stat(ctx, name)
@@ -115,7 +123,24 @@ func (f hostFS) modTime(ctx context.Context, name string, de fs.DirEntry) (time.
 		}
 		return fi.ModTime(), nil
 	}
-	return f.dir.modTime(name)
+	return f.linkedModTime(name, f.dir.modTime)
+}
+
+// linkedModTime is the modification time of name by lookup, which refuses a symbolic link
+// on the way; when there is one (a link the walk followed, or the directory searched), the
+// name's directory is resolved on the host and, if it stays inside the root, looked up
+// again. The name itself, if a link, is not followed.
+func (f hostFS) linkedModTime(name string, lookup func(string) (time.Time, error)) (time.Time, error) {
+	mt, err := lookup(name)
+	i := strings.LastIndexByte(name, '/')
+	if err == nil || !isLinkErr(err) || i < 0 {
+		return mt, err
+	}
+	dir, err := f.resolve(name[:i])
+	if err != nil {
+		return time.Time{}, err
+	}
+	return f.dir.modTime(path.Join(dir, name[i+1:]))
 }
 
 // readDir and open refuse a symbolic link on the way (any, on Linux with openat2; elsewhere

@@ -4,6 +4,7 @@ package search
 
 import (
 	"io/fs"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -39,15 +40,32 @@ func openBeneath(dirfd int, name string, flags int) (int, error) {
 }
 
 // modTime returns the modification time of name below d, without following a final
-// symbolic link, by a stat relative to d's descriptor.
+// symbolic link, by a stat relative to the descriptor of name's directory. That directory is
+// opened beneath d (openBeneath), never through a symbolic link: fstatat alone follows links
+// on the way, so a directory swapped for a link to outside the root after the walk listed it
+// would have had a file outside the root stat'ed.
 func (d *hostDir) modTime(name string) (time.Time, error) {
 	dirfd, base, err := d.parentOf(name)
 	if err != nil {
 		return time.Time{}, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
+	if dirfd == d.fd {
+		if i := strings.LastIndexByte(base, '/'); i >= 0 {
+			if dirfd, err = openBeneath(d.fd, base[:i], dirFlags); err != nil {
+				return time.Time{}, &fs.PathError{Op: "stat", Path: name, Err: err}
+			}
+			base = base[i+1:]
+		}
+	}
 	if dirfd != d.fd {
 		defer unix.Close(dirfd)
 	}
+	return statModTime(dirfd, base, name)
+}
+
+// statModTime returns the modification time of base in the directory dirfd, without
+// following it if it is a symbolic link; name is the whole name, for the error.
+func statModTime(dirfd int, base, name string) (time.Time, error) {
 	var st unix.Stat_t
 	for {
 		err := unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW)
