@@ -115,7 +115,7 @@ var agentoolTools = []tool{
 		name: "directory_list", output: agentoolListOut, op: llmfs.OpList, readOnly: true, idempotent: true,
 		description: "List a directory (default the workspace root): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories). " +
 			"With names_only, just the sorted names in names, directories ending in '/': quicker for a big directory. " +
-			"In the text form a name with a control character (a newline, say) or a leading quote comes quoted, with backslash escapes (\\n for a newline).",
+			"In the text form a name that would not read as one line (a control character such as a newline, a line separator, a bidirectional override, bytes that are not UTF-8) or that starts with a quote comes quoted, with backslash escapes (\\n for a newline).",
 		params: []param{
 			str("path", "Path of the directory, absolute or relative to the workspace root; default the root.", false),
 			boolean("names_only", "Return only the names (directories ending in '/'), without types and sizes."),
@@ -131,10 +131,11 @@ var agentoolTools = []tool{
 				var text strings.Builder
 				for i, e := range entries {
 					names[i] = e.Name
+					text.WriteString(nameLine(e.Name))
 					if e.Type == llmfs.TypeDirectory {
 						names[i] += "/"
+						text.WriteByte('/') // outside the quotes, as the trees of the other dialects
 					}
-					text.WriteString(nameLine(names[i]))
 					text.WriteByte('\n')
 				}
 				if len(names) == 0 {

@@ -88,3 +88,31 @@ func TestTreeNameOneLineEach(t *testing.T) {
 		}
 	}
 }
+
+// TestListNamesOnlyQuotedDirectory: a directory's slash stays outside the quotes of its
+// name, as in the trees of the other dialects, and the JSON name keeps its slash.
+func TestListNamesOnlyQuotedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "d\nir"), 0o755); err != nil {
+		t.Skipf("this file system refuses the name: %v", err)
+	}
+	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := tools.New(ws, tools.Agentool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tb.CallResult(context.Background(), "directory_list", []byte(`{"names_only":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "\"d\\nir\"/\n"; res.Text != want {
+		t.Errorf("text = %q, want %q", res.Text, want)
+	}
+	var out struct{ Names []string }
+	if err := json.Unmarshal(res.JSON, &out); err != nil || !slices.Equal(out.Names, []string{"d\nir/"}) {
+		t.Errorf("names = %q, %v; want [\"d\\nir/\"]", out.Names, err)
+	}
+}

@@ -101,6 +101,8 @@ type txn struct {
 	// running a small statement).
 	x  *DB
 	tx *sql.Tx
+	// blobsShared is set once the transaction holds the blobs lock shared (shareBlobs).
+	blobsShared bool
 }
 
 // stmt returns the prepared statement to run q (already rebound) with, or nil to run it

@@ -469,13 +469,17 @@ func insertBlobs(t *txn, blobs [][]byte, hashes []string) error {
 // SQLite's writers are serialized, which does the same.
 const blobsLock = 7460504641626815334
 
-// shareBlobs takes the blobs lock shared for the rest of t, on PostgreSQL.
+// shareBlobs takes the blobs lock shared for the rest of t, on PostgreSQL, once: a change
+// set of many entries adds them one at a time.
 func shareBlobs(t *txn) error {
-	if t.d.name != Postgres {
+	if t.d.name != Postgres || t.blobsShared {
 		return nil
 	}
-	_, err := t.exec(`SELECT pg_advisory_xact_lock_shared(?)`, int64(blobsLock))
-	return err
+	if _, err := t.exec(`SELECT pg_advisory_xact_lock_shared(?)`, int64(blobsLock)); err != nil {
+		return err
+	}
+	t.blobsShared = true
+	return nil
 }
 
 // dropUnreferenced deletes, in a transaction of its own, the journal's blobs that no change

@@ -246,9 +246,9 @@ func (x *DB) List(ctx context.Context) ([]Workspace, error) {
 	return out, nil
 }
 
-// Remove deletes the workspace id and everything in it, its history's content included, in
-// one transaction, except content that a file or a change of another workspace (a fork)
-// shares. It fails with an error wrapping
+// Remove deletes the workspace id and everything in it in one transaction, except content
+// that a file or a change of another workspace (a fork) shares; then, in another, its
+// history's content that nothing else refers to. It fails with an error wrapping
 // [fs.ErrNotExist] if there is no such workspace.
 func (x *DB) Remove(ctx context.Context, id string) error {
 	err := x.write(ctx, true, func(t *txn) error {
