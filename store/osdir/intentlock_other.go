@@ -6,6 +6,6 @@ import "os"
 
 // Without a file lock (outside Unix and Windows), an intent log is kept consistent within
 // one process only.
-func flockExclusive(f *os.File) {}
+func flockExclusive(f *os.File) error { return nil }
 
 func funlock(f *os.File) {}

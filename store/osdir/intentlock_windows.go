@@ -17,9 +17,9 @@ const lockOffset = 1 << 62
 // flockExclusive takes an exclusive lock on f's lock byte, waiting for it (LockFileEx
 // without LOCKFILE_FAIL_IMMEDIATELY): the other holders are llmfs processes appending a
 // record to, or folding, a journal's intent log, each for a moment.
-func flockExclusive(f *os.File) {
+func flockExclusive(f *os.File) error {
 	ol := lockOverlapped()
-	windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, &ol)
+	return windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, &ol)
 }
 
 func funlock(f *os.File) {

@@ -75,13 +75,18 @@ func openIntentLog(path string, seq func() (int64, error)) (*intentLog, error) {
 func (l *intentLog) close() error { return l.f.Close() }
 
 // lock takes the log for this goroutine, in this process and against other processes.
-func (l *intentLog) lock() (unlock func()) {
+// A file lock the system refuses fails the caller: going on unlocked could give another
+// process's change the same ID.
+func (l *intentLog) lock() (unlock func(), err error) {
 	l.mu.Lock()
-	flockExclusive(l.f)
+	if err := flockExclusive(l.f); err != nil {
+		l.mu.Unlock()
+		return nil, fmt.Errorf("lock %s: %w", l.f.Name(), err)
+	}
 	return func() {
 		funlock(l.f)
 		l.mu.Unlock()
-	}
+	}, nil
 }
 
 // header reads the next ID and the committed end; the caller holds the lock.
@@ -107,7 +112,11 @@ func (l *intentLog) writeHeader(next, end int64) error {
 // first format, numbering from above both the database's IDs and any record the log holds.
 // A first-format log's whole records are moved behind the new header.
 func (l *intentLog) initHeader(seq func() (int64, error)) error {
-	defer l.lock()()
+	unlock, err := l.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	var h [logHead]byte
 	n, err := l.f.ReadAt(h[:], 0)
 	if n == logHead && string(h[:8]) == logMagic {
@@ -158,7 +167,11 @@ func (l *intentLog) initHeader(seq func() (int64, error)) error {
 // change when *set is 0), and appends r at the committed end. It reports whether the log
 // is due for folding.
 func (l *intentLog) add(r *intentRecord, set *int64) (bool, error) {
-	defer l.lock()()
+	unlock, err := l.lock()
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
 	now := time.Now()
 	r.Time = now
 	first, end, err := l.header()
@@ -219,7 +232,11 @@ func (l *intentLog) read() ([]byte, error) {
 // apply returns for damaged records (after keeping those before them) is returned once
 // the log is truncated.
 func (l *intentLog) fold(apply func(data []byte) error) error {
-	defer l.lock()()
+	unlock, err := l.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	data, err := l.read()
 	if err != nil {
 		return err

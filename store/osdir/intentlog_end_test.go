@@ -13,7 +13,11 @@ import (
 
 func readLog(t *testing.T, l *intentLog) []*intentRecord {
 	t.Helper()
-	defer l.lock()()
+	unlock, err := l.lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
 	data, err := l.read()
 	if err != nil {
 		t.Fatal(err)
