@@ -229,11 +229,13 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 		}
 		return true
 	}
-	add := func(out []Entry) bool {
+	// add hands on a file's entries; more says they follow entries of the same file
+	// handed on already (a part), so no separator goes between them.
+	add := func(out []Entry, more bool) bool {
 		if len(out) == 0 {
 			return true
 		}
-		if withContext && seen > 0 && !one(Entry{Kind: KindSeparator}) {
+		if withContext && !more && seen > 0 && !one(Entry{Kind: KindSeparator}) {
 			return false
 		}
 		for _, e := range out {
@@ -260,13 +262,21 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 			return nil, err
 		}
 		sr := newSearcher()
+		parted := false
+		sr.part = func(out []Entry) bool {
+			more := parted
+			parted = true
+			return add(out, more)
+		}
 		out := sr.search(ctx, r, name)
 		r.Close()
 		res.Binary = sr.binary
-		if err := ctx.Err(); err != nil {
+		if err := ctx.Err(); err != nil && !stopped {
 			return nil, err
 		}
-		add(out)
+		if !stopped {
+			add(out, parted)
+		}
 		return res, nil
 	}
 
@@ -276,12 +286,16 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 	// the same order: one hand-off per batch rather than per file keeps the cost of
 	// waking goroutines low on trees of many small files. The entries go to yield as soon
 	// as their batch and those before it are done, so what is held is the output of the
-	// batches finished ahead of the one awaited, which outBytes bounds.
+	// batches finished ahead of the one awaited, which outAhead bounds. A file whose
+	// output passes partBytes hands it on in parts, each waiting until the collector
+	// takes it: the collector takes a batch's parts only once the batches before it are
+	// done, so a worker waits there and one file's output is never held whole.
 	type job struct {
 		files []file
 		outs  [][]Entry
 		seq   int64 // the batch's place in walk order
 		size  int64 // the bytes of output in outs, counted into ahead
+		parts chan part
 		done  chan struct{}
 	}
 	jobs := make(chan *job)
@@ -293,12 +307,27 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 		go func() {
 			defer wg.Done()
 			sr := newSearcher()
-			for j := range jobs {
+			var j *job
+			fileNo := 0
+			parted := -1 // the last file of j that handed on a part
+			sr.part = func(out []Entry) bool {
+				p := part{file: fileNo, entries: out, more: parted == fileNo}
+				parted = fileNo
+				select {
+				case j.parts <- p:
+					return true
+				case <-ctx.Done():
+					return false
+				}
+			}
+			for j = range jobs {
 				j.outs = make([][]Entry, len(j.files))
+				parted = -1
 				for i, f := range j.files {
 					if ctx.Err() != nil {
 						break
 					}
+					fileNo = i
 					if ce, ok := f.de.(store.ContentEntry); ok {
 						// Listed with its content (a database store): no open.
 						j.outs[i] = sr.search(ctx, bytes.NewReader(ce.Content()), f.name)
@@ -339,7 +368,7 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 		var batch []file
 		var seq int64
 		send := func() bool {
-			j := &job{files: batch, seq: seq, done: make(chan struct{})}
+			j := &job{files: batch, seq: seq, parts: make(chan part), done: make(chan struct{})}
 			batch = nil
 			seq++
 			select {
@@ -365,14 +394,35 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 collect:
 	for j := range order {
 		ahead.await(j.seq)
-		select {
-		case <-j.done:
-		case <-ctx.Done():
-			break collect
+		next := 0    // the first file of j whose entries are not handed on
+		parted := -1 // the file of j that handed on the last part
+	batch:
+		for {
+			select {
+			case p := <-j.parts:
+				// The files before p's are done: the worker wrote their entries before
+				// it sent p.
+				for ; next < p.file; next++ {
+					out := j.outs[next]
+					j.outs[next] = nil
+					if !add(out, next == parted) {
+						break collect
+					}
+				}
+				parted = p.file
+				if !add(p.entries, p.more) {
+					break collect
+				}
+			case <-j.done:
+				break batch
+			case <-ctx.Done():
+				break collect
+			}
 		}
-		for i, out := range j.outs {
-			j.outs[i] = nil
-			if !add(out) {
+		for ; next < len(j.outs); next++ {
+			out := j.outs[next]
+			j.outs[next] = nil
+			if !add(out, next == parted) {
 				break collect
 			}
 		}
@@ -394,13 +444,24 @@ collect:
 }
 
 // outAhead bounds the bytes of output (lines' text) the workers may hold finished ahead
-// of the batch the output waits for. A worker that would pass it waits; one file's output
-// is always let through whole, so a single huge result still completes.
+// of the batch the output waits for. A worker that would pass it waits; what one file
+// holds (at most partBytes and a line, see [part]) is always let through, so a single
+// huge result still completes.
 const outAhead = 1 << 20
+
+// part is a piece of one file's entries, handed on while the file is searched.
+type part struct {
+	file    int // the file's index in its batch
+	entries []Entry
+	more    bool // entries of the same file were handed on before
+}
+
+// entrySize is the memory of an entry without its text.
+const entrySize = int(unsafe.Sizeof(Entry{}))
 
 // entriesSize is the memory an entry list holds, roughly: the entries and their text.
 func entriesSize(out []Entry) int64 {
-	n := int64(len(out)) * int64(unsafe.Sizeof(Entry{}))
+	n := int64(len(out)) * int64(entrySize)
 	for i := range out {
 		n += int64(len(out[i].Text))
 	}

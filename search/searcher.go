@@ -16,6 +16,7 @@ var (
 )
 
 const (
+	partBytes  = 256 << 10   // a file's output handed on at a time (searcher.part)
 	bufSize    = 128 << 10   // the buffer each worker reuses
 	maxBufSize = 16 << 20    // a longer line is searched in pieces of this size
 	binaryScan = binfile.Len // a NUL byte in this many leading bytes makes a file binary
@@ -33,10 +34,18 @@ type searcher struct {
 	dfa           *dfa    // this searcher's automaton (line mode)
 	find          *finder // the finder for this file: m.find, or one tuned to it
 
+	// part, when set, takes a file's lines as they are found, about partBytes at a time,
+	// so that a file with millions of matching lines is never held whole; it returns
+	// false to stop the file. What is left when the file ends is still returned by search.
+	part func([]Entry) bool
+
 	// Per file.
 	name      string
 	binary    bool // the file was skipped as binary
 	out       []Entry
+	outBytes  int  // roughly the memory out holds
+	parted    int  // entries of this file already handed to part
+	halted    bool // part said stop
 	count     int
 	lnPos     int // buffer offset of a line start whose number is lineNo
 	lineNo    int
@@ -49,6 +58,7 @@ type searcher struct {
 // its lines. A binary file, or one that fails to read, gives none.
 func (s *searcher) search(ctx context.Context, r io.Reader, name string) []Entry {
 	s.name, s.out, s.count, s.binary = name, nil, 0, false
+	s.outBytes, s.parted, s.halted = 0, 0, false
 	s.lnPos, s.lineNo, s.lastLine, s.emitEnd, s.afterLeft = 0, 1, 0, 0, 0
 	if len(s.buf) > bufSize {
 		s.buf = make([]byte, bufSize) // do not keep a huge buffer after a huge file
@@ -333,7 +343,7 @@ func (s *searcher) block(buf []byte, p, ms, me, n int) bool {
 		k = le
 	}
 	s.afterLeft = s.after
-	return s.max == 0 || len(s.out) < s.max
+	return !s.halted && (s.max == 0 || s.parted+len(s.out) < s.max)
 }
 
 // trailing emits the context owed after the last match from the lines buf[p:b].
@@ -369,6 +379,12 @@ func (s *searcher) emit(buf []byte, ls, le int, kind EntryKind) {
 	s.out = append(s.out, Entry{Kind: kind, Path: s.name, Line: n, Text: string(text), Len: full})
 	s.lastLine = n
 	s.emitEnd = le
+	s.outBytes += entrySize + len(text)
+	if s.part != nil && s.outBytes >= partBytes && !s.halted {
+		out := s.out
+		s.out, s.outBytes, s.parted = nil, 0, s.parted+len(out)
+		s.halted = !s.part(out)
+	}
 }
 
 func (s *searcher) result() []Entry {
