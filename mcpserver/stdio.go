@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"sync"
@@ -440,8 +441,11 @@ func request(id any, method, params json.RawMessage) (*jsonrpc.Request, bool) {
 }
 
 // readID returns the value of a message's id for an error response: a string, an integer
-// or nil (absent or null). It reports false for any other value, and for numbers that are
-// not integers or do not fit in the 53 bits a JSON number keeps exactly.
+// or nil (absent or null). A number written with a fraction or an exponent that is still
+// a whole number (1.0, 1e2) is that integer, as a JSON peer reading it back sees it. It
+// reports false for any other value, and for numbers that are not whole or do not fit in
+// the 53 bits a JSON number keeps exactly (the go-sdk would cut 1.5 to 1: an answer the
+// client could not match to its call).
 func readID(raw json.RawMessage) (any, bool) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, true
@@ -455,7 +459,14 @@ func readID(raw json.RawMessage) (any, bool) {
 		return s, true
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		n, err := strconv.ParseInt(string(raw), 10, 64)
-		if err != nil || n > 1<<53 || n < -(1<<53) {
+		if err != nil {
+			f, ferr := strconv.ParseFloat(string(raw), 64)
+			if ferr != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+				return nil, false
+			}
+			n = int64(f)
+		}
+		if n > 1<<53 || n < -(1<<53) {
 			return nil, false
 		}
 		return n, true

@@ -137,6 +137,22 @@ func TestStdioBadLinesAnswered(t *testing.T) {
 	}
 }
 
+// A whole number written with a fraction or an exponent is a valid id, as the go-sdk
+// reads it: the answer carries the integer, which the client reads back as the same number.
+func TestStdioWholeNumberIDs(t *testing.T) {
+	p := startRawStdio(t, "--root", tempDir(t))
+	for _, c := range []struct {
+		id   string
+		want float64
+	}{{"1.0", 1}, {"1e2", 100}, {"-2.0", -2}, {"7", 7}} {
+		p.t = t
+		p.send(`{"jsonrpc":"2.0","id":` + c.id + `,"method":"ping"}`)
+		if m := p.next(); m["id"] != c.want || m["result"] == nil {
+			t.Errorf("ping with id %s: answer %v, want a result with id %v", c.id, m, c.want)
+		}
+	}
+}
+
 // Issue 12.5: a line over the frame limit (default 16 MiB, so one large file_write) ended
 // the session. It must get an error answer, with the limit a setting (--max-frame), and
 // the server must read on.
