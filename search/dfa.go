@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"regexp/syntax"
 	"slices"
 	"unicode/utf8"
@@ -36,6 +37,19 @@ type dfa struct {
 	states  map[string]*dstate
 	start   *dstate // at the beginning of a line
 	matched *dstate // a match was seen: the line matches
+
+	// The transitions on ASCII bytes, one row of a cell per byte class for each state,
+	// in one table: a cell holds the next state's row offset (its index times the
+	// classes), so that a byte costs one load that depends on the one before, where a
+	// pointer to a state and then its own table cost two. Row 0 is no state (a cell of
+	// 0 is a transition not computed yet) and row 1 is the matched state, so one
+	// comparison tells both from the rest. byRow finds a state by its row. A row has a
+	// cell more than there are classes, always 0: the class of every non-ASCII byte
+	// (column), whose transitions are by rune, in dstate.other.
+	trans  []int32
+	byRow  []*dstate
+	stride int32      // cells in a row
+	column [256]uint8 // a byte's cell in a row
 
 	flushes int  // flushes so far (a generation count)
 	slow    int  // flushes in a row that came after little progress
@@ -73,7 +87,7 @@ const gaveUp = -2
 // far (before following the empty-width steps that depend on the next character), and
 // whether that input is at a line start and ended in a word character.
 type dstate struct {
-	next  []*dstate        // by class of ASCII byte; nil until computed
+	row   int32            // offset of its row in dfa.trans
 	other map[rune]*dstate // by non-ASCII rune
 	pcs   []uint32         // program positions
 	bol   bool             // at the beginning of the line
@@ -85,8 +99,8 @@ type dstate struct {
 // Bytes each cached thing costs, roughly: a state with its key in the map, a pointer of
 // its table, a program position (in pcs and in the key), an entry of other.
 const (
-	stateCost = int(unsafe.Sizeof(dstate{})) + 64
-	ptrCost   = int(unsafe.Sizeof((*dstate)(nil)))
+	stateCost = int(unsafe.Sizeof(dstate{})) + 64 + int(unsafe.Sizeof((*dstate)(nil))) // and its place in byRow
+	cellCost  = int(unsafe.Sizeof(int32(0)))
 	pcCost    = 8
 	otherCost = 48
 	maxOther  = 256 // non-ASCII transitions cached per state
@@ -166,7 +180,13 @@ func newDFAProg(prog *syntax.Prog, classes *byteClasses, budget int) *dfa {
 	if classes == nil {
 		classes = newByteClasses(prog)
 	}
-	d := &dfa{prog: prog, classes: classes, budget: budget}
+	d := &dfa{prog: prog, classes: classes, budget: budget, stride: int32(len(classes.rep) + 1)}
+	for c := range d.column {
+		d.column[c] = uint8(len(classes.rep)) // the column of non-ASCII bytes
+		if c < utf8.RuneSelf {
+			d.column[c] = classes.of[c]
+		}
+	}
 	d.closure.init(len(prog.Inst))
 	d.next.init(len(prog.Inst))
 	d.reset()
@@ -183,11 +203,15 @@ func (d *dfa) clone(budget int) *dfa {
 func (d *dfa) reset() {
 	d.states = make(map[string]*dstate)
 	d.used = 0
-	n := len(d.classes.rep)
-	d.matched = &dstate{match: true, next: make([]*dstate, n)}
-	for i := range d.matched.next {
-		d.matched.next[i] = d.matched
+	n := int(d.stride)
+	// The table keeps its room: its size is bounded by the budget.
+	d.trans = append(d.trans[:0], make([]int32, 2*n)...)
+	d.matched = &dstate{match: true, row: d.stride}
+	for i := range n - 1 {
+		d.trans[n+i] = d.stride
 	}
+	clear(d.byRow)
+	d.byRow = append(d.byRow[:0], nil, d.matched)
 	d.start = d.intern(nil, true, false)
 }
 
@@ -203,12 +227,14 @@ func (d *dfa) intern(pcs []uint32, bol, word bool) *dstate {
 	if s, ok := d.states[string(k)]; ok {
 		return s
 	}
-	cost := stateCost + len(d.classes.rep)*ptrCost + len(pcs)*pcCost
+	cost := stateCost + int(d.stride)*cellCost + len(pcs)*pcCost
 	if d.used+cost > d.budget && len(d.states) > 0 {
 		d.flush()
 		k = d.makeKey(pcs, bol, word) // reset built the start state in d.key
 	}
-	s := &dstate{next: make([]*dstate, len(d.classes.rep)), pcs: slices.Clone(pcs), bol: bol, word: word}
+	s := &dstate{row: int32(len(d.trans)), pcs: slices.Clone(pcs), bol: bol, word: word}
+	d.trans = append(d.trans, make([]int32, d.stride)...)
+	d.byRow = append(d.byRow, s)
 	d.states[string(k)] = s
 	d.used += cost
 	return s
@@ -254,56 +280,80 @@ func (d *dfa) firstLine(b []byte) int {
 		d.stopped = 0
 		return gaveUp
 	}
-	s := d.start
 	last := 0 // where the input was when d.since was last brought up to date
-	lineStart := 0
-	cls := &d.classes.of
-	for i := 0; i < len(b); i++ {
+	col := &d.column
+	stride := d.stride
+	t := d.trans
+	s := d.start.row
+	i := 0
+	for {
+		// Most bytes: ASCII, with the transition computed, to a state that is not the
+		// match. Nothing else is looked at; the rest (a cell of 0 or of the matched
+		// state, and every non-ASCII byte's) is left to the steps below.
+		for i < len(b) {
+			n := t[s+int32(col[b[i]])]
+			if n <= stride {
+				break
+			}
+			s = n
+			i++
+		}
+		if i >= len(b) {
+			break
+		}
+		cur := d.byRow[s/stride]
 		c := b[i]
 		var n *dstate
 		if c < utf8.RuneSelf {
-			n = s.next[cls[c]]
-			if n == nil {
+			if next := t[s+int32(col[c])]; next == stride {
 				d.since += i - last
-				last = i
-				n = d.step(s, rune(c))
-				s.next[cls[c]] = n
+				return i
+			}
+			d.since += i - last
+			last = i
+			flushes := d.flushes
+			n = d.step(cur, rune(c))
+			if d.flushes == flushes {
+				// A flush made a new table, where cur's row is another state's.
+				d.trans[s+int32(col[c])] = n.row
 			}
 		} else {
 			r, size := utf8.DecodeRune(b[i:])
-			n = s.other[r]
+			n = cur.other[r]
 			if n == nil {
 				d.since += i - last
 				last = i
-				n = d.step(s, r)
-				if s.other == nil {
-					s.other = make(map[rune]*dstate)
-				}
-				if len(s.other) < maxOther && d.used+otherCost <= d.budget {
-					s.other[r] = n
-					d.used += otherCost
+				flushes := d.flushes
+				n = d.step(cur, r)
+				if d.flushes == flushes {
+					if cur.other == nil {
+						cur.other = make(map[rune]*dstate)
+					}
+					if len(cur.other) < maxOther && d.used+otherCost <= d.budget {
+						cur.other[r] = n
+						d.used += otherCost
+					}
 				}
 			}
 			i += size - 1
 		}
 		if d.gaveUp {
+			d.stopped = bytes.LastIndexByte(b[:i], '\n') + 1
 			if c == '\n' && !n.match {
-				lineStart = i + 1
+				d.stopped = i + 1
 			}
-			d.stopped = lineStart
 			return gaveUp
 		}
 		if n.match {
 			d.since += i - last
 			return i
 		}
-		if c == '\n' {
-			lineStart = i + 1
-		}
-		s = n
+		t = d.trans // a step may have grown the table, or flushed it
+		s = n.row
+		i++
 	}
 	d.since += len(b) - last
-	if len(b) > 0 && b[len(b)-1] != '\n' && d.matchesAtEnd(s) {
+	if len(b) > 0 && b[len(b)-1] != '\n' && d.matchesAtEnd(d.byRow[s/stride]) {
 		return len(b) - 1
 	}
 	return -1

@@ -151,10 +151,10 @@ func (d *dfa) reachable() int {
 			continue
 		}
 		seen[s] = true
-		n += stateCost + len(s.next)*ptrCost + len(s.pcs)*pcCost + len(s.other)*otherCost
-		for _, t := range s.next {
-			if t != nil {
-				stack = append(stack, t)
+		n += stateCost + int(d.stride)*cellCost + len(s.pcs)*pcCost + len(s.other)*otherCost
+		for _, t := range d.trans[s.row : s.row+d.stride] {
+			if t != 0 {
+				stack = append(stack, d.byRow[t/d.stride])
 			}
 		}
 		for _, t := range s.other {
