@@ -116,3 +116,32 @@ func TestFinderLongLiterals(t *testing.T) {
 		}
 	}
 }
+
+// TestFinderSampled checks that a finder tuned by a sample of the text moves to the pair
+// of bytes that stops the scan least often in it, keeps its pair when none is much
+// better, and finds what the untuned finder finds.
+func TestFinderSampled(t *testing.T) {
+	if !hasPairScan {
+		t.Skip("the pair is tuned only with the vector scan")
+	}
+	// Text full of "o" two bytes before "f" (the pair picked by the general ranking for
+	// "errorf"), but with no "rf".
+	sample := bytes.Repeat([]byte("info of (of) proof: fo of\n"), 4000)
+	f := newFinder([]byte("errorf"), true)
+	g := f.sampled(sample)
+	before := f.stops(sample, f.rare, f.rare2, len(sample))
+	after := g.stops(sample, g.rare, g.rare2, len(sample))
+	if after*2 > before {
+		t.Errorf("sampled pair %d,%d stops %d times, the first pair %d,%d %d times", g.rare, g.rare2, after, f.rare, f.rare2, before)
+	}
+	h := append(bytes.Clone(sample), []byte("x := ERRORF(y)\n")...)
+	if i, j := f.index(h), g.index(h); i != j || i != len(sample)+5 {
+		t.Errorf("index: untuned %d, sampled %d, want %d", i, j, len(sample)+5)
+	}
+	// Source code like the general ranking's: the pair stays.
+	code := bytes.Repeat([]byte("if err != nil {\n\treturn fmt.Errorf(\"x: %w\", err)\n}\n"), 2000)
+	k := newFinder([]byte("func main"), false)
+	if m := k.sampled(code); m.rare != k.rare || m.rare2 != k.rare2 {
+		t.Errorf("func main: pair moved from %d,%d to %d,%d on code where no pair stops half as often", k.rare, k.rare2, m.rare, m.rare2)
+	}
+}

@@ -16,10 +16,12 @@ var (
 )
 
 const (
-	partBytes  = 256 << 10   // a file's output handed on at a time (searcher.part)
-	bufSize    = 128 << 10   // the buffer each worker reuses
-	maxBufSize = 16 << 20    // a longer line is searched in pieces of this size
-	binaryScan = binfile.Len // a NUL byte in this many leading bytes makes a file binary
+	partBytes     = 256 << 10   // a file's output handed on at a time (searcher.part)
+	sampleBytes   = 256 << 10   // text a searcher samples to pick its finder's bytes by
+	samplePerFile = 16 << 10    // of each file at most: a sample of many files
+	bufSize       = 128 << 10   // the buffer each worker reuses
+	maxBufSize    = 16 << 20    // a longer line is searched in pieces of this size
+	binaryScan    = binfile.Len // a NUL byte in this many leading bytes makes a file binary
 )
 
 // searcher searches one file at a time with a buffer it keeps between files. It is used
@@ -32,7 +34,13 @@ type searcher struct {
 	maxLine       int // bytes of a line kept in an entry; 0 = all
 	buf           []byte
 	dfa           *dfa    // this searcher's automaton (line mode)
-	find          *finder // the finder for this file: m.find, or one tuned to it
+	find          *finder // the finder for this file: base, or one tuned to it
+
+	// The finder of this searcher's files: m.find until sample holds sampleBytes of
+	// the text searched, then one whose pair of bytes stops least often in it.
+	base    *finder
+	sample  []byte
+	sampled bool
 
 	// part, when set, takes a file's lines as they are found, about partBytes at a time,
 	// so that a file with millions of matching lines is never held whole; it returns
@@ -79,7 +87,16 @@ func (s *searcher) search(ctx context.Context, r io.Reader, name string) []Entry
 	if s.dfa != nil {
 		s.dfa.newFile()
 	}
-	s.find = s.m.find
+	if s.base == nil {
+		s.base = s.m.find
+	}
+	if s.base != nil && !s.sampled {
+		s.sample = append(s.sample, s.buf[:min(end, sampleBytes-len(s.sample), samplePerFile)]...)
+		if len(s.sample) >= sampleBytes {
+			s.base, s.sampled, s.sample = s.base.sampled(s.sample), true, nil
+		}
+	}
+	s.find = s.base
 	if s.find != nil && !eof {
 		// A large file: fill the buffer and pick the literal's rarest byte in it.
 		if end, eof, err = s.fill(r, end, len(s.buf)); err != nil {
