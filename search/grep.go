@@ -309,12 +309,9 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 			sr := newSearcher()
 			var j *job
 			fileNo := 0
-			parted := -1 // the last file of j that handed on a part
 			sr.part = func(out []Entry) bool {
-				p := part{file: fileNo, entries: out, more: parted == fileNo}
-				parted = fileNo
 				select {
-				case j.parts <- p:
+				case j.parts <- part{file: fileNo, entries: out}:
 					return true
 				case <-ctx.Done():
 					return false
@@ -322,7 +319,6 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 			}
 			for j = range jobs {
 				j.outs = make([][]Entry, len(j.files))
-				parted = -1
 				for i, f := range j.files {
 					if ctx.Err() != nil {
 						break
@@ -409,8 +405,9 @@ collect:
 						break collect
 					}
 				}
+				more := parted == p.file
 				parted = p.file
-				if !add(p.entries, p.more) {
+				if !add(p.entries, more) {
 					break collect
 				}
 			case <-j.done:
@@ -453,7 +450,6 @@ const outAhead = 1 << 20
 type part struct {
 	file    int // the file's index in its batch
 	entries []Entry
-	more    bool // entries of the same file were handed on before
 }
 
 // entrySize is the memory of an entry without its text.
