@@ -198,10 +198,13 @@ func (w *Workspace) display(name string) string {
 }
 
 // relName returns the store name name as the workspace shows it, relative to its root:
-// w.Rel(w.display(name)), without the allocations of that for the common case of a
-// name below the root of a workspace whose store is rooted higher up (the walks of find
-// and grep ask this of every entry).
+// w.Rel(w.display(name)), without the allocations of that in the common cases: a store
+// rooted at the root, and a name below the root of a workspace whose store is rooted
+// higher up (find and grep ask this of every entry and every result).
 func (w *Workspace) relName(name string) string {
+	if !w.virtual && w.base == "." {
+		return name // the store is rooted at the root: its names are the relative paths
+	}
 	if !w.virtual && w.base != "." && len(name) > len(w.base)+1 && name[len(w.base)] == '/' &&
 		strings.HasPrefix(name, w.base) && len(w.root) == len(w.base)+1 && w.root[0] == '/' && w.root[1:] == w.base {
 		return name[len(w.base)+1:]

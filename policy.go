@@ -114,6 +114,10 @@ type denyRules struct {
 	patterns []string       // as given
 	folded   []string       // foldName of each
 	fast     []glob.Matcher // folded, compiled: walks try every rule on every entry
+	// For matchSelf, the rules split by what they need of a path whose parents pass:
+	// its last element alone (byName, as glob.Matcher.LastElement gives them) or the
+	// whole path (byPath). Only the name is then folded for the default rules.
+	byName, byPath []glob.Matcher
 }
 
 func newDenyRules(opts *Options) (*denyRules, error) {
@@ -141,7 +145,13 @@ func newDenyRules(opts *Options) (*denyRules, error) {
 			f = p
 		}
 		d.folded = append(d.folded, f)
-		d.fast = append(d.fast, glob.Compile(f))
+		m := glob.Compile(f)
+		d.fast = append(d.fast, m)
+		if byName, ok := m.LastElement(); ok {
+			d.byName = append(d.byName, byName)
+		} else {
+			d.byPath = append(d.byPath, m)
+		}
 	}
 	return d, nil
 }
@@ -191,8 +201,17 @@ func (d *denyRules) match(rel string) (string, bool) {
 // known to pass, so only rel itself is tried, once per rule rather than once per rule and
 // parent.
 func (d *denyRules) matchSelf(rel string) bool {
+	name := foldName(rel[strings.LastIndexByte(rel, '/')+1:])
+	for _, m := range d.byName {
+		if m.Match(name) {
+			return true
+		}
+	}
+	if len(d.byPath) == 0 {
+		return false
+	}
 	folded := foldName(rel)
-	for _, m := range d.fast {
+	for _, m := range d.byPath {
 		if m.Match(folded) {
 			return true
 		}

@@ -91,6 +91,23 @@ func (m Matcher) Match(s string) bool {
 	return doublestar.MatchUnvalidated(m.pat, s)
 }
 
+// LastElement returns a matcher of a path's last element alone that agrees with m on
+// every path none of whose parent directories m matches, and true; or false when m needs
+// more of the path than its last element. A walk that never enters a directory matching
+// its rules asks only about each entry's own name: "**/*.pem" asks whether the name ends
+// in ".pem", and "**/.git/**" whether it is ".git" (below a ".git" the walk never goes).
+func (m Matcher) LastElement() (Matcher, bool) {
+	switch m.kind {
+	case anyExact, anyUnder:
+		return Matcher{kind: literal, lit: m.lit, pat: m.lit}, true
+	case anySuf:
+		return Matcher{kind: suffix, lit: m.lit, pat: "*" + m.lit}, true
+	case anyPre:
+		return Matcher{kind: prefix, lit: m.lit, pat: m.lit + "*"}, true
+	}
+	return Matcher{}, false
+}
+
 // hasElement reports whether one of the slash-separated elements of s is e.
 func hasElement(s, e string) bool {
 	for from := 0; ; {

@@ -62,3 +62,40 @@ func BenchmarkMatch(b *testing.B) {
 		})
 	}
 }
+
+// TestLastElement: the matcher of a path's last element must agree with doublestar on
+// every path none of whose parent directories the pattern matches (a walk that skips
+// matching directories asks only about such paths), and be offered only for the shapes
+// that need no more than the last element.
+func TestLastElement(t *testing.T) {
+	pats := []string{
+		"**/*.c", "**/.env", "**/.env.*", "**/id_rsa*", "**/*.pem", "**/.git/**", "**/a/**",
+		"**/x", "**/*.tar.gz", ".git/**", "a/b/**", "*.c", "a/*.c", "**/a/*.c", "x*", "**/*",
+	}
+	paths := []string{
+		"a.c", "b/a.c", "a/b/c.c", ".c", "c", ".env", "a/.env", "a/.envx", ".env.local", "d/.env.x",
+		"id_rsa", "d/id_rsa.pub", "xid_rsa", "k.pem", "a/b/k.pem", "pem", ".git", "b/.git", ".gitx",
+		"a", "b/a", "b/ab", "x", "y/x", "xy", "t.tar.gz", "a/t.tar.gz", "a/b", "a/b/c", "é.c",
+	}
+	for _, p := range pats {
+		m := Compile(p)
+		byName, ok := m.LastElement()
+		if want := m.kind == anyExact || m.kind == anySuf || m.kind == anyPre || m.kind == anyUnder; ok != want {
+			t.Errorf("Compile(%q).LastElement() offered %v, want %v", p, ok, want)
+		}
+		if !ok {
+			continue
+		}
+	paths:
+		for _, s := range paths {
+			for i := range len(s) {
+				if s[i] == '/' && doublestar.MatchUnvalidated(p, s[:i]) {
+					continue paths // a parent matches: the walk never gets here
+				}
+			}
+			if got, want := byName.Match(last(s)), doublestar.MatchUnvalidated(p, s); got != want {
+				t.Errorf("Compile(%q).LastElement().Match(%q) = %v, doublestar says %v of %q", p, last(s), got, want, s)
+			}
+		}
+	}
+}
