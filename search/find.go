@@ -1,12 +1,10 @@
 package search
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"io/fs"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -112,22 +110,36 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	wk := newWalker(ctx, fsys, walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads, skip: opts.Skip})
 	match := glob.Compile(pat)
-	// On the host only the name is kept, and whether a link led to it (all hostFS.modTime
-	// asks of the entry): a host entry would keep its whole listing alive until the end.
 	_, onHost := fsys.(hostFS)
-	var files []file
-	werr := wk.walk(dir, real, func(f file) bool {
-		subject := f.rel
-		if !byPath {
-			subject = f.rel[strings.LastIndexByte(f.rel, '/')+1:]
-		}
-		if match.Match(subject) {
-			if onHost && f.de != nil {
-				f.de = plainEntry{}
+	wk := newWalker(ctx, fsys, walkOptions{
+		hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads, skip: opts.Skip,
+		keep: func(rel string) bool {
+			if !byPath {
+				rel = rel[strings.LastIndexByte(rel, '/')+1:]
 			}
-			files = append(files, file{name: f.name, de: f.de})
+			return match.Match(rel)
+		},
+		modTimes: onHost,
+	})
+	// What the walk timed is found; the rest (reached through a link, or on a store other
+	// than the host) is looked up after it. Of a host entry only whether a link led to it
+	// is kept (all hostFS.modTime asks of it): the entry would keep its whole listing
+	// alive until the end.
+	// The walk visits from its workers at once, in no order: the results are sorted.
+	var mu sync.Mutex
+	var found []Found
+	var untimed []file
+	werr := wk.walkAny(dir, real, func(f file) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case !f.modTime.IsZero():
+			found = append(found, Found{Path: f.name, ModTime: f.modTime})
+		case onHost && f.de != nil:
+			untimed = append(untimed, file{name: f.name, de: plainEntry{}})
+		default:
+			untimed = append(untimed, file{name: f.name, de: f.de})
 		}
 		return true
 	})
@@ -137,13 +149,8 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 	if werr != nil {
 		return nil, werr
 	}
-	found := modTimes(ctx, fsys, files, threads)
-	slices.SortFunc(found, func(a, b Found) int {
-		if c := b.ModTime.Compare(a.ModTime); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Path, b.Path)
-	})
+	found = append(found, modTimes(ctx, fsys, untimed, threads)...)
+	sortFound(found, threads)
 	res := &FindResult{Files: found}
 	if opts.Limit > 0 && len(found) > opts.Limit {
 		res.Files, res.Truncated = found[:opts.Limit], true

@@ -62,19 +62,3 @@ func (d *hostDir) modTime(name string) (time.Time, error) {
 	}
 	return statModTime(dirfd, base, name)
 }
-
-// statModTime returns the modification time of base in the directory dirfd, without
-// following it if it is a symbolic link; name is the whole name, for the error.
-func statModTime(dirfd int, base, name string) (time.Time, error) {
-	var st unix.Stat_t
-	for {
-		err := unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return time.Time{}, &fs.PathError{Op: "stat", Path: name, Err: err}
-		}
-		return time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), nil
-	}
-}

@@ -3,6 +3,7 @@
 package search
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -43,3 +44,8 @@ func (d *hostDir) open(name string) (io.ReadCloser, error) {
 type dirHandle struct{}
 
 func (h *dirHandle) close() {}
+
+// modTime is never asked for: no walk holds a dirHandle here.
+func (h *dirHandle) modTime(base, name string) (time.Time, error) {
+	return time.Time{}, errors.ErrUnsupported
+}

@@ -4,15 +4,15 @@ package search
 
 import (
 	"context"
-	"slices"
-	"strings"
-
 	"errors"
-	"github.com/llmfs/llmfs/store/osdir"
 	"io"
 	"io/fs"
+	"slices"
+	"strings"
 	"syscall"
+	"time"
 
+	"github.com/llmfs/llmfs/store/osdir"
 	"golang.org/x/sys/unix"
 )
 
@@ -102,6 +102,28 @@ func (d *hostDir) parentOf(name string) (int, string, error) {
 type dirHandle struct{ fd int }
 
 func (h *dirHandle) close() { syscall.Close(h.fd) }
+
+// modTime returns the modification time of base, an entry of h, without following it if
+// it is a symbolic link; name is its store name, for the error.
+func (h *dirHandle) modTime(base, name string) (time.Time, error) {
+	return statModTime(h.fd, base, name)
+}
+
+// statModTime returns the modification time of base in the directory dirfd, without
+// following it if it is a symbolic link; name is the whole name, for the error.
+func statModTime(dirfd int, base, name string) (time.Time, error) {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return time.Time{}, &fs.PathError{Op: "stat", Path: name, Err: err}
+		}
+		return time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), nil
+	}
+}
 
 // readDirAt lists the directory name, opened relative to its parent's handle when there
 // is one, and returns it open, for its own subdirectories to be opened relative to it:

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // walkOptions choose what a walk visits.
@@ -21,6 +22,16 @@ type walkOptions struct {
 	files func(rel string) verdict
 	// skip, if not nil, leaves out the entries whose store name it reports true for.
 	skip func(name string) bool
+	// keep, if not nil, takes only the files it reports true for, after every other
+	// rule. It is asked in the listing workers, so a find matches its pattern in
+	// parallel, and before anything is kept of the files it turns away.
+	keep func(rel string) bool
+	// modTimes has the workers look up the modification time of each file they keep
+	// (file.modTime) while its directory is open: a stat relative to the directory's
+	// descriptor, in parallel with the walk, instead of a second pass that opens each
+	// directory again. A file reached through a symbolic link, or in a directory listed
+	// by name, is left without one.
+	modTimes bool
 }
 
 // verdict is a file filter's ruling, following ripgrep's precedence: a glob overrides
@@ -39,6 +50,9 @@ type file struct {
 	name string      // store name
 	rel  string      // relative to the directory searched
 	de   fs.DirEntry // nil when the file was reached through a symbolic link
+	// modTime is the file's modification time when the walk looked it up (see
+	// walkOptions.modTimes); zero otherwise.
+	modTime time.Time
 }
 
 // dirNode is a directory whose listing a worker reads ahead of the ordered traversal.
@@ -82,6 +96,9 @@ type walker struct {
 	ahead   int        // the bound on held
 	stop    bool
 	handles map[*dirHandle]struct{} // the directories held open, closed at the latest when the walk ends
+	// unlisted counts the directories queued and not yet listed and visited, for
+	// walkAny to know when it is done.
+	unlisted int
 }
 
 // A dirAtFS is a file system that lists a directory relative to its parent's open handle
@@ -142,6 +159,7 @@ func (w *walker) push(subs []*dirNode) {
 	for i := len(subs) - 1; i >= 0; i-- {
 		w.pending = append(w.pending, subs[i])
 	}
+	w.unlisted += len(subs)
 	w.mu.Unlock()
 	w.cond.Broadcast()
 }
@@ -184,6 +202,72 @@ func (w *walker) walk(dir, real string, visit func(file) bool) error {
 	}
 	w.handles = nil
 	return root.err
+}
+
+// walkAny visits every file below the directory dir as walk does, but in no particular
+// order and from several goroutines at once: each worker visits the files of a listing
+// as soon as it has read it. For a caller that orders the files itself (find sorts its
+// matches newest first), it spares the ordered walk's waits for the one listing the
+// visit needs next, which left a core idle for part of a find of the Linux tree.
+func (w *walker) walkAny(dir, real string, visit func(file) bool) error {
+	root := &dirNode{name: dir, real: real, ig: w.ancestorIgnores(dir), done: make(chan struct{})}
+	w.push([]*dirNode{root})
+	stopWatch := make(chan struct{})
+	go w.watchContext(stopWatch)
+	for range w.opts.threads {
+		w.wg.Add(1)
+		go w.workAny(visit)
+	}
+	w.wg.Wait()
+	close(stopWatch)
+	for h := range w.handles {
+		h.close()
+	}
+	w.handles = nil
+	return root.err
+}
+
+// workAny is a worker of walkAny: it lists the pending directory pushed last (depth
+// first, which keeps few directories open and pending) and visits its files, until no
+// directory is left to list or the walk stops.
+func (w *walker) workAny(visit func(file) bool) {
+	defer w.wg.Done()
+	for {
+		w.mu.Lock()
+		for !w.stop && len(w.pending) == 0 {
+			w.cond.Wait()
+		}
+		if w.stop {
+			w.mu.Unlock()
+			return
+		}
+		n := w.pending[len(w.pending)-1]
+		w.pending[len(w.pending)-1] = nil
+		w.pending = w.pending[:len(w.pending)-1]
+		w.mu.Unlock()
+
+		w.load(n) // queues n's subdirectories before n counts as done
+		ok := true
+		for i, it := range n.items {
+			n.items[i] = item{}
+			if it.sub == nil && ok {
+				ok = visit(it.f)
+			}
+		}
+		n.items = nil
+
+		w.mu.Lock()
+		w.unlisted--
+		if !ok || w.unlisted == 0 {
+			w.stop = true
+			w.pending = nil
+		}
+		stop := w.stop
+		w.mu.Unlock()
+		if stop {
+			w.cond.Broadcast()
+		}
+	}
 }
 
 func (w *walker) visit(n *dirNode, visit func(file) bool) bool {
@@ -373,7 +457,16 @@ func (w *walker) load(n *dirNode) {
 			subs = append(subs, sub)
 			continue
 		}
-		n.items = append(n.items, item{f: file{name: name, rel: rel, de: de}})
+		if w.opts.keep != nil && !w.opts.keep(rel) {
+			continue
+		}
+		f := file{name: name, rel: rel, de: de}
+		if w.opts.modTimes && de != nil && n.h != nil {
+			// On an error (the file gone meanwhile) the time stays zero, for the caller
+			// to look up again and drop the file.
+			f.modTime, _ = n.h.modTime(base, name)
+		}
+		n.items = append(n.items, item{f: f})
 	}
 }
 
