@@ -12,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,7 +49,7 @@ type StdioTransport struct {
 var _ mcp.Transport = (*StdioTransport)(nil)
 
 // Connect implements [mcp.Transport].
-func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
+func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	in, out := t.In, t.Out
 	if in == nil {
 		in = os.Stdin
@@ -60,7 +61,11 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if limit <= 0 {
 		limit = DefaultMaxFrameBytes
 	}
+	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	c := &stdioConn{
+		ctx:      cctx,
+		cancel:   cancel,
+		running:  map[jsonrpc.ID]context.CancelFunc{},
 		out:      out,
 		limit:    limit,
 		lines:    make(chan frame),
@@ -82,6 +87,12 @@ type frame struct {
 
 // stdioConn is the [mcp.Connection] of a [StdioTransport].
 type stdioConn struct {
+	// ctx is the context of the calls the connection runs itself ([ServeStdio]); Close
+	// cancels it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	calls  atomic.Pointer[stdioCalls] // set by ServeStdio once the session is made
+
 	out     io.Writer
 	limit   int // bytes a line
 	writeMu sync.Mutex
@@ -96,10 +107,14 @@ type stdioConn struct {
 	eof bool
 
 	mu       sync.Mutex
-	changed  chan struct{}       // closed and replaced whenever incoming or outgoing shrinks
-	incoming map[jsonrpc.ID]bool // calls read and not yet answered
-	outgoing map[jsonrpc.ID]bool // calls written to the client and not yet answered
+	changed  chan struct{}                     // closed and replaced whenever incoming or outgoing shrinks
+	incoming map[jsonrpc.ID]bool               // calls read and not yet answered
+	outgoing map[jsonrpc.ID]bool               // calls written to the client and not yet answered
+	running  map[jsonrpc.ID]context.CancelFunc // calls the connection runs itself
 }
+
+// link makes the connection run the tool calls sc takes from now on.
+func (c *stdioConn) link(sc *stdioCalls) { c.calls.Store(sc) }
 
 // readLines sends the lines of in to c.lines until the input ends or c closes. A line
 // over limit bytes is sent as its length only. Like the go-sdk's reader, it leaks if a
@@ -188,6 +203,15 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if !c.track(msg) {
 			c.reply(id, jsonrpc.CodeInvalidRequest, "request id already in use by a call in progress")
 			continue
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok {
+			if sc := c.calls.Load(); sc != nil {
+				if req.Method == "notifications/cancelled" {
+					c.cancelRunning(req)
+				} else if sc.start(c, req) {
+					continue
+				}
+			}
 		}
 		return msg, nil
 	}
@@ -357,7 +381,12 @@ func (c *stdioConn) reply(id any, code int64, msg string) {
 
 // Close ends the connection and unblocks Read. It does not close the reader or the writer.
 func (c *stdioConn) Close() error {
-	c.closeOnce.Do(func() { close(c.closed) })
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		if c.cancel != nil {
+			c.cancel()
+		}
+	})
 	return nil
 }
 
