@@ -302,4 +302,3 @@ func BenchmarkStdioInFlight(b *testing.B) {
 		})
 	}
 }
-
