@@ -4,6 +4,7 @@ package mcpserver
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/tools"
 )
 
 // pipeClient is a minimal JSON-RPC client of a server served over pipes in this process:
@@ -300,5 +302,46 @@ func BenchmarkStdioInFlight(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// TestAppendTextResultAsGoSDK checks that appendTextResult writes a result as the go-sdk's
+// MarshalJSON does, once the HTML escapes of both are undone, and leaves the results it
+// does not know to MarshalJSON.
+func TestAppendTextResultAsGoSDK(t *testing.T) {
+	texts := []string{"", "plain", "a < b && c > d", "\u2028\u2029", "\xff\xfe", `"quoted" \ back`, "\x00\x01\t\n", "ünï €", `\u003c`}
+	for _, text := range texts {
+		structured, err := tools.Marshal(map[string]any{"content": text, "n": 1, "list": []string{text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, res := range []*mcp.CallToolResult{
+			{Content: []mcp.Content{&mcp.TextContent{Text: text}}},
+			{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(structured)},
+			{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true},
+		} {
+			got, ok := appendTextResult(nil, res)
+			want, err := res.MarshalJSON()
+			if !ok || err != nil {
+				t.Fatalf("%q: appendTextResult %v, MarshalJSON %v", text, ok, err)
+			}
+			g, _ := unescapeHTML(nil, got)
+			w, _ := unescapeHTML(nil, want)
+			if !bytes.Equal(g, w) {
+				t.Errorf("%q:\nappendTextResult %s\nMarshalJSON      %s", text, g, w)
+			}
+		}
+	}
+	for _, res := range []*mcp.CallToolResult{
+		{Meta: mcp.Meta{"k": 1}, Content: []mcp.Content{&mcp.TextContent{Text: "x"}}},
+		{Content: []mcp.Content{&mcp.TextContent{Text: "x"}, &mcp.ImageContent{Data: []byte{1}, MIMEType: "image/png"}}},
+		{Content: []mcp.Content{&mcp.TextContent{Text: "x", Annotations: &mcp.Annotations{Priority: 1}}}},
+		{Content: []mcp.Content{&mcp.TextContent{Text: "x"}}, StructuredContent: map[string]any{"a": 1}},
+		{Content: []mcp.Content{&mcp.TextContent{Text: "x"}}, StructuredContent: json.RawMessage("{\"a\":\"\u2028\"}")},
+		{Content: []mcp.Content{}},
+	} {
+		if got, ok := appendTextResult(nil, res); ok {
+			t.Errorf("appendTextResult took %#v: %s", res, got)
+		}
 	}
 }
