@@ -93,10 +93,19 @@ type stdioConn struct {
 	cancel context.CancelFunc
 	calls  atomic.Pointer[stdioCalls] // set by ServeStdio once the session is made
 
-	out     io.Writer
-	limit   int // bytes a line
-	writeMu sync.Mutex
-	buf     []byte // the line being written, under writeMu
+	out   io.Writer
+	limit int // bytes a line
+	// The lines to write, written in batches: while one write is under way, the lines
+	// that become ready queue up and go out together in the next, so that several
+	// answers ready at once cost one write system call, not one each.
+	writeMu  sync.Mutex
+	written  sync.Cond // broadcast under writeMu when a batch is written
+	pending  []byte    // lines queued for the next batch
+	spare    []byte    // the last batch's buffer, for reuse
+	queued   uint64    // lines queued so far
+	flushed  uint64    // lines written (or failed) so far
+	flushing bool      // a writer is writing a batch
+	writeErr error     // the first failed write's error; every later write fails too
 
 	lines  chan frame    // from readLines
 	closed chan struct{} // closed by Close
@@ -353,17 +362,46 @@ func (c *stdioConn) answered(id jsonrpc.ID) {
 }
 
 // writeLine writes one message and its newline, with the go-sdk's HTML escapes undone
-// (see [unescaper]).
+// (see [unescaper]). It returns once the line is written, in a batch with the lines
+// queued while the previous batch was being written.
 func (c *stdioConn) writeLine(data []byte) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	c.buf, _ = unescapeHTML(c.buf[:0], data)
-	c.buf = append(c.buf, '\n')
-	_, err := c.out.Write(c.buf)
-	if cap(c.buf) > 1<<20 {
-		c.buf = nil // do not keep a large write's buffer
+	if c.written.L == nil {
+		c.written.L = &c.writeMu
 	}
-	return err
+	c.pending, _ = unescapeHTML(c.pending, data)
+	c.pending = append(c.pending, '\n')
+	c.queued++
+	mine := c.queued
+	for c.flushing && c.flushed < mine {
+		c.written.Wait()
+	}
+	if c.flushed >= mine {
+		return c.writeErr // written in another writer's batch
+	}
+	// Write the batch, this line last in it, and hand over to the writers that queued
+	// lines meanwhile.
+	c.flushing = true
+	batch, upto := c.pending, c.queued
+	c.pending = c.spare[:0]
+	err := c.writeErr
+	c.writeMu.Unlock()
+	if err == nil {
+		_, err = c.out.Write(batch)
+	}
+	c.writeMu.Lock()
+	if err != nil && c.writeErr == nil {
+		c.writeErr = err
+	}
+	c.spare = batch[:0]
+	if cap(c.spare) > 1<<20 {
+		c.spare = nil // do not keep a large write's buffer
+	}
+	c.flushed = upto
+	c.flushing = false
+	c.written.Broadcast()
+	return c.writeErr
 }
 
 // reply writes an error response to a line that is no message. A nil id is written as

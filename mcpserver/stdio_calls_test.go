@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -343,5 +344,65 @@ func TestAppendTextResultAsGoSDK(t *testing.T) {
 		if got, ok := appendTextResult(nil, res); ok {
 			t.Errorf("appendTextResult took %#v: %s", res, got)
 		}
+	}
+}
+
+// gateWriter records each Write; the first waits for open to be closed.
+type gateWriter struct {
+	open   chan struct{}
+	mu     sync.Mutex
+	writes []string
+}
+
+func (w *gateWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	first := len(w.writes) == 0
+	w.writes = append(w.writes, string(p))
+	w.mu.Unlock()
+	if first {
+		<-w.open
+	}
+	return len(p), nil
+}
+
+// TestWriteLineBatches checks that the lines queued while a write is under way go out
+// together in the next write, each whole, and that every writer returns once its line is
+// written.
+func TestWriteLineBatches(t *testing.T) {
+	w := &gateWriter{open: make(chan struct{})}
+	c := &stdioConn{out: w}
+	var wg sync.WaitGroup
+	wg.Go(func() { c.writeLine([]byte(`{"n":0}`)) })
+	for {
+		w.mu.Lock()
+		n := len(w.writes)
+		w.mu.Unlock()
+		if n == 1 {
+			break // the first write is under way
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for i := 1; i <= 4; i++ {
+		wg.Go(func() { c.writeLine(fmt.Appendf(nil, `{"n":%d,"s":"\u003c"}`, i)) })
+	}
+	for {
+		c.writeMu.Lock()
+		queued := c.queued
+		c.writeMu.Unlock()
+		if queued == 5 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(w.open)
+	wg.Wait()
+	if len(w.writes) != 2 || w.writes[0] != "{\"n\":0}\n" {
+		t.Fatalf("writes %q, want the first line alone, then the other four together", w.writes)
+	}
+	lines := strings.Split(strings.TrimSuffix(w.writes[1], "\n"), "\n")
+	slices.Sort(lines)
+	want := []string{`{"n":1,"s":"<"}`, `{"n":2,"s":"<"}`, `{"n":3,"s":"<"}`, `{"n":4,"s":"<"}`}
+	if !slices.Equal(lines, want) {
+		t.Errorf("second write %q, want the lines %q", w.writes[1], want)
 	}
 }
