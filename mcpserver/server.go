@@ -142,8 +142,10 @@ type server struct {
 }
 
 // New returns an MCP server for ws, with the tools of opts.Dialect that ws's mode allows.
-// Serve it with [mcp.Server.Run] on a transport ([StdioTransport] for standard input and
-// output: unlike the go-sdk's, it survives bad lines), or over HTTP with [NewHTTPHandler].
+// Serve it on standard input and output with [ServeStdio] and a [StdioTransport] (unlike
+// the go-sdk's, it survives bad lines; ServeStdio runs tool calls side by side without the
+// go-sdk's per-request costs), with [mcp.Server.Run] on any transport, or over HTTP with
+// [NewHTTPHandler].
 func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	if opts == nil {
 		opts = &Options{}
