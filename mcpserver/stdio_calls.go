@@ -140,8 +140,13 @@ func (sc *stdioCalls) start(c *stdioConn, req *jsonrpc.Request) bool {
 		return false // unknown or hidden: the go-sdk's error, or denyHidden's result
 	}
 	st, err := sc.s.session(c.ctx, sc.ss)
+	// A call whose session must ask the client for its roots goes to the go-sdk: a worker
+	// waiting on the client's answer could hold a slot while Read, waiting for a free
+	// one, could not read that answer. (A roots/list_changed that comes just after this
+	// check can still make up to MaxStdioCalls calls wait, all behind the one asking,
+	// for at most Options.RootsTimeout.)
 	if err != nil || st.stale.Load() {
-		return false // the go-sdk answers, or asks the client for its roots first
+		return false
 	}
 	// Cancellable from now on: a notifications/cancelled may be the next line.
 	ctx, cancel := context.WithCancel(c.ctx)

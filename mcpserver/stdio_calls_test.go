@@ -155,11 +155,23 @@ func TestServeStdioAnswersAsRun(t *testing.T) {
 		`{"name":"nope","arguments":{}}`,
 		`{"name":7}`,
 		`[1]`,
+		`{"name":"file_read","arguments":null}`,
+		`{"name":"file_read","arguments":"small.txt"}`,
+		`{"name":"file_read","arguments":{"path":["small.txt"]}}`,
+		`{"name":"file_read","_meta":null,"arguments":{"path":"small.txt"}}`,
+		`{"name":"file_read","Name":"nope","arguments":{"path":"small.txt"}}`,
+		`{"name":"file_read","arguments":{"path":"small.txt","path":"/elsewhere"}}`,
+		`"file_read"`,
+		`null`,
 	}
 	var answers [2][]string
 	for i, serve := range []func(context.Context, *mcp.Server, *StdioTransport) error{serveRun, ServeStdio} {
 		srv, anon := stdioServer(t)
 		c := servePipes(t, srv, serve)
+		// Cancellations that name nothing, or nothing readable, change nothing.
+		for _, p := range []string{`{"requestId":{"a":1}}`, `5`, `{"requestId":99}`, `{}`} {
+			c.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":`+p+`}`)
+		}
 		for j, p := range calls {
 			line := c.call(t, fmt.Sprint(j+1), "tools/call", p)
 			answers[i] = append(answers[i], anon(line))
