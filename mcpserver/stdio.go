@@ -71,6 +71,7 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		lines:    make(chan frame),
 		closed:   make(chan struct{}),
 		changed:  make(chan struct{}),
+		asking:   make(chan struct{}),
 		incoming: map[jsonrpc.ID]bool{},
 		outgoing: map[jsonrpc.ID]bool{},
 	}
@@ -117,6 +118,7 @@ type stdioConn struct {
 
 	mu       sync.Mutex
 	changed  chan struct{}                     // closed and replaced whenever incoming or outgoing shrinks
+	asking   chan struct{}                     // closed and replaced whenever outgoing grows
 	incoming map[jsonrpc.ID]bool               // calls read and not yet answered
 	outgoing map[jsonrpc.ID]bool               // calls written to the client and not yet answered
 	running  map[jsonrpc.ID]context.CancelFunc // calls the connection runs itself
@@ -294,6 +296,10 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			// Before the write: the answer may be read before Write returns.
 			c.mu.Lock()
 			c.outgoing[m.ID] = true
+			if c.asking != nil {
+				close(c.asking) // wakes a Read waiting for a worker: see stdioCalls.run
+				c.asking = make(chan struct{})
+			}
 			c.mu.Unlock()
 		}
 	}

@@ -13,7 +13,9 @@ import (
 
 // MaxStdioCalls is the most tool calls a [ServeStdio] connection runs itself at once.
 // When that many are running, the transport stops reading until one ends, so a client
-// that floods the server waits on the pipe instead of growing the server's goroutines.
+// that floods the server waits on the pipe instead of growing the server's goroutines;
+// except while the server waits for an answer of the client (its roots), which must be
+// read: the calls that come meanwhile go to the go-sdk, as they all did before.
 const MaxStdioCalls = 64
 
 // ServeStdio serves srv on t until the client ends the session or ctx is done, as
@@ -79,8 +81,10 @@ type stdioCalls struct {
 }
 
 // run runs job on an idle worker, or a new one while there are fewer than
-// [MaxStdioCalls], or else waits for a worker to be free. It reports false if the
-// connection closed first.
+// [MaxStdioCalls], or else waits for a worker to be free. It reports false, for the
+// go-sdk to take the call, if the connection closed first, or if the server waits for an
+// answer of the client (roots/list): Read must not stop reading then, or the workers
+// waiting behind that answer (on the session's roots) would never get it.
 func (sc *stdioCalls) run(c *stdioConn, job func()) bool {
 	select {
 	case sc.work <- job:
@@ -95,9 +99,17 @@ func (sc *stdioCalls) run(c *stdioConn, job func()) bool {
 		return true
 	}
 	sc.mu.Unlock()
+	c.mu.Lock()
+	asking, waiting := c.asking, len(c.outgoing) > 0
+	c.mu.Unlock()
+	if waiting {
+		return false
+	}
 	select {
 	case sc.work <- job:
 		return true
+	case <-asking:
+		return false
 	case <-c.closed:
 		return false
 	}
@@ -140,11 +152,9 @@ func (sc *stdioCalls) start(c *stdioConn, req *jsonrpc.Request) bool {
 		return false // unknown or hidden: the go-sdk's error, or denyHidden's result
 	}
 	st, err := sc.s.session(c.ctx, sc.ss)
-	// A call whose session must ask the client for its roots goes to the go-sdk: a worker
-	// waiting on the client's answer could hold a slot while Read, waiting for a free
-	// one, could not read that answer. (A roots/list_changed that comes just after this
-	// check can still make up to MaxStdioCalls calls wait, all behind the one asking,
-	// for at most Options.RootsTimeout.)
+	// A call whose session must first ask the client for its roots goes to the go-sdk,
+	// which has no bound; those that come while it asks may still run here and wait
+	// behind it, and then run never makes Read wait (see run).
 	if err != nil || st.stale.Load() {
 		return false
 	}

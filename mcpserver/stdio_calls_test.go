@@ -40,6 +40,12 @@ type pipeClient struct {
 // session. The server stops when the test ends.
 func servePipes(t testing.TB, srv *mcp.Server, serve func(context.Context, *mcp.Server, *StdioTransport) error) *pipeClient {
 	t.Helper()
+	return servePipesWith(t, srv, serve, `{}`)
+}
+
+// servePipesWith is servePipes for a client with the given capabilities.
+func servePipesWith(t testing.TB, srv *mcp.Server, serve func(context.Context, *mcp.Server, *StdioTransport) error, capabilities string) *pipeClient {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &pipeClient{in: inW, pending: map[string]chan string{}, done: make(chan error, 1)}
@@ -56,7 +62,7 @@ func servePipes(t testing.TB, srv *mcp.Server, serve func(context.Context, *mcp.
 			t.Error("the server did not end after its input did")
 		}
 	})
-	c.call(t, "0", "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"v0"}}`)
+	c.call(t, "0", "initialize", `{"protocolVersion":"2025-06-18","capabilities":`+capabilities+`,"clientInfo":{"name":"t","version":"v0"}}`)
 	c.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return c
 }
@@ -416,5 +422,57 @@ func TestWriteLineBatches(t *testing.T) {
 	want := []string{`{"n":1,"s":"<"}`, `{"n":2,"s":"<"}`, `{"n":3,"s":"<"}`, `{"n":4,"s":"<"}`}
 	if !slices.Equal(lines, want) {
 		t.Errorf("second write %q, want the lines %q", w.writes[1], want)
+	}
+}
+
+// TestServeStdioReadsWhileAskingRoots floods the server with calls while it waits for the
+// client's roots: the transport must read on, past more calls than it runs at once, to
+// the client's answer (were it to wait for a free worker, the workers waiting behind the
+// roots would never be freed, and the sends below would never end); then every call is
+// narrowed to the roots the client gave.
+func TestServeStdioReadsWhileAskingRoots(t *testing.T) {
+	srv, anon := stdioServer(t)
+	s := lookupServer(srv)
+	first, other := s.roots[0].Root(), s.roots[1].Root()
+	c := servePipesWith(t, srv, ServeStdio, `{"roots":{"listChanged":true}}`)
+	firstCall := c.start(t, `"c0"`, "tools/call", `{"name":"file_read","arguments":{"path":"small.txt"}}`)
+	var rootsID json.RawMessage
+	for rootsID == nil {
+		c.mu.Lock()
+		for _, line := range c.other {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal([]byte(line), &m) == nil && m.Method == "roots/list" {
+				rootsID = m.ID
+			}
+		}
+		c.mu.Unlock()
+		time.Sleep(time.Millisecond)
+	}
+	const n = 4 * MaxStdioCalls
+	sent := make(chan []chan string)
+	go func() {
+		var chs []chan string
+		for i := range n {
+			chs = append(chs, c.start(t, fmt.Sprintf(`"c%d"`, i+1), "tools/call", fmt.Sprintf(`{"name":"file_read","arguments":{"path":%q}}`, filepath.Join(other, "x"))))
+		}
+		sent <- chs
+	}()
+	var chs []chan string
+	select {
+	case chs = <-sent:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the transport stopped reading while the server waited for the client's roots")
+	}
+	c.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"roots":[{"uri":"file://%s"}]}}`, rootsID, first))
+	if line := <-firstCall; !strings.Contains(line, "a line of a small file") {
+		t.Errorf("first call: %s", line)
+	}
+	for _, ch := range chs {
+		if line := <-ch; !strings.Contains(line, "outside the client's roots") {
+			t.Fatalf("a read outside the client's roots: %s", anon(line))
+		}
 	}
 }
