@@ -217,10 +217,15 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok {
 			if sc := c.calls.Load(); sc != nil {
-				if req.Method == "notifications/cancelled" {
+				switch req.Method {
+				case "notifications/cancelled":
 					c.cancelRunning(req)
-				} else if sc.start(c, req) {
-					continue
+				case "notifications/roots/list_changed":
+					sc.rootsChanged(c)
+				default:
+					if sc.start(c, req) {
+						continue
+					}
 				}
 			}
 		}

@@ -267,6 +267,15 @@ func toWireError(err error) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 }
 
+// rootsChanged marks the session's roots for fetching before its next call, as
+// rootsChangedMiddleware does, but as the notification is read: the go-sdk handles it
+// after Read returns it, and a call read after it must not run here on the old roots.
+func (sc *stdioCalls) rootsChanged(c *stdioConn) {
+	if st, err := sc.s.session(c.ctx, sc.ss); err == nil {
+		st.stale.Store(!sc.s.roots[0].Relaxed())
+	}
+}
+
 // cancelRunning cancels the call a notifications/cancelled names, if the transport runs
 // it. The notification still goes on to the go-sdk, which cancels its own calls.
 func (c *stdioConn) cancelRunning(req *jsonrpc.Request) {

@@ -93,6 +93,32 @@ func (c *pipeClient) readLoop(out io.Reader) {
 	}
 }
 
+// request waits for the nth request of the server with the method, and returns its id.
+func (c *pipeClient) request(t testing.TB, method string, nth int) json.RawMessage {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		seen := 0
+		c.mu.Lock()
+		for _, line := range c.other {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal([]byte(line), &m) == nil && m.Method == method {
+				if seen++; seen == nth {
+					c.mu.Unlock()
+					return m.ID
+				}
+			}
+		}
+		c.mu.Unlock()
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("the server sent no %s request #%d", method, nth)
+	return nil
+}
+
 func (c *pipeClient) send(t testing.TB, line string) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
@@ -436,21 +462,7 @@ func TestServeStdioReadsWhileAskingRoots(t *testing.T) {
 	first, other := s.roots[0].Root(), s.roots[1].Root()
 	c := servePipesWith(t, srv, ServeStdio, `{"roots":{"listChanged":true}}`)
 	firstCall := c.start(t, `"c0"`, "tools/call", `{"name":"file_read","arguments":{"path":"small.txt"}}`)
-	var rootsID json.RawMessage
-	for rootsID == nil {
-		c.mu.Lock()
-		for _, line := range c.other {
-			var m struct {
-				ID     json.RawMessage `json:"id"`
-				Method string          `json:"method"`
-			}
-			if json.Unmarshal([]byte(line), &m) == nil && m.Method == "roots/list" {
-				rootsID = m.ID
-			}
-		}
-		c.mu.Unlock()
-		time.Sleep(time.Millisecond)
-	}
+	rootsID := c.request(t, "roots/list", 1)
 	const n = 4 * MaxStdioCalls
 	sent := make(chan []chan string)
 	go func() {
@@ -473,6 +485,49 @@ func TestServeStdioReadsWhileAskingRoots(t *testing.T) {
 	for _, ch := range chs {
 		if line := <-ch; !strings.Contains(line, "outside the client's roots") {
 			t.Fatalf("a read outside the client's roots: %s", anon(line))
+		}
+	}
+}
+
+// TestServeStdioRootsChangedInOrder checks that a call read after
+// notifications/roots/list_changed runs on the new roots: the server asks for them again
+// before it, even though the go-sdk handles the notification after the transport has
+// read on. A middleware holds the notification back a little, so that a call run on
+// the old roots (and refused on them) would have the time to.
+func TestServeStdioRootsChangedInOrder(t *testing.T) {
+	srv, anon := stdioServer(t)
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "notifications/roots/list_changed" {
+				time.Sleep(20 * time.Millisecond)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	s := lookupServer(srv)
+	first, other := s.roots[0].Root(), s.roots[1].Root()
+	c := servePipesWith(t, srv, ServeStdio, `{"roots":{"listChanged":true}}`)
+	answer := func(nth int, root string) {
+		id := c.request(t, "roots/list", nth)
+		c.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"roots":[{"uri":"file://%s"}]}}`, id, root))
+	}
+	call := c.start(t, `"c1"`, "tools/call", `{"name":"file_read","arguments":{"path":"small.txt"}}`)
+	answer(1, first)
+	if line := <-call; !strings.Contains(line, "a line of a small file") {
+		t.Fatalf("read within the roots: %s", anon(line))
+	}
+	for i := range 6 {
+		// The roots become the other directory: the read there that follows must wait
+		// for them, and not be refused on the old ones.
+		root := other
+		if i%2 == 1 {
+			root = first
+		}
+		c.send(t, `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`)
+		call := c.start(t, fmt.Sprintf(`"r%d"`, i), "tools/call", fmt.Sprintf(`{"name":"file_read","arguments":{"path":%q}}`, filepath.Join(root, "x")))
+		answer(i+2, root)
+		if line := <-call; !strings.Contains(line, "FILE_NOT_FOUND") {
+			t.Fatalf("round %d: a read within the new roots: %s", i, anon(line))
 		}
 	}
 }
