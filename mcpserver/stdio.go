@@ -39,6 +39,9 @@ const maxDepth = 1000
 // At the end of the input the calls already read still run and answer before the
 // connection closes; a request the server made to the client (roots/list) then gets an
 // error, since no answer can come.
+//
+// Served with [ServeStdio] rather than [mcp.Server.Run], it runs the plain tool calls of
+// a server made by [New] itself, side by side.
 type StdioTransport struct {
 	In  io.Reader // default os.Stdin
 	Out io.Writer // default os.Stdout
