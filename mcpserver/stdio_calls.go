@@ -20,7 +20,7 @@ const MaxStdioCalls = 64
 
 // ServeStdio serves srv on t until the client ends the session or ctx is done, as
 // srv.Run(ctx, t) does. For a server made by [New], the transport runs the plain tool
-// calls of an initialized session itself, each in its own goroutine (at most
+// calls of an initialized session itself, side by side on worker goroutines (at most
 // [MaxStdioCalls] at once): the same tool handler, on the same session, with the same
 // result, but without the go-sdk's per-request decoding of the params and their _meta,
 // its goroutine hand-offs and its second encoding of the result, which together cost a
@@ -136,9 +136,9 @@ type callParams struct {
 	RequestState   json.RawMessage `json:"requestState"`
 }
 
-// start runs the call req in a goroutine of its own and reports true, or reports false
-// for a request the go-sdk must handle. It waits for a free slot when
-// [MaxStdioCalls] calls are running.
+// start runs the call req on a worker and reports true, or reports false for a request
+// the go-sdk must handle. It waits for a free worker when [MaxStdioCalls] calls are
+// running (but see run).
 func (sc *stdioCalls) start(c *stdioConn, req *jsonrpc.Request) bool {
 	if req.Method != "tools/call" || !req.ID.IsValid() || len(req.Params) == 0 || sc.ss.InitializeParams() == nil {
 		return false
