@@ -133,13 +133,19 @@ type server struct {
 	watches          watches
 	stateless        bool
 
+	// handlers are the tool handlers given to the go-sdk, by tool name, for
+	// [ServeStdio] to call without it. Written only in New.
+	handlers map[string]mcp.ToolHandler
+
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
 }
 
 // New returns an MCP server for ws, with the tools of opts.Dialect that ws's mode allows.
-// Serve it with [mcp.Server.Run] on a transport ([StdioTransport] for standard input and
-// output: unlike the go-sdk's, it survives bad lines), or over HTTP with [NewHTTPHandler].
+// Serve it on standard input and output with [ServeStdio] and a [StdioTransport] (unlike
+// the go-sdk's, it survives bad lines; ServeStdio runs tool calls side by side without the
+// go-sdk's per-request costs), with [mcp.Server.Run] on any transport, or over HTTP with
+// [NewHTTPHandler].
 func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -189,6 +195,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		watches:          watches{subs: map[string]*watch{}, feeds: map[int]*feedRunning{}},
 		stateless:        o.stateless,
 		sessions:         map[*mcp.ServerSession]*session{},
+		handlers:         map[string]mcp.ToolHandler{},
 	}
 	if err := s.checkRoots(); err != nil {
 		return nil, err
@@ -227,13 +234,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", d.Name, err)
 		}
-		srv.AddTool(&mcp.Tool{
-			Name:         d.Name,
-			Description:  d.Description,
-			InputSchema:  d.InputSchema,
-			OutputSchema: d.OutputSchema,
-			Annotations:  annotations(d),
-		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.withProgress(ctx, req, func() *mcp.CallToolResult {
 				out, err := s.call(ctx, req, d.Name, keys)
 				if err != nil && ctx.Err() != nil {
@@ -243,7 +244,15 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 				}
 				return result(out, err)
 			}), nil
-		})
+		}
+		s.handlers[d.Name] = handler
+		srv.AddTool(&mcp.Tool{
+			Name:         d.Name,
+			Description:  d.Description,
+			InputSchema:  d.InputSchema,
+			OutputSchema: d.OutputSchema,
+			Annotations:  annotations(d),
+		}, handler)
 	}
 	return srv, nil
 }
@@ -256,7 +265,20 @@ var sessionful sync.Map // weak.Pointer[mcp.Server] -> bool
 func register(srv *mcp.Server, s *server) {
 	key := weak.Make(srv)
 	sessionful.Store(key, s.needsSessions())
-	runtime.AddCleanup(srv, func(k weak.Pointer[mcp.Server]) { sessionful.Delete(k) }, key)
+	servers.Store(key, weak.Make(s))
+	runtime.AddCleanup(srv, func(k weak.Pointer[mcp.Server]) {
+		sessionful.Delete(k)
+		servers.Delete(k)
+	}, key)
+}
+
+// lookupServer returns the state of srv if [New] made it, else nil.
+func lookupServer(srv *mcp.Server) *server {
+	v, ok := servers.Load(weak.Make(srv))
+	if !ok {
+		return nil
+	}
+	return v.(weak.Pointer[server]).Value()
 }
 
 // needsSessions reports whether srv, made by [New], keeps per-client state.

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,6 +39,9 @@ const maxDepth = 1000
 // At the end of the input the calls already read still run and answer before the
 // connection closes; a request the server made to the client (roots/list) then gets an
 // error, since no answer can come.
+//
+// Served with [ServeStdio] rather than [mcp.Server.Run], it runs the plain tool calls of
+// a server made by [New] itself, side by side.
 type StdioTransport struct {
 	In  io.Reader // default os.Stdin
 	Out io.Writer // default os.Stdout
@@ -48,7 +52,7 @@ type StdioTransport struct {
 var _ mcp.Transport = (*StdioTransport)(nil)
 
 // Connect implements [mcp.Transport].
-func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
+func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	in, out := t.In, t.Out
 	if in == nil {
 		in = os.Stdin
@@ -60,12 +64,17 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if limit <= 0 {
 		limit = DefaultMaxFrameBytes
 	}
+	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	c := &stdioConn{
+		ctx:      cctx,
+		cancel:   cancel,
+		running:  map[jsonrpc.ID]context.CancelFunc{},
 		out:      out,
 		limit:    limit,
 		lines:    make(chan frame),
 		closed:   make(chan struct{}),
 		changed:  make(chan struct{}),
+		asking:   make(chan struct{}),
 		incoming: map[jsonrpc.ID]bool{},
 		outgoing: map[jsonrpc.ID]bool{},
 	}
@@ -82,10 +91,25 @@ type frame struct {
 
 // stdioConn is the [mcp.Connection] of a [StdioTransport].
 type stdioConn struct {
-	out     io.Writer
-	limit   int // bytes a line
-	writeMu sync.Mutex
-	buf     []byte // the line being written, under writeMu
+	// ctx is the context of the calls the connection runs itself ([ServeStdio]); Close
+	// cancels it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	calls  atomic.Pointer[stdioCalls] // set by ServeStdio once the session is made
+
+	out   io.Writer
+	limit int // bytes a line
+	// The lines to write, written in batches: while one write is under way, the lines
+	// that become ready queue up and go out together in the next, so that several
+	// answers ready at once cost one write system call, not one each.
+	writeMu  sync.Mutex
+	written  sync.Cond // broadcast under writeMu when a batch is written
+	pending  []byte    // lines queued for the next batch
+	spare    []byte    // the last batch's buffer, for reuse
+	queued   uint64    // lines queued so far
+	flushed  uint64    // lines written (or failed) so far
+	flushing bool      // a writer is writing a batch
+	writeErr error     // the first failed write's error; every later write fails too
 
 	lines  chan frame    // from readLines
 	closed chan struct{} // closed by Close
@@ -96,10 +120,15 @@ type stdioConn struct {
 	eof bool
 
 	mu       sync.Mutex
-	changed  chan struct{}       // closed and replaced whenever incoming or outgoing shrinks
-	incoming map[jsonrpc.ID]bool // calls read and not yet answered
-	outgoing map[jsonrpc.ID]bool // calls written to the client and not yet answered
+	changed  chan struct{}                     // closed and replaced whenever incoming or outgoing shrinks
+	asking   chan struct{}                     // closed and replaced whenever outgoing grows
+	incoming map[jsonrpc.ID]bool               // calls read and not yet answered
+	outgoing map[jsonrpc.ID]bool               // calls written to the client and not yet answered
+	running  map[jsonrpc.ID]context.CancelFunc // calls the connection runs itself
 }
+
+// link makes the connection run the tool calls sc takes from now on.
+func (c *stdioConn) link(sc *stdioCalls) { c.calls.Store(sc) }
 
 // readLines sends the lines of in to c.lines until the input ends or c closes. A line
 // over limit bytes is sent as its length only. Like the go-sdk's reader, it leaks if a
@@ -189,6 +218,20 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			c.reply(id, jsonrpc.CodeInvalidRequest, "request id already in use by a call in progress")
 			continue
 		}
+		if req, ok := msg.(*jsonrpc.Request); ok {
+			if sc := c.calls.Load(); sc != nil {
+				switch req.Method {
+				case "notifications/cancelled":
+					c.cancelRunning(req)
+				case "notifications/roots/list_changed":
+					sc.rootsChanged(c)
+				default:
+					if sc.start(c, req) {
+						continue
+					}
+				}
+			}
+		}
 		return msg, nil
 	}
 }
@@ -261,6 +304,10 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			// Before the write: the answer may be read before Write returns.
 			c.mu.Lock()
 			c.outgoing[m.ID] = true
+			if c.asking != nil {
+				close(c.asking) // wakes a Read waiting for a worker: see stdioCalls.run
+				c.asking = make(chan struct{})
+			}
 			c.mu.Unlock()
 		}
 	}
@@ -329,17 +376,46 @@ func (c *stdioConn) answered(id jsonrpc.ID) {
 }
 
 // writeLine writes one message and its newline, with the go-sdk's HTML escapes undone
-// (see [unescaper]).
+// (see [unescaper]). It returns once the line is written, in a batch with the lines
+// queued while the previous batch was being written.
 func (c *stdioConn) writeLine(data []byte) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	c.buf, _ = unescapeHTML(c.buf[:0], data)
-	c.buf = append(c.buf, '\n')
-	_, err := c.out.Write(c.buf)
-	if cap(c.buf) > 1<<20 {
-		c.buf = nil // do not keep a large write's buffer
+	if c.written.L == nil {
+		c.written.L = &c.writeMu
 	}
-	return err
+	c.pending, _ = unescapeHTML(c.pending, data)
+	c.pending = append(c.pending, '\n')
+	c.queued++
+	mine := c.queued
+	for c.flushing && c.flushed < mine {
+		c.written.Wait()
+	}
+	if c.flushed >= mine {
+		return c.writeErr // written in another writer's batch
+	}
+	// Write the batch, this line last in it, and hand over to the writers that queued
+	// lines meanwhile.
+	c.flushing = true
+	batch, upto := c.pending, c.queued
+	c.pending = c.spare[:0]
+	err := c.writeErr
+	c.writeMu.Unlock()
+	if err == nil {
+		_, err = c.out.Write(batch)
+	}
+	c.writeMu.Lock()
+	if err != nil && c.writeErr == nil {
+		c.writeErr = err
+	}
+	c.spare = batch[:0]
+	if cap(c.spare) > 1<<20 {
+		c.spare = nil // do not keep a large write's buffer
+	}
+	c.flushed = upto
+	c.flushing = false
+	c.written.Broadcast()
+	return c.writeErr
 }
 
 // reply writes an error response to a line that is no message. A nil id is written as
@@ -357,7 +433,12 @@ func (c *stdioConn) reply(id any, code int64, msg string) {
 
 // Close ends the connection and unblocks Read. It does not close the reader or the writer.
 func (c *stdioConn) Close() error {
-	c.closeOnce.Do(func() { close(c.closed) })
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		if c.cancel != nil {
+			c.cancel()
+		}
+	})
 	return nil
 }
 

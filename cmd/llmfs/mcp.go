@@ -53,7 +53,7 @@ or program that reviews, never for the agent under review.`,
 				return err
 			}
 			// Not mcp.StdioTransport: it ends the session at the first bad line.
-			err = srv.Run(ctx, &mcpserver.StdioTransport{In: e.stdin, Out: e.stdout, MaxFrameBytes: *maxFrame})
+			err = mcpserver.ServeStdio(ctx, srv, &mcpserver.StdioTransport{In: e.stdin, Out: e.stdout, MaxFrameBytes: *maxFrame})
 			if ctx.Err() != nil {
 				return nil // interrupted: a normal end
 			}
