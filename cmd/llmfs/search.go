@@ -67,6 +67,7 @@ matched and 2 on an error (a bad pattern, a missing path), as with grep and ripg
 				opts.Mode = llmfs.GrepCount
 			}
 			searchGC()
+			e.ws.scan = true
 			ws, err := e.ws.open()
 			if err != nil {
 				return err
@@ -163,6 +164,7 @@ when nothing matched and 2 on an error (a bad glob, a missing path).`,
 				opts.Path = args[1]
 			}
 			searchGC()
+			e.ws.scan = true
 			ws, err := e.ws.open()
 			if err != nil {
 				return err

@@ -237,7 +237,7 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 	if !fi.IsDir() {
 		return usagef("%s is not a directory", dir)
 	}
-	s, err := openWorkspaceStoreAs(ctx, dsn, id, true)
+	s, err := openWorkspaceStoreAs(ctx, dsn, id, useBulk)
 	if err != nil {
 		return err
 	}
