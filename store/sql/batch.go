@@ -159,7 +159,42 @@ func (b *Batch) reserveBlobs(n int64) error {
 }
 
 const batchInsertDir = `INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash)
-	VALUES (?, ?, ?, ?, 1, 0, ?, '') ON CONFLICT (ws, path) DO NOTHING RETURNING id`
+	VALUES (?, ?, ?, ?, 1, 0, ?, '') ON CONFLICT (ws, path) DO NOTHING`
+
+// insertNode runs q, an INSERT of one row into llmfs_nodes that does nothing on a conflict,
+// and returns the new row's id, or false when there was a row already. On SQLite the id is
+// the last insert rowid rather than a RETURNING clause: SQLite runs RETURNING as a trigger,
+// which has each insert keep a statement journal, a page written to a temporary file per
+// file imported (11,471 for the Go tree).
+func (b *Batch) insertNode(q string, args ...any) (int64, bool, error) {
+	if b.t.d.name == SQLite {
+		st, err := b.stmt(q)
+		if err != nil {
+			return 0, false, err
+		}
+		res, err := st.ExecContext(b.ctx, args...)
+		if err != nil {
+			return 0, false, err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return 0, false, err
+		}
+		id, err := res.LastInsertId()
+		return id, err == nil, err
+	}
+	st, err := b.stmt(q + " RETURNING id")
+	if err != nil {
+		return 0, false, err
+	}
+	var id int64
+	switch err := st.QueryRowContext(b.ctx, args...).Scan(&id); {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, false, nil
+	case err != nil:
+		return 0, false, err
+	}
+	return id, true, nil
+}
 
 // Mkdir makes directory name, or finds it there already: unlike [Store.Mkdir], an existing
 // directory is no error. Anything else at name fails with an error wrapping [fs.ErrExist].
@@ -176,14 +211,9 @@ func (b *Batch) Mkdir(name string) error {
 	if err := b.parent(name); err != nil {
 		return pathErr("mkdir", name, err)
 	}
-	st, err := b.stmt(batchInsertDir)
-	if err != nil {
-		return pathErr("mkdir", name, err)
-	}
-	var id int64
-	err = st.QueryRowContext(b.ctx, b.s.ws, []byte(name), []byte(parentOf(name)), []byte(path.Base(name)),
-		time.Now().UnixNano()).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
+	_, inserted, err := b.insertNode(batchInsertDir, b.s.ws, []byte(name), []byte(parentOf(name)), []byte(path.Base(name)),
+		time.Now().UnixNano())
+	if err == nil && !inserted {
 		n, err := b.s.get(b.t, name, "")
 		switch {
 		case err != nil:
@@ -205,7 +235,7 @@ func (b *Batch) Mkdir(name string) error {
 
 const (
 	batchInsertFile = `INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob)
-		VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?) ON CONFLICT (ws, path) DO NOTHING RETURNING id`
+		VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?) ON CONFLICT (ws, path) DO NOTHING`
 	batchInsertChunk = `INSERT INTO llmfs_chunks (blob, seq, data) VALUES (?, ?, ?)`
 	batchDescribe    = `UPDATE llmfs_nodes SET size = ?, hash = ?, hstate = ? WHERE id = ?`
 )
@@ -260,14 +290,9 @@ func (b *Batch) create(name string, r io.Reader) (int64, error) {
 			return 0, err
 		}
 	}
-	ins, err := b.stmt(batchInsertFile)
-	if err != nil {
-		return 0, err
-	}
-	var id int64
-	err = ins.QueryRowContext(b.ctx, b.s.ws, []byte(name), []byte(parentOf(name)), []byte(path.Base(name)),
-		int64(m), time.Now().UnixNano(), sum, state, blob).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
+	id, inserted, err := b.insertNode(batchInsertFile, b.s.ws, []byte(name), []byte(parentOf(name)), []byte(path.Base(name)),
+		int64(m), time.Now().UnixNano(), sum, state, blob)
+	if err == nil && !inserted {
 		var rest io.Reader
 		if !whole {
 			rest = r
