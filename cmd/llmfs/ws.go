@@ -345,7 +345,7 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 		err := s.Batch(ctx, func(b *sqlstore.Batch) error {
 			stop := make(chan struct{})
 			defer close(stop)
-			files := prefetch(dir, batch, stop)
+			next := prefetch(dir, batch, stop)
 			for _, it := range batch {
 				if it.dir {
 					if err := b.Mkdir(it.rel); err != nil {
@@ -353,7 +353,7 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 					}
 					continue
 				}
-				r, done, err := openImported(<-files, filepath.Join(dir, filepath.FromSlash(it.rel)))
+				r, done, err := openImported(next(), filepath.Join(dir, filepath.FromSlash(it.rel)))
 				if err != nil {
 					return err
 				}
