@@ -28,12 +28,15 @@ const (
 	prefetchGroup = 16
 )
 
-// A prefetched file is the content of a batch's next file, or nil data with a nil error
-// for a file the writer opens itself.
+// A prefetched file is the content of a batch's next file and its hash, or nil data with
+// a nil error for a file the writer opens itself. The reader hashes what it read, so that
+// the writer does not (a tenth of an import's CPU, on the writer's goroutine).
 type prefetched struct {
-	data  []byte
-	err   error
-	large bool
+	data   []byte
+	err    error
+	large  bool
+	sum    sqlstore.Sum
+	hashed bool
 }
 
 // prefetch reads the regular files of batch, in order, from the directory dir, until the
@@ -51,6 +54,10 @@ func prefetch(dir string, batch []copyItem, stop <-chan struct{}) (next func() p
 					p.large = true
 				} else {
 					p.data, p.err = readHostFile(filepath.Join(dir, filepath.FromSlash(it.rel)), it.size)
+					if p.err == nil {
+						p.sum, p.err = sqlstore.SumOf(p.data)
+						p.hashed = p.err == nil
+					}
 				}
 				group = append(group, p)
 			}

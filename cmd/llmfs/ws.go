@@ -353,11 +353,16 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 					}
 					continue
 				}
-				r, done, err := openImported(next(), filepath.Join(dir, filepath.FromSlash(it.rel)))
+				p := next()
+				r, done, err := openImported(p, filepath.Join(dir, filepath.FromSlash(it.rel)))
 				if err != nil {
 					return err
 				}
-				_, err = b.WriteFile(it.rel, pr.reader(r))
+				if p.hashed {
+					_, err = b.WriteFileSum(it.rel, pr.reader(r), p.sum)
+				} else {
+					_, err = b.WriteFile(it.rel, pr.reader(r))
+				}
 				done()
 				if err != nil {
 					return err
