@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"context"
 	"io/fs"
 	"runtime"
@@ -326,7 +325,7 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 					fileNo = i
 					if ce, ok := f.de.(store.ContentEntry); ok {
 						// Listed with its content (a database store): no open.
-						j.outs[i] = sr.search(ctx, bytes.NewReader(ce.Content()), f.name)
+						j.outs[i] = sr.searchContent(ctx, ce.Content(), f.name)
 						j.files[i] = file{} // let the content go before the batch is collected
 					} else {
 						open := fsys.open

@@ -65,14 +65,34 @@ type searcher struct {
 // search reads r and returns the file's entries: one [KindFile] or [KindCount] entry, or
 // its lines. A binary file, or one that fails to read, gives none.
 func (s *searcher) search(ctx context.Context, r io.Reader, name string) []Entry {
+	return s.searchIn(ctx, r, nil, name)
+}
+
+// searchContent is search over a file's whole content, already in memory (a database
+// store lists small files with theirs): it is searched where it is, not copied into the
+// buffer first (3% of a grep's CPU on a SQLite workspace of the Go tree). The content is
+// not changed.
+func (s *searcher) searchContent(ctx context.Context, data []byte, name string) []Entry {
+	own := s.buf
+	defer func() { s.buf = own }()
+	return s.searchIn(ctx, nil, data, name)
+}
+
+// searchIn searches r, or when r is nil, data in place.
+func (s *searcher) searchIn(ctx context.Context, r io.Reader, data []byte, name string) []Entry {
 	s.name, s.out, s.count, s.binary = name, nil, 0, false
 	s.outBytes, s.parted, s.halted = 0, 0, false
 	s.lnPos, s.lineNo, s.lastLine, s.emitEnd, s.afterLeft = 0, 1, 0, 0, 0
 	if len(s.buf) > bufSize {
 		s.buf = make([]byte, bufSize) // do not keep a huge buffer after a huge file
 	}
-	end, eof, err := s.fill(r, 0, binaryScan)
-	if err != nil {
+	end, eof := len(data), true
+	var err error
+	if r == nil {
+		// All of it, which nothing below writes to: it is never shifted or grown,
+		// since the end of the file is already there.
+		s.buf = data[:end:end]
+	} else if end, eof, err = s.fill(r, 0, binaryScan); err != nil {
 		return nil
 	}
 	if binfile.Sniff(s.buf[:min(end, binaryScan)], true) {
@@ -82,7 +102,11 @@ func (s *searcher) search(ctx context.Context, r io.Reader, name string) []Entry
 	if bytes.HasPrefix(s.buf[:end], []byte(utf8BOM)) {
 		// A byte order mark is no part of the first line, as in ripgrep: "^" matches
 		// after it, and it is not shown.
-		end = copy(s.buf, s.buf[len(utf8BOM):end])
+		if r == nil {
+			s.buf, end = s.buf[len(utf8BOM):end], end-len(utf8BOM)
+		} else {
+			end = copy(s.buf, s.buf[len(utf8BOM):end])
+		}
 	}
 	if s.dfa != nil {
 		s.dfa.newFile()

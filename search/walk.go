@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/llmfs/llmfs/store"
 )
 
 // walkOptions choose what a walk visits.
@@ -70,6 +72,7 @@ type dirNode struct {
 	refs  atomic.Int32
 	items []item // set before done is closed
 	err   error  // the listing's error, set before done is closed
+	bytes int    // the content its listing brought (store.ContentEntry), set before done is closed
 }
 
 type item struct {
@@ -89,13 +92,14 @@ type walker struct {
 	opts walkOptions
 	wg   sync.WaitGroup // the workers
 
-	mu      sync.Mutex
-	cond    *sync.Cond // signalled when pending grows, held shrinks or the walk stops
-	pending []*dirNode // directories found and not yet claimed; the top is visited soonest
-	held    int        // listings loaded ahead of the visit and not yet visited
-	ahead   int        // the bound on held
-	stop    bool
-	handles map[*dirHandle]struct{} // the directories held open, closed at the latest when the walk ends
+	mu        sync.Mutex
+	cond      *sync.Cond // signalled when pending grows, held shrinks or the walk stops
+	pending   []*dirNode // directories found and not yet claimed; the top is visited soonest
+	held      int        // listings loaded ahead of the visit and not yet visited
+	ahead     int        // the bound on held
+	heldBytes int        // the content those listings brought, bounded by aheadBytes
+	stop      bool
+	handles   map[*dirHandle]struct{} // the directories held open, closed at the latest when the walk ends
 	// unlisted counts the directories queued and not yet listed and visited, for
 	// walkAny to know when it is done.
 	unlisted int
@@ -111,6 +115,12 @@ type dirAtFS interface {
 
 // aheadPerThread is how many listings each worker may hold ready ahead of the visit.
 const aheadPerThread = 16
+
+// aheadBytes bounds the content that listings held ahead of the visit brought (a database
+// store lists small files with their content, store.ContentLister): a worker lists no
+// further while they hold this much, so a walk holds at most this plus one listing per
+// worker, whatever the number of threads.
+const aheadBytes = 16 << 20
 
 func newWalker(ctx context.Context, f fileSystem, opts walkOptions) *walker {
 	if opts.threads <= 0 {
@@ -130,7 +140,7 @@ func (w *walker) work() {
 	defer w.wg.Done()
 	for {
 		w.mu.Lock()
-		for !w.stop && (len(w.pending) == 0 || w.held >= w.ahead) {
+		for !w.stop && (len(w.pending) == 0 || w.held >= w.ahead || w.heldBytes >= aheadBytes) {
 			w.cond.Wait()
 		}
 		if w.stop {
@@ -147,6 +157,12 @@ func (w *walker) work() {
 		w.held++
 		w.mu.Unlock()
 		w.load(n)
+		if n.bytes > 0 {
+			// The visit takes n.bytes off again, before or after: the sum comes right.
+			w.mu.Lock()
+			w.heldBytes += n.bytes
+			w.mu.Unlock()
+		}
 	}
 }
 
@@ -281,6 +297,7 @@ func (w *walker) visit(n *dirNode, visit func(file) bool) bool {
 		}
 		w.mu.Lock()
 		w.held--
+		w.heldBytes -= n.bytes
 		w.mu.Unlock()
 		w.cond.Signal()
 	}
@@ -467,6 +484,9 @@ func (w *walker) load(n *dirNode) {
 			f.modTime, _ = n.h.modTime(base, name)
 		}
 		n.items = append(n.items, item{f: f})
+		if ce, ok := de.(store.ContentEntry); ok {
+			n.bytes += len(ce.Content())
+		}
 	}
 }
 

@@ -4,7 +4,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,5 +66,40 @@ func TestBulkDSN(t *testing.T) {
 		if got := bulkDSN(dsn); got != want {
 			t.Errorf("bulkDSN(%q) = %q, want %q", dsn, got, want)
 		}
+	}
+}
+
+func TestScanDSN(t *testing.T) {
+	for dsn, want := range map[string]string{
+		"sqlite:/x.db":                           "sqlite:/x.db?_pragma=mmap_size(1073741824)",
+		"sqlite:/x.db?_pragma=synchronous(FULL)": "sqlite:/x.db?_pragma=synchronous(FULL)&_pragma=mmap_size(1073741824)",
+		"sqlite:/x.db?_pragma=mmap_size(0)":      "sqlite:/x.db?_pragma=mmap_size(0)",
+		"sqlite::memory:":                        "sqlite::memory:",
+		"postgres://u@h/db":                      "postgres://u@h/db",
+	} {
+		if got := scanDSN(dsn); got != want {
+			t.Errorf("scanDSN(%q) = %q, want %q", dsn, got, want)
+		}
+	}
+}
+
+// readHostFile reads a file whole whatever size the walk saw: grown, shrunk or empty.
+func TestReadHostFileSizes(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{0, 1, 4096, 100000} {
+		body := bytes.Repeat([]byte("z"), n)
+		p := filepath.Join(dir, fmt.Sprint(n))
+		if err := os.WriteFile(p, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, guess := range []int64{0, int64(n) / 2, int64(n), int64(n) + 10} {
+			got, err := readHostFile(p, guess)
+			if err != nil || !bytes.Equal(got, body) {
+				t.Errorf("%d bytes read as %d: %d bytes, %v", n, guess, len(got), err)
+			}
+		}
+	}
+	if _, err := readHostFile(filepath.Join(dir, "missing"), 0); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
 	}
 }

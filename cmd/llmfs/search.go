@@ -66,7 +66,8 @@ matched and 2 on an error (a bad pattern, a missing path), as with grep and ripg
 			case *count:
 				opts.Mode = llmfs.GrepCount
 			}
-			searchGC()
+			searchGC(e.ws.storeDSN != "")
+			e.ws.scan = true
 			ws, err := e.ws.open()
 			if err != nil {
 				return err
@@ -162,7 +163,8 @@ when nothing matched and 2 on an error (a bad glob, a missing path).`,
 			if len(args) == 2 {
 				opts.Path = args[1]
 			}
-			searchGC()
+			searchGC(e.ws.storeDSN != "")
+			e.ws.scan = true
 			ws, err := e.ws.open()
 			if err != nil {
 				return err

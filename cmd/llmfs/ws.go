@@ -237,7 +237,7 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 	if !fi.IsDir() {
 		return usagef("%s is not a directory", dir)
 	}
-	s, err := openWorkspaceStoreAs(ctx, dsn, id, true)
+	s, err := openWorkspaceStoreAs(ctx, dsn, id, useBulk)
 	if err != nil {
 		return err
 	}
@@ -345,7 +345,7 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 		err := s.Batch(ctx, func(b *sqlstore.Batch) error {
 			stop := make(chan struct{})
 			defer close(stop)
-			files := prefetch(dir, batch, stop)
+			next := prefetch(dir, batch, stop)
 			for _, it := range batch {
 				if it.dir {
 					if err := b.Mkdir(it.rel); err != nil {
@@ -353,11 +353,16 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 					}
 					continue
 				}
-				r, done, err := openImported(<-files, filepath.Join(dir, filepath.FromSlash(it.rel)))
+				p := next()
+				r, done, err := openImported(p, filepath.Join(dir, filepath.FromSlash(it.rel)))
 				if err != nil {
 					return err
 				}
-				_, err = b.WriteFile(it.rel, pr.reader(r))
+				if p.hashed {
+					_, err = b.WriteFileSum(it.rel, pr.reader(r), p.sum)
+				} else {
+					_, err = b.WriteFile(it.rel, pr.reader(r))
+				}
 				done()
 				if err != nil {
 					return err

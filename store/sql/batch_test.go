@@ -172,3 +172,55 @@ func BenchmarkImport(b *testing.B) {
 		}
 	}
 }
+
+// A bulk load may hash its files away from the writer (SumOf, WriteFileSum): the rows are
+// as WriteFile makes them, hash state included, and a sum of another size is refused.
+func TestBatchWriteFileSum(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		s := newWorkspace(t, b.connect(t), Quota{})
+		big := strings.Repeat("0123456789abcdef", 2*ChunkSize/16+100) // three chunks
+		contents := map[string]string{"one.txt": "one\n", "empty": "", "big": big, "edge": strings.Repeat("x", ChunkSize)}
+		err := s.Batch(ctx, func(bt *Batch) error {
+			for name, content := range contents {
+				sum, err := SumOf([]byte(content))
+				if err != nil {
+					return err
+				}
+				if n, err := bt.WriteFileSum(name, strings.NewReader(content), sum); err != nil || n != int64(len(content)) {
+					return fmt.Errorf("WriteFileSum(%s) = %d, %v", name, n, err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range contents {
+			if got := readAll(t, s, name); got != want {
+				t.Errorf("%s holds %d bytes, want %d", name, len(got), len(want))
+			}
+			n, err := s.get(s.read(ctx), name, "")
+			if err != nil || n.hash != store.Hash([]byte(want)) {
+				t.Errorf("%s: hash %v, %v; want the content's", name, n, err)
+			}
+		}
+		writeString(t, s, "big", "tail", store.WriteOptions{Mode: store.Append})
+		if n, err := s.get(s.read(ctx), "big", ""); err != nil || n.hash != store.Hash([]byte(big+"tail")) {
+			t.Errorf("hash after append = %v, %v; want the content's", n, err)
+		}
+		for _, content := range []string{"longer than its sum", big} {
+			sum, _ := SumOf([]byte("short"))
+			err := s.Batch(ctx, func(bt *Batch) error {
+				_, err := bt.WriteFileSum("bad", strings.NewReader(content), sum)
+				return err
+			})
+			if err == nil {
+				t.Errorf("WriteFileSum of %d bytes with the sum of 5: no error", len(content))
+			}
+		}
+		if _, err := s.Stat(ctx, "bad"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Stat(bad) after refused batches = %v", err)
+		}
+		checkUsage(t, s)
+	})
+}

@@ -78,5 +78,26 @@ func TestReadDirContentOneQuery(t *testing.T) {
 			t.Errorf("bad name: %v", err)
 		}
 		var _ fs.DirEntry = got[0]
+
+		// A journaled write's small content the journal's blobs keep, with no chunk of
+		// its own on SQLite (writeKept), comes with the listing too.
+		err = s.Journal().Apply(ctx, "t", func(tx store.JournalTx) error {
+			c := &store.Change{Op: "write", Path: "d/sub/j.txt", Before: store.Version{Kind: store.Absent}, After: store.FileVersion([]byte("journaled"))}
+			if err := tx.Add(ctx, []*store.Change{c}, [][]byte{[]byte("journaled")}); err != nil {
+				return err
+			}
+			_, err := tx.WriteFile(ctx, "d/sub/j.txt", strings.NewReader("journaled"), store.WriteOptions{})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		des, err := s.ReadDirContent(ctx, "d/sub")
+		if err != nil || len(des) != 1 {
+			t.Fatalf("d/sub: %v, %v", des, err)
+		}
+		if ce, ok := des[0].(store.ContentEntry); !ok || string(ce.Content()) != "journaled" {
+			t.Errorf("journaled j.txt: %T %v, want its content", des[0], des[0])
+		}
 	})
 }
