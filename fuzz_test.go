@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/llmfs/llmfs/internal/binfile"
 	"github.com/llmfs/llmfs/store/mem"
 )
 
@@ -93,7 +94,9 @@ func FuzzResolve(f *testing.F) {
 // refRead is the obvious implementation of a read: split the whole file into lines, pick
 // the window, and apply the caps line by line.
 func refRead(data []byte, opts ReadOptions, lim Limits) (*ReadResult, error) {
-	if bytes.IndexByte(data[:min(len(data), binarySniffLen)], 0) >= 0 {
+	// A NUL byte anywhere in the sniffed head, or a binary format's signature at the
+	// start of the first chunk read (the scan looks for signatures there only).
+	if bytes.IndexByte(data[:min(len(data), binarySniffLen)], 0) >= 0 || binfile.Magic(data[:min(len(data), readBufferSize, binarySniffLen)]) {
 		return nil, errorf(CodeBinaryFile, "", "binary")
 	}
 	lines := strings.SplitAfter(string(data), "\n")
