@@ -37,6 +37,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/llmfs/llmfs/internal/namesort"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -268,11 +269,21 @@ func (s *Store) Lstat(ctx context.Context, name string) (fs.FileInfo, error) {
 
 // ReadDir implements [store.Store].
 func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
-	return s.listDir(name, func(f *os.File, _ string) ([]fs.DirEntry, error) { return f.ReadDir(-1) })
+	return s.listDir(name, func(f *os.File, _ string) ([]fs.DirEntry, error) {
+		entries, err := f.ReadDir(-1)
+		return sortEntries(entries), err
+	})
 }
 
-// listDir opens the directory name and lists it with read, leaving out this store's
-// temporary files, sorted by name.
+// sortEntries sorts a directory's entries by name. A comparison sort of 10,000 names was
+// a fifth of the CPU of listing them (see package namesort).
+func sortEntries(entries []fs.DirEntry) []fs.DirEntry {
+	namesort.Sort(entries, func(e *fs.DirEntry) string { return (*e).Name() })
+	return entries
+}
+
+// listDir opens the directory name and lists it with read, which sorts the entries by
+// name, leaving out this store's temporary files.
 func (s *Store) listDir(name string, read func(f *os.File, n string) ([]fs.DirEntry, error)) ([]fs.DirEntry, error) {
 	var entries []fs.DirEntry
 	err := s.do("readdir", name, func(n string) error {
@@ -288,7 +299,6 @@ func (s *Store) listDir(name string, read func(f *os.File, n string) ([]fs.DirEn
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return entries, nil
 }
 

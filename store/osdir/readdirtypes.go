@@ -6,6 +6,8 @@ import (
 	"context"
 	"io/fs"
 	"path"
+
+	"github.com/llmfs/llmfs/internal/namesort"
 )
 
 // ReadDirTypes implements [store.TypeLister]. A directory opened in an os.Root loads every
@@ -17,13 +19,32 @@ func (s *Store) ReadDirTypes(ctx context.Context, name string) ([]fs.DirEntry, e
 
 // typedEntry is a directory entry known by its name and type; Info asks the store.
 type typedEntry struct {
-	s         *Store
-	dir, name string
-	typ       fs.FileMode
+	in   *typedDir
+	name string
+	typ  fs.FileMode
 }
 
-func (e *typedEntry) Name() string               { return e.name }
-func (e *typedEntry) IsDir() bool                { return e.typ.IsDir() }
-func (e *typedEntry) Type() fs.FileMode          { return e.typ }
-func (e *typedEntry) Info() (fs.FileInfo, error) { return e.s.fs().Lstat(path.Join(e.dir, e.name)) }
-func (e *typedEntry) String() string             { return fs.FormatDirEntry(e) }
+// typedDir is the directory its entries were read from.
+type typedDir struct {
+	s   *Store
+	dir string
+}
+
+func (e *typedEntry) Name() string      { return e.name }
+func (e *typedEntry) IsDir() bool       { return e.typ.IsDir() }
+func (e *typedEntry) Type() fs.FileMode { return e.typ }
+func (e *typedEntry) Info() (fs.FileInfo, error) {
+	return e.in.s.fs().Lstat(path.Join(e.in.dir, e.name))
+}
+func (e *typedEntry) String() string { return fs.FormatDirEntry(e) }
+
+// sortTyped returns the entries sorted by name, as fs.DirEntry values pointing into
+// entries.
+func sortTyped(entries []typedEntry) []fs.DirEntry {
+	namesort.Sort(entries, func(e *typedEntry) string { return e.name })
+	out := make([]fs.DirEntry, len(entries))
+	for i := range entries {
+		out[i] = &entries[i]
+	}
+	return out
+}

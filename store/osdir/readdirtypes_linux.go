@@ -1,6 +1,7 @@
 package osdir
 
 import (
+	"bytes"
 	"encoding/binary"
 	"io/fs"
 	"os"
@@ -16,7 +17,14 @@ func (s *Store) readDirTypes(f *os.File, dir string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	var entries []fs.DirEntry
+	// The names go into one string, which the entries slice: one allocation for the
+	// names of a directory, not one each. ends[i] is where entries[i]'s name ends.
+	var (
+		entries []typedEntry
+		names   []byte
+		ends    []int
+	)
+	in := &typedDir{s: s, dir: dir}
 	buf := make([]byte, 32<<10)
 	for {
 		var n int
@@ -35,7 +43,11 @@ func (s *Store) readDirTypes(f *os.File, dir string) ([]fs.DirEntry, error) {
 			return nil, &fs.PathError{Op: "readdirent", Path: dir, Err: rerr}
 		}
 		if n <= 0 {
-			return entries, nil
+			all, start := string(names), 0
+			for i, end := range ends {
+				entries[i].name, start = all[start:end], end
+			}
+			return sortTyped(entries), nil
 		}
 		// struct linux_dirent64: d_ino u64, d_off s64, d_reclen u16, d_type u8, d_name.
 		for b := buf[:n]; len(b) >= 19; {
@@ -45,16 +57,13 @@ func (s *Store) readDirTypes(f *os.File, dir string) ([]fs.DirEntry, error) {
 			}
 			ino, typ, name := binary.NativeEndian.Uint64(b[0:8]), b[18], b[19:reclen]
 			b = b[reclen:]
-			for i, c := range name {
-				if c == 0 {
-					name = name[:i]
-					break
-				}
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
 			}
 			if ino == 0 || string(name) == "." || string(name) == ".." {
 				continue
 			}
-			e := &typedEntry{s: s, dir: dir, name: string(name)}
+			e := typedEntry{in: in}
 			switch typ {
 			case syscall.DT_REG:
 			case syscall.DT_DIR:
@@ -70,13 +79,15 @@ func (s *Store) readDirTypes(f *os.File, dir string) ([]fs.DirEntry, error) {
 			case syscall.DT_BLK:
 				e.typ = fs.ModeDevice
 			default: // DT_UNKNOWN
-				fi, err := s.fs().Lstat(path.Join(dir, e.name))
+				fi, err := s.fs().Lstat(path.Join(dir, string(name)))
 				if err != nil {
 					continue // gone since
 				}
 				e.typ = fi.Mode().Type()
 			}
 			entries = append(entries, e)
+			names = append(names, name...)
+			ends = append(ends, len(names))
 		}
 	}
 }

@@ -10,5 +10,6 @@ import (
 // readDirTypes reads the entries of the directory f: where the store has no getdents
 // parser of its own, as os.File.ReadDir gives them.
 func (s *Store) readDirTypes(f *os.File, dir string) ([]fs.DirEntry, error) {
-	return f.ReadDir(-1)
+	entries, err := f.ReadDir(-1)
+	return sortEntries(entries), err
 }
