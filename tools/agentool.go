@@ -129,6 +129,11 @@ var agentoolTools = []tool{
 				}
 				names := make([]string, len(entries))
 				var text strings.Builder
+				size := len(emptyDirNote) + 1
+				for _, e := range entries {
+					size += len(e.Name) + 2
+				}
+				text.Grow(size) // most names need no quotes
 				for i, e := range entries {
 					names[i] = e.Name
 					text.WriteString(nameLine(e.Name))

@@ -13,10 +13,25 @@ import (
 // a bidirectional override, bytes that are not UTF-8), starts with a quote, or is the empty
 // directory's note. A name with a newline printed raw would read as two entries.
 func nameLine(name string) string {
-	if name != emptyDirNote && !strings.HasPrefix(name, `"`) && utf8.ValidString(name) && !strings.ContainsFunc(name, breaksLine) {
+	if name == emptyDirNote || strings.HasPrefix(name, `"`) {
+		return strconv.Quote(name)
+	}
+	if printableASCII(name) || utf8.ValidString(name) && !strings.ContainsFunc(name, breaksLine) {
 		return name
 	}
 	return strconv.Quote(name)
+}
+
+// printableASCII reports whether s is all printable ASCII (space to tilde), as nearly every
+// file name is: such a name breaks no line, and the check costs a tenth of breaksLine's
+// table lookups on a listing of many entries.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // breaksLine reports whether r may show as a line break or reorder the text around it: a
