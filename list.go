@@ -68,8 +68,7 @@ func (w *Workspace) list(ctx context.Context, p string, sizes bool) ([]Entry, er
 	}
 	out := make([]Entry, 0, len(des))
 	for _, de := range des {
-		name := joinName(r.name, de.Name())
-		if w.hidden(ctx, name, de) {
+		if w.hiddenEntry(ctx, r.name, de) {
 			continue
 		}
 		if t := de.Type(); !sizes && t&fs.ModeSymlink == 0 {
@@ -81,7 +80,7 @@ func (w *Workspace) list(ctx context.Context, p string, sizes bool) ([]Entry, er
 			}
 			continue // a special file
 		}
-		info, err := entryInfo(ctx, w, name, de)
+		info, err := entryInfo(ctx, w, joinName(r.name, de.Name()), de)
 		if err != nil {
 			continue
 		}

@@ -118,6 +118,11 @@ type denyRules struct {
 	// its last element alone (byName, as glob.Matcher.LastElement gives them) or the
 	// whole path (byPath). Only the name is then folded for the default rules.
 	byName, byPath []glob.Matcher
+	// When every byName rule has an edge byte (glob.Matcher.Edge), the bytes a folded
+	// name must start (starts) or end (ends) with to match one of them: most names do
+	// neither, and are passed without folding them or trying each rule.
+	edges        bool
+	starts, ends [256]bool
 }
 
 func newDenyRules(opts *Options) (*denyRules, error) {
@@ -153,6 +158,18 @@ func newDenyRules(opts *Options) (*denyRules, error) {
 			d.byPath = append(d.byPath, m)
 		}
 	}
+	d.edges = true
+	for _, m := range d.byName {
+		b, atEnd, ok := m.Edge()
+		switch {
+		case !ok:
+			d.edges = false
+		case atEnd:
+			d.ends[b] = true
+		default:
+			d.starts[b] = true
+		}
+	}
 	return d, nil
 }
 
@@ -161,14 +178,7 @@ func newDenyRules(opts *Options) (*denyRules, error) {
 // then NFC, so that a name's composed and decomposed spellings agree. ASCII, the common
 // case, needs neither table.
 func foldName(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
+	if asciiOnly(s) {
 		return strings.ToLower(s)
 	}
 	// A Caser keeps state: one per call, never shared between goroutines.
@@ -201,11 +211,8 @@ func (d *denyRules) match(rel string) (string, bool) {
 // known to pass, so only rel itself is tried, once per rule rather than once per rule and
 // parent.
 func (d *denyRules) matchSelf(rel string) bool {
-	name := foldName(rel[strings.LastIndexByte(rel, '/')+1:])
-	for _, m := range d.byName {
-		if m.Match(name) {
-			return true
-		}
+	if d.matchName(rel[strings.LastIndexByte(rel, '/')+1:]) {
+		return true
 	}
 	if len(d.byPath) == 0 {
 		return false
@@ -217,6 +224,40 @@ func (d *denyRules) matchSelf(rel string) bool {
 		}
 	}
 	return false
+}
+
+// matchName reports whether a byName rule matches the path element name.
+func (d *denyRules) matchName(name string) bool {
+	if d.edges && len(name) > 0 && asciiOnly(name) {
+		// An ASCII name folds to its lower case, byte for byte (a non-ASCII one may fold
+		// or compose into other first or last bytes, so it takes the long way).
+		if !d.starts[lowerASCII(name[0])] && !d.ends[lowerASCII(name[len(name)-1])] {
+			return false
+		}
+	}
+	folded := foldName(name)
+	for _, m := range d.byName {
+		if m.Match(folded) {
+			return true
+		}
+	}
+	return false
+}
+
+func asciiOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // Denied reports whether the path p, relative to the workspace root (or absolute), falls
@@ -286,6 +327,16 @@ func (w *Workspace) denied(ctx context.Context, name string) (string, bool) {
 		return "", false
 	}
 	return w.deny.match(w.denyRel(real))
+}
+
+// hiddenEntry is hidden for the entry de of the store directory dir. With rules of names
+// alone and no symbolic link to resolve, it needs no path (joining them was 5% of the CPU
+// of a names-only listing of 10,000 entries).
+func (w *Workspace) hiddenEntry(ctx context.Context, dir string, de fs.DirEntry) bool {
+	if w.deny != nil && len(w.deny.byPath) == 0 && de.Type()&fs.ModeSymlink == 0 {
+		return w.deny.matchName(de.Name())
+	}
+	return w.hidden(ctx, joinName(dir, de.Name()), de)
 }
 
 // hidden reports whether a directory entry, named name in the store, is invisible under

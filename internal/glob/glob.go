@@ -91,6 +91,21 @@ func (m Matcher) Match(s string) bool {
 	return doublestar.MatchUnvalidated(m.pat, s)
 }
 
+// Edge returns a byte every string m matches must start with (atEnd false) or end with
+// (atEnd true), and true; or false when m has no such byte. It lets a caller with many
+// matchers rule most strings out by their first and last bytes alone.
+func (m Matcher) Edge() (b byte, atEnd, ok bool) {
+	switch {
+	case m.lit == "":
+		return 0, false, false
+	case m.kind == literal, m.kind == prefix:
+		return m.lit[0], false, true
+	case m.kind == suffix:
+		return m.lit[len(m.lit)-1], true, true
+	}
+	return 0, false, false
+}
+
 // LastElement returns a matcher of a path's last element alone that agrees with m on
 // every path none of whose parent directories m matches, and true; or false when m needs
 // more of the path than its last element. A walk that never enters a directory matching

@@ -99,3 +99,39 @@ func TestLastElement(t *testing.T) {
 		}
 	}
 }
+
+// TestEdge: a string a matcher matches starts (or ends) with the matcher's edge byte, for
+// the matchers that offer one, last-element matchers included.
+func TestEdge(t *testing.T) {
+	pats := []string{"a.c", "*.c", "*c", "x*", "main*", ".env", ".env.*", "id_rsa*", "*.pem", "*", "**/*.c", "a/**", "{a,b}.c"}
+	strs := []string{"", "a.c", ".c", "c", "x", "xy", "main.go", ".env", ".env.x", "id_rsa", "k.pem", "a", "a/b", "b.c", "é.c"}
+	offered := 0
+	for _, p := range pats {
+		for _, m := range []Matcher{Compile(p), Compile("**/" + p)} {
+			if byName, ok := m.LastElement(); ok {
+				m = byName
+			}
+			b, atEnd, ok := m.Edge()
+			if !ok {
+				continue
+			}
+			offered++
+			for _, s := range strs {
+				if !m.Match(s) {
+					continue
+				}
+				if atEnd && s[len(s)-1] != b || !atEnd && s[0] != b {
+					t.Errorf("%q matches %q, which does not have the edge byte %q (at end: %v)", m.Pattern(), s, b, atEnd)
+				}
+			}
+		}
+	}
+	if offered < 10 {
+		t.Errorf("only %d matchers offered an edge", offered)
+	}
+	for _, p := range []string{"*", "**/*.c", "{a,b}.c", "a/**"} {
+		if _, _, ok := Compile(p).Edge(); ok {
+			t.Errorf("Compile(%q) offers an edge", p)
+		}
+	}
+}
