@@ -147,9 +147,7 @@ func (w *walker) work() {
 			w.mu.Unlock()
 			return
 		}
-		n := w.pending[len(w.pending)-1]
-		w.pending[len(w.pending)-1] = nil
-		w.pending = w.pending[:len(w.pending)-1]
+		n := w.popPending()
 		if n.claim.Swap(true) {
 			w.mu.Unlock()
 			continue // the visit got there first
@@ -164,6 +162,16 @@ func (w *walker) work() {
 			w.mu.Unlock()
 		}
 	}
+}
+
+// popPending takes the directory on top of the pending stack, which is not empty; w.mu
+// is held.
+func (w *walker) popPending() *dirNode {
+	last := len(w.pending) - 1
+	n := w.pending[last]
+	w.pending[last] = nil // the stack keeps no listing alive
+	w.pending = w.pending[:last]
+	return n
 }
 
 // push queues the subdirectories of a listing, the first to be visited on top.
@@ -257,9 +265,7 @@ func (w *walker) workAny(visit func(file) bool) {
 			w.mu.Unlock()
 			return
 		}
-		n := w.pending[len(w.pending)-1]
-		w.pending[len(w.pending)-1] = nil
-		w.pending = w.pending[:len(w.pending)-1]
+		n := w.popPending()
 		w.mu.Unlock()
 
 		w.load(n) // queues n's subdirectories before n counts as done
