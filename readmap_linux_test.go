@@ -209,22 +209,38 @@ func TestReadMappedTruncateRace(t *testing.T) {
 	t.Logf("results: %v", codes)
 }
 
-// BenchmarkReadDeepMapped: BenchmarkReadDeep's read (50 lines in the middle of a 64 MiB
-// file, no index, every line counted) with the rest of the file mapped or read.
+// BenchmarkReadDeepMapped: BenchmarkReadDeep's read (50 lines in the middle of a file,
+// no index, every line counted) with the rest of the file mapped or read with read(2), for
+// files of 1 MiB (readMapMin, the smallest mapped), 4 MiB and 64 MiB.
 func BenchmarkReadDeepMapped(b *testing.B) {
 	defer llmfs.SetLineIndex(1<<62, 65536)()
-	ws, n := benchFile(b, false, llmfs.Limits{})
-	for _, mapped := range []bool{false, true} {
-		b.Run(fmt.Sprintf("mapped=%v", mapped), func(b *testing.B) {
-			if !mapped {
-				defer llmfs.SetReadMap(1<<62, 8<<20)()
-			}
-			b.SetBytes(64 << 20)
-			for b.Loop() {
-				if _, err := ws.Read(context.Background(), "big.txt", llmfs.ReadOptions{Offset: n / 2, Limit: 50}); err != nil {
-					b.Fatal(err)
+	for _, size := range []int{1 << 20, 4 << 20, 64 << 20} {
+		dir := b.TempDir()
+		var data []byte
+		n := 0
+		for len(data) < size {
+			n++
+			data = fmt.Appendf(data, "%d the quick brown fox jumps over the lazy dog %x\n", n, n*7919)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "big.txt"), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, mapped := range []bool{false, true} {
+			b.Run(fmt.Sprintf("size=%dMiB/mapped=%v", size>>20, mapped), func(b *testing.B) {
+				if !mapped {
+					defer llmfs.SetReadMap(1<<62, 8<<20)()
 				}
-			}
-		})
+				b.SetBytes(int64(len(data)))
+				for b.Loop() {
+					if _, err := ws.Read(context.Background(), "big.txt", llmfs.ReadOptions{Offset: n / 2, Limit: 50}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
