@@ -1,6 +1,7 @@
 package llmfs_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -274,4 +275,41 @@ func BenchmarkReadDeepMapped(b *testing.B) {
 			})
 		}
 	}
+}
+
+// FuzzReadMapped: a tool read with the rest of the file mapped (in one-page windows, the
+// count split or not) returns what the read through read(2) returns.
+func FuzzReadMapped(f *testing.F) {
+	f.Add([]byte("a\nb\r\nc"), 2, 1, uint8(3), false)
+	f.Add(bytes.Repeat([]byte("0123456789\n"), 2000), 1000, 5, uint8(0), true)
+	f.Add(append(bytes.Repeat([]byte("x"), 9000), "\ny\xff\n"...), 1, 0, uint8(200), true)
+	dir := f.TempDir()
+	name := filepath.Join(dir, "big.txt")
+	page := int64(os.Getpagesize())
+	ws, err := llmfs.Open(&llmfs.Options{Root: dir, Limits: llmfs.Limits{MaxReadLines: 50, MaxReadBytes: 2000, MaxLineLength: 30}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, offset, limit int, chunk uint8, split bool) {
+		if offset < 0 || limit < 0 || offset > 1<<20 || limit > 1<<20 {
+			t.Skip()
+		}
+		defer llmfs.SetLineIndex(1<<62, 7)()
+		defer llmfs.SetReadBufferSize(1 + int(chunk))()
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opts := llmfs.ReadOptions{Offset: offset, Limit: limit}
+		restore := llmfs.SetReadMap(1<<62, page)
+		want, werr := ws.Read(context.Background(), "big.txt", opts)
+		restore()
+		defer llmfs.SetReadMap(0, page)()
+		if split {
+			defer llmfs.SetReadSplit(0, 64)()
+		}
+		got, gerr := ws.Read(context.Background(), "big.txt", opts)
+		if fmt.Sprint(got, gerr) != fmt.Sprint(want, werr) {
+			t.Fatalf("opts %+v, chunk %d, split %v:\n got %+v %v\nwant %+v %v", opts, chunk, split, got, gerr, want, werr)
+		}
+	})
 }
