@@ -161,9 +161,6 @@ func (m *mappedFile) split(ctx context.Context) {
 		return
 	}
 	from := (m.pos + left/2) &^ int64(restBlock-1)
-	if from <= m.pos {
-		return // less than a block to the middle (only with tiny test settings)
-	}
 	r := &restCount{done: make(chan struct{}), from: from, end: m.end}
 	r.blocks = make([]int32, 0, (r.end-from)/int64(restBlock)+1)
 	m.rest, m.end = r, from
@@ -184,7 +181,6 @@ func (r *restCount) count(ctx context.Context, h *mappedFile) {
 		}
 	}()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	fill := 0 // bytes in the last block
 	for {
 		if err := ctx.Err(); err != nil {
 			r.err = err
@@ -192,18 +188,11 @@ func (r *restCount) count(ctx context.Context, h *mappedFile) {
 		}
 		c, err := h.next(int(readMapWindow))
 		for len(c) > 0 {
-			// Blocks are restBlock bytes from r.from whatever the windows, which need
-			// not be cut at blocks.
-			if fill == 0 {
-				r.blocks = append(r.blocks, 0)
-			}
-			k := min(len(c), restBlock-fill)
-			nls := bytes.Count(c[:k], nl)
-			r.blocks[len(r.blocks)-1] += int32(nls)
-			r.lines += nls
-			r.last = c[k-1]
-			fill = (fill + k) % restBlock
-			c = c[k:]
+			k := bytes.Count(c[:min(len(c), restBlock)], nl)
+			r.blocks = append(r.blocks, int32(k))
+			r.lines += k
+			r.last = c[min(len(c), restBlock)-1]
+			c = c[min(len(c), restBlock):]
 		}
 		if err == io.EOF {
 			return

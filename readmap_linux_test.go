@@ -54,7 +54,7 @@ func TestReadMapped(t *testing.T) {
 		for _, c := range []struct {
 			window int64
 			split  int // the block size of a split count, or 0 for none
-		}{{page, 0}, {3 * page, 0}, {page, 64}, {3 * page, 4096}, {page, 16384}} {
+		}{{page, 0}, {3 * page, 0}, {page, 64}, {3 * page, 4096}} {
 			window := c.window
 			restoreSplit := llmfs.SetReadSplit(1<<62, 4096)
 			if c.split > 0 {
