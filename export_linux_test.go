@@ -14,12 +14,3 @@ func SetReadMapHook(f func(off int64)) (restore func()) {
 	mapHook = f
 	return func() { mapHook = nil }
 }
-
-// SetReadSplit sets how much must be left to count for the second half to be counted by
-// another goroutine, and the size of the blocks it counts in (a power of two), and returns
-// a function that restores both.
-func SetReadSplit(minSize int64, block int) (restore func()) {
-	oldMin, oldBlock := splitMin, restBlock
-	splitMin, restBlock = minSize, block
-	return func() { splitMin, restBlock = oldMin, oldBlock }
-}

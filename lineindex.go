@@ -102,20 +102,6 @@ type indexBuilder struct {
 	lines int   // newlines fed
 	offs  []int64
 	x     lineIndex // path and identity of the file
-	// broken says that what was fed is not the file: the index is not made.
-	broken bool
-}
-
-// feedCount takes the next n bytes of the file, known to hold c newlines, without looking
-// at them, unless an indexed line starts among them: then it reports false, taking nothing,
-// and they must be fed.
-func (b *indexBuilder) feedCount(n int64, c int) bool {
-	if c >= b.every-b.lines%b.every {
-		return false
-	}
-	b.lines += c
-	b.pos += n
-	return true
 }
 
 // feed takes the next chunk of the file and returns the number of newlines in it, so that
@@ -146,7 +132,7 @@ func (b *indexBuilder) feed(chunk []byte) int {
 // finish returns the index of a file of size bytes and total lines, the whole of which
 // was fed, or nil if what was fed is not that file.
 func (b *indexBuilder) finish(size int64, total int) *lineIndex {
-	if b.broken || b.pos != size || size != b.x.id.size {
+	if b.pos != size || size != b.x.id.size {
 		return nil
 	}
 	offs := b.offs

@@ -265,10 +265,6 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, m *mappedFile, o
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if done && m != nil && h == nil && !from.stop {
-			// Only counting is left: the second half of it may go to another CPU.
-			m.split(ctx)
-		}
 		err := rerr
 		chunk := buf[:n]
 		switch {
@@ -363,11 +359,6 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, m *mappedFile, o
 			break
 		}
 		if err != nil {
-			return nil, err
-		}
-	}
-	if m != nil {
-		if err := m.join(from.build, &newlines, &res.Size, &last); err != nil {
 			return nil, err
 		}
 	}

@@ -18,9 +18,8 @@ import (
 
 // TestReadMapped: a read whose scan maps the rest of the file returns exactly what the
 // read through read(2) returns, with windows and chunks cut at every kind of place (a
-// chunk size that does not divide the page size puts chunk edges at window edges), with
-// and without the second half of the count split off to another goroutine, and the line
-// index built on the way is byte for byte the one read(2) builds.
+// chunk size that does not divide the page size puts chunk edges at window edges), and
+// the line index built on the way is byte for byte the one read(2) builds.
 func TestReadMapped(t *testing.T) {
 	defer llmfs.SetRacyWindow(0)()
 	cache := t.TempDir()
@@ -51,15 +50,7 @@ func TestReadMapped(t *testing.T) {
 	}
 	for _, bufSize := range []int{4096, 4099} {
 		restoreBuf := llmfs.SetReadBufferSize(bufSize)
-		for _, c := range []struct {
-			window int64
-			split  int // the block size of a split count, or 0 for none
-		}{{page, 0}, {3 * page, 0}, {page, 64}, {3 * page, 4096}} {
-			window := c.window
-			restoreSplit := llmfs.SetReadSplit(1<<62, 4096)
-			if c.split > 0 {
-				restoreSplit = llmfs.SetReadSplit(0, c.split)
-			}
+		for _, window := range []int64{page, 3 * page} {
 			for _, limits := range []llmfs.Limits{{}, {MaxReadLines: 40, MaxReadBytes: 3000, MaxLineLength: 100, MaxEditBytes: 100}} {
 				for _, tracked := range []bool{false, true} {
 					ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: tracked, Limits: limits})
@@ -72,7 +63,7 @@ func TestReadMapped(t *testing.T) {
 								t.Fatal(err)
 							}
 							os.Chtimes(name, stamp, stamp)
-							what := fmt.Sprintf("buffer %d, window %d, split %d, limits %+v, tracked %v, %d lines, final newline %v", bufSize, window, c.split, limits, tracked, n, nl)
+							what := fmt.Sprintf("buffer %d, window %d, limits %+v, tracked %v, %d lines, final newline %v", bufSize, window, limits, tracked, n, nl)
 							restoreMap := llmfs.SetReadMap(1<<62, window)
 							restoreIndex := llmfs.SetLineIndex(1<<62, 7)
 							want := readAllCases(t, ws)
@@ -106,7 +97,6 @@ func TestReadMapped(t *testing.T) {
 					}
 				}
 			}
-			restoreSplit()
 		}
 		restoreBuf()
 	}
@@ -137,58 +127,43 @@ func TestReadMappedTruncated(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "big.txt")
 	data := lineIndexText(20000, true, "t")
-	for _, split := range []bool{false, true} {
-		restoreSplit := llmfs.SetReadSplit(1<<62, 4096)
-		if split {
-			// The second half of the count, in another goroutine, may be the one to fault.
-			restoreSplit = llmfs.SetReadSplit(0, 4096)
-		}
-		for _, tracked := range []bool{false, true} {
-			testTruncated(t, name, data, split, tracked)
-		}
-		restoreSplit()
-	}
-}
-
-// testTruncated is one round of TestReadMappedTruncated.
-func testTruncated(t *testing.T, name string, data []byte, split, tracked bool) {
-	page := int64(os.Getpagesize())
-	dir := filepath.Dir(name)
-	for _, to := range []int64{0, 10000, 5 * page, int64(len(data)/2 + 3000), int64(len(data)) - 1} {
-		if err := os.WriteFile(name, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: tracked, Limits: llmfs.Limits{MaxEditBytes: 1 << 30}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var done atomic.Bool
-		restore := llmfs.SetReadMapHook(func(off int64) {
-			// Cut the file behind the window just mapped: the scan's next touch of
-			// the window faults.
-			if off+2*page > to && done.CompareAndSwap(false, true) {
-				if err := os.Truncate(name, to); err != nil {
-					t.Error(err)
-				}
+	for _, tracked := range []bool{false, true} {
+		for _, to := range []int64{0, 10000, 5 * page, int64(len(data)) - 1} {
+			if err := os.WriteFile(name, data, 0o644); err != nil {
+				t.Fatal(err)
 			}
-		})
-		res, err := ws.Read(context.Background(), "big.txt", llmfs.ReadOptions{Offset: 10, Limit: 5})
-		restore()
-		var e *llmfs.Error
-		if !errors.As(err, &e) || e.Code != llmfs.CodeFileChanged || e.Path != "big.txt" {
-			t.Fatalf("split %v, tracked %v, truncated to %d: got %+v, %v; want a FILE_CHANGED error", split, tracked, to, res, err)
-		}
-		if res, err := ws.Read(context.Background(), "big.txt", llmfs.ReadOptions{Offset: 1, Limit: 1}); err != nil {
-			t.Fatalf("tracked %v, truncated to %d: the read after: %v", tracked, to, err)
-		} else if want := int64(to); res.Size != want {
-			t.Fatalf("tracked %v, truncated to %d: the read after has %d bytes", tracked, to, res.Size)
+			ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: tracked, Limits: llmfs.Limits{MaxEditBytes: 1 << 30}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := false
+			restore := llmfs.SetReadMapHook(func(off int64) {
+				// Cut the file behind the window just mapped: the scan's next touch of
+				// the window faults.
+				if !done && off+2*page > to {
+					done = true
+					if err := os.Truncate(name, to); err != nil {
+						t.Error(err)
+					}
+				}
+			})
+			res, err := ws.Read(context.Background(), "big.txt", llmfs.ReadOptions{Offset: 10, Limit: 5})
+			restore()
+			var e *llmfs.Error
+			if !errors.As(err, &e) || e.Code != llmfs.CodeFileChanged || e.Path != "big.txt" {
+				t.Fatalf("tracked %v, truncated to %d: got %+v, %v; want a FILE_CHANGED error", tracked, to, res, err)
+			}
+			if res, err := ws.Read(context.Background(), "big.txt", llmfs.ReadOptions{Offset: 1, Limit: 1}); err != nil {
+				t.Fatalf("tracked %v, truncated to %d: the read after: %v", tracked, to, err)
+			} else if want := int64(to); res.Size != want {
+				t.Fatalf("tracked %v, truncated to %d: the read after has %d bytes", tracked, to, res.Size)
+			}
 		}
 	}
 }
 
 // TestReadMappedTruncateRace: reads while another goroutine truncates and rewrites the file
 // over and over either succeed or fail with a coded error; none crashes the process.
-// (Whether a given read faults is up to the race; the log says how many failed.)
 func TestReadMappedTruncateRace(t *testing.T) {
 	defer llmfs.SetReadBufferSize(4096)()
 	page := int64(os.Getpagesize())
@@ -218,14 +193,8 @@ func TestReadMappedTruncateRace(t *testing.T) {
 	})
 	codes := map[llmfs.Code]int{}
 	deadline := time.Now().Add(time.Second)
-	for i := 0; time.Now().Before(deadline); i++ {
-		// Every other read splits its count, whose second goroutine may fault too.
-		restore := llmfs.SetReadSplit(1<<62, 4096)
-		if i%2 == 1 {
-			restore = llmfs.SetReadSplit(0, 4096)
-		}
+	for time.Now().Before(deadline) {
 		_, err := ws.Read(context.Background(), "big.txt", llmfs.ReadOptions{Offset: 20000, Limit: 5})
-		restore()
 		var e *llmfs.Error
 		switch {
 		case err == nil:

@@ -3,7 +3,6 @@
 package llmfs
 
 import (
-	"context"
 	"io"
 	"io/fs"
 )
@@ -13,9 +12,7 @@ type mappedFile struct{}
 
 func mapRest(fs.File, int64) *mappedFile { return nil }
 
-func (*mappedFile) next(int) ([]byte, error)                      { return nil, io.EOF }
-func (*mappedFile) close()                                        {}
-func (*mappedFile) shrunk() bool                                  { return false }
-func (*mappedFile) inWindow(uintptr) bool                         { return false }
-func (*mappedFile) split(context.Context)                         {}
-func (*mappedFile) join(*indexBuilder, *int, *int64, *byte) error { return nil }
+func (*mappedFile) next(int) ([]byte, error) { return nil, io.EOF }
+func (*mappedFile) close()                   {}
+func (*mappedFile) shrunk() bool             { return false }
+func (*mappedFile) inWindow(uintptr) bool    { return false }
