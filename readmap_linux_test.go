@@ -246,12 +246,12 @@ func BenchmarkReadDeepMapped(b *testing.B) {
 	}
 }
 
-// FuzzReadMapped: a tool read with the rest of the file mapped (in one-page windows, the
-// count split or not) returns what the read through read(2) returns.
+// FuzzReadMapped: a tool read with the rest of the file mapped (in one-page windows)
+// returns what the read through read(2) returns.
 func FuzzReadMapped(f *testing.F) {
-	f.Add([]byte("a\nb\r\nc"), 2, 1, uint8(3), false)
-	f.Add(bytes.Repeat([]byte("0123456789\n"), 2000), 1000, 5, uint8(0), true)
-	f.Add(append(bytes.Repeat([]byte("x"), 9000), "\ny\xff\n"...), 1, 0, uint8(200), true)
+	f.Add([]byte("a\nb\r\nc"), 2, 1, uint8(3))
+	f.Add(bytes.Repeat([]byte("0123456789\n"), 2000), 1000, 5, uint8(0))
+	f.Add(append(bytes.Repeat([]byte("x"), 9000), "\ny\xff\n"...), 1, 0, uint8(200))
 	dir := f.TempDir()
 	name := filepath.Join(dir, "big.txt")
 	page := int64(os.Getpagesize())
@@ -259,7 +259,7 @@ func FuzzReadMapped(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Fuzz(func(t *testing.T, data []byte, offset, limit int, chunk uint8, split bool) {
+	f.Fuzz(func(t *testing.T, data []byte, offset, limit int, chunk uint8) {
 		if offset < 0 || limit < 0 || offset > 1<<20 || limit > 1<<20 {
 			t.Skip()
 		}
@@ -273,12 +273,9 @@ func FuzzReadMapped(f *testing.F) {
 		want, werr := ws.Read(context.Background(), "big.txt", opts)
 		restore()
 		defer llmfs.SetReadMap(0, page)()
-		if split {
-			defer llmfs.SetReadSplit(0, 64)()
-		}
 		got, gerr := ws.Read(context.Background(), "big.txt", opts)
 		if fmt.Sprint(got, gerr) != fmt.Sprint(want, werr) {
-			t.Fatalf("opts %+v, chunk %d, split %v:\n got %+v %v\nwant %+v %v", opts, chunk, split, got, gerr, want, werr)
+			t.Fatalf("opts %+v, chunk %d:\n got %+v %v\nwant %+v %v", opts, chunk, got, gerr, want, werr)
 		}
 	})
 }
