@@ -41,9 +41,9 @@ type mappedFile struct {
 	off  int64  // offset of win[0]
 }
 
-// mapRest returns the bytes of f from offset from on, mapped, or nil when f is not a
-// regular host file of at least readMapMin bytes or cannot be mapped; the caller then
-// reads f as before. f's own offset is left alone.
+// mapRest returns the bytes of f from offset from on, mapped (the first window already),
+// or nil when f is not a regular host file of at least readMapMin bytes or cannot be
+// mapped; the caller then reads f as before. f's own offset is left alone.
 func mapRest(f fs.File, from int64) *mappedFile {
 	of, ok := f.(*os.File)
 	if !ok {
@@ -64,7 +64,29 @@ func mapRest(f fs.File, from int64) *mappedFile {
 	if rc.Control(func(fd uintptr) { m.fd = int(fd) }) != nil || m.fd < 0 {
 		return nil
 	}
+	if m.mapWindow() != nil {
+		// A file system that cannot map (some FUSE ones): read(2) it is.
+		return nil
+	}
 	return m
+}
+
+// mapWindow maps the window with the next byte to yield, in place of the current one.
+func (m *mappedFile) mapWindow() error {
+	m.unmap()
+	off := m.pos &^ int64(os.Getpagesize()-1)
+	n := min(readMapWindow, m.size-off)
+	// MAP_POPULATE maps the whole window in one call rather than a fault at a time
+	// (for a cached file about a fifth less CPU than faulting it in).
+	b, err := unix.Mmap(m.fd, off, int(n), unix.PROT_READ, unix.MAP_SHARED|unix.MAP_POPULATE)
+	if err != nil {
+		return &fs.PathError{Op: "mmap", Err: err}
+	}
+	m.win, m.off = b, off
+	if mapHook != nil {
+		mapHook(off)
+	}
+	return nil
 }
 
 // next returns the next at most max bytes, in the current window, and io.EOF with the last
@@ -73,19 +95,9 @@ func (m *mappedFile) next(max int) ([]byte, error) {
 	if m.pos >= m.size {
 		return nil, io.EOF
 	}
-	if m.win == nil || m.pos >= m.off+int64(len(m.win)) {
-		m.unmap()
-		off := m.pos &^ int64(os.Getpagesize()-1)
-		n := min(readMapWindow, m.size-off)
-		// MAP_POPULATE maps the whole window in one call rather than a fault at a time
-		// (for a cached file about a fifth less CPU than faulting it in).
-		b, err := unix.Mmap(m.fd, off, int(n), unix.PROT_READ, unix.MAP_SHARED|unix.MAP_POPULATE)
-		if err != nil {
-			return nil, &fs.PathError{Op: "mmap", Err: err}
-		}
-		m.win, m.off = b, off
-		if mapHook != nil {
-			mapHook(off)
+	if m.pos >= m.off+int64(len(m.win)) {
+		if err := m.mapWindow(); err != nil {
+			return nil, err
 		}
 	}
 	i := m.pos - m.off

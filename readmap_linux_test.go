@@ -279,3 +279,30 @@ func FuzzReadMapped(f *testing.F) {
 		}
 	})
 }
+
+// TestReadMapFails: when the file cannot be mapped (here a window of no bytes, which mmap
+// refuses, as a file system without mmap would), the read falls back to read(2).
+func TestReadMapFails(t *testing.T) {
+	defer llmfs.SetReadBufferSize(4096)()
+	dir := t.TempDir()
+	data := lineIndexText(3000, true, "f")
+	if err := os.WriteFile(filepath.Join(dir, "big.txt"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := llmfs.ReadOptions{Offset: 2000, Limit: 3}
+	restore := llmfs.SetReadMap(1<<62, 8<<20)
+	want, err := ws.Read(context.Background(), "big.txt", opts)
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer llmfs.SetReadMap(0, 0)()
+	got, err := ws.Read(context.Background(), "big.txt", opts)
+	if err != nil || *got != *want {
+		t.Fatalf("got %+v, %v; want %+v", got, err, want)
+	}
+}
