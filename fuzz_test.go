@@ -225,7 +225,7 @@ func FuzzReadScan(f *testing.F) {
 			buf := make([]byte, readBufferSize)
 			r := bytes.NewReader(data)
 			n, rerr := io.ReadFull(r, buf)
-			got, gerr := w.scanLines(context.Background(), r, opts, nil, buf, n, rerr, scanStart{line: 1})
+			got, gerr := w.scanLines(context.Background(), r, nil, opts, nil, buf, n, rerr, scanStart{line: 1})
 			want, werr := refRead(data, opts, w.limits)
 			if (gerr == nil) != (werr == nil) {
 				t.Fatalf("limits %+v, opts %+v, chunk %d: scanLines error %v, reference error %v", lim, opts, readBufferSize, gerr, werr)

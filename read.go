@@ -182,7 +182,18 @@ func (w *Workspace) read(ctx context.Context, p string, opts ReadOptions, maxIma
 	} else if lx != nil {
 		from.build = lx.build
 	}
-	res, err := w.scanLines(ctx, f, opts, hw, buf, n, rerr, from)
+	var m *mappedFile
+	if !from.stop && rerr == nil {
+		// The scan passes over the rest of a file larger than the buffer: mapped, if it
+		// is a host file large enough (readmap_linux.go), that costs no copy.
+		m = mapRest(f, int64(n))
+	}
+	var res *ReadResult
+	if m != nil {
+		res, err = w.scanMapped(ctx, m, opts, hw, buf, n, rerr, from)
+	} else {
+		res, err = w.scanLines(ctx, f, nil, opts, hw, buf, n, rerr, from)
+	}
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Path = p
@@ -225,7 +236,9 @@ type scanStart struct {
 // Every byte read goes to h too, unless h is nil. buf is the read buffer, whose first n
 // bytes the caller has read already (with the error rerr of that io.ReadFull): the start of
 // the file, which it may have looked at to tell an image, or the bytes from from.off on.
-func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions, h io.Writer, buf []byte, n int, rerr error, from scanStart) (*ReadResult, error) {
+// With m not nil, the bytes after those n come from m instead of f, in chunks no longer
+// than buf; the caller catches faults ([Workspace.scanMapped]).
+func (w *Workspace) scanLines(ctx context.Context, f io.Reader, m *mappedFile, opts ReadOptions, h io.Writer, buf []byte, n int, rerr error, from scanStart) (*ReadResult, error) {
 	lim := w.limits
 	maxLines := opts.Limit
 	capped := false // whether maxLines comes from the cap, not the caller
@@ -253,10 +266,16 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, opts ReadOptions
 			return nil, err
 		}
 		err := rerr
-		if !first {
-			n, err = io.ReadFull(f, buf)
-		}
 		chunk := buf[:n]
+		switch {
+		case first:
+		case m != nil:
+			chunk, err = m.next(len(buf))
+			n = len(chunk)
+		default:
+			n, err = io.ReadFull(f, buf)
+			chunk = buf[:n]
+		}
 		if sniff := binarySniffLen - res.Size; sniff > 0 && n > 0 {
 			// The first binarySniffLen bytes of the file, however the chunks cut them.
 			if why := binfile.Why(chunk[:min(int64(n), sniff)], res.Size == 0); why != "" {
