@@ -3,6 +3,7 @@
 package search
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -67,17 +68,33 @@ func BenchmarkSeqScan(b *testing.B) {
 	}
 }
 
-// BenchmarkNextLineNoLiteral measures a whole search of 8 MiB of Go sources for a pattern
-// with no literal (issue 18): with the class-sequence prefilter, and without it (the
-// automaton over every byte).
+// numberTable is the prefilter's worst case: 8 MiB of a table of numbers, where every
+// line holds three digits in a row and none matches "[A-Z][a-z]*[0-9]{3}".
+func numberTable() []byte {
+	var text []byte
+	for i := 0; len(text) < 8<<20; i++ {
+		text = fmt.Appendf(text, "\t{ %d, %d, %d, %d },\n", i, i*7, i*13, i*31)
+	}
+	return text
+}
+
+// BenchmarkNextLineNoLiteral measures a whole search for a pattern with no literal
+// (issue 18), of 8 MiB of Go sources and of numberTable: with the class-sequence
+// prefilter, and without it (the automaton over every byte).
 func BenchmarkNextLineNoLiteral(b *testing.B) {
-	text := goSources(b)
-	for _, pre := range []bool{true, false} {
-		name := "prefilter"
-		if !pre {
-			name = "dfa"
-		}
-		b.Run(name, func(b *testing.B) {
+	src := goSources(b)
+	for _, c := range []struct {
+		name string
+		text []byte
+		pre  bool
+	}{
+		{"go/prefilter", src, true},
+		{"go/dfa", src, false},
+		{"numbers/prefilter", numberTable(), true},
+		{"numbers/dfa", numberTable(), false},
+	} {
+		text, pre := c.text, c.pre
+		b.Run(c.name, func(b *testing.B) {
 			m, err := compile(`[A-Z][a-z]*[0-9]{3}`, false, false)
 			if err != nil {
 				b.Fatal(err)
