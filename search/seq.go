@@ -60,10 +60,21 @@ func seqProb(seq []byteSet) float64 {
 // starts with (pre) and ends with (suf), each at most maxSeq long, and the most selective
 // run of classes every match holds (best). When exact, every match is exactly one byte
 // of each class of pre, in order (and suf is pre).
+//
+// When star, the part ends with a repetition, possibly empty, of the one-byte class
+// starSet ("[a-z]*"), and before is what every match of the part before it ends with:
+// then whatever follows starts right after a byte of before or of starSet, so in
+// "[A-Z][a-z]*[0-9]{3}" a match holds "[A-Za-z][0-9][0-9][0-9]". A part that is just such
+// a repetition is bare.
 type seqInfo struct {
 	exact    bool
 	pre, suf []byteSet
 	best     []byteSet
+
+	star    bool
+	bare    bool
+	starSet byteSet
+	before  []byteSet
 }
 
 // opaque says nothing about a part's matches: it breaks any run of classes through it.
@@ -117,8 +128,20 @@ func seqOf(re *syntax.Regexp) seqInfo {
 		if re.Min >= 1 {
 			return seqRepeat(seqOf(re.Sub[0]), re.Min, re.Max)
 		}
+		return optional(seqOf(re.Sub[0]))
+	case syntax.OpStar, syntax.OpQuest:
+		return optional(seqOf(re.Sub[0]))
 	}
 	// Star, quest, alternation, any character: nothing required, or nothing of one byte.
+	return opaque
+}
+
+// optional returns the seqInfo of x repeated any number of times, none included: a star
+// when x is one byte of a class, otherwise opaque.
+func optional(x seqInfo) seqInfo {
+	if x.exact && len(x.pre) == 1 {
+		return seqInfo{star: true, bare: true, starSet: x.pre[0]}
+	}
 	return opaque
 }
 
@@ -155,8 +178,27 @@ func literalSet(r rune, fold bool) seqInfo {
 // seqConcat returns the seqInfo of a followed by b.
 func seqConcat(a, b seqInfo) seqInfo {
 	var out seqInfo
+	if b.bare {
+		// a followed by a repetition of one class: it ends in a's last byte or that
+		// class's, and what follows comes after a whole or after the class.
+		out = seqInfo{pre: a.pre, best: a.best, star: true, starSet: b.starSet, before: a.suf}
+		if n := len(a.suf); n > 0 {
+			last := a.suf[n-1]
+			last[0] |= b.starSet[0]
+			last[1] |= b.starSet[1]
+			out.suf = []byteSet{last}
+		}
+		return out
+	}
 	join := append(append([]byteSet(nil), a.suf...), b.pre...)
 	out.best = better(better(a.best, b.best), bestWindow(join))
+	if a.star && len(b.pre) > 0 {
+		first := b.pre[0]
+		first[0] |= a.starSet[0]
+		first[1] |= a.starSet[1]
+		after := append(append([]byteSet(nil), a.before...), first)
+		out.best = better(out.best, bestWindow(after))
+	}
 	switch {
 	case a.exact && b.exact:
 		if len(join) <= maxSeq {

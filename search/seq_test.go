@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,7 +42,18 @@ func TestRequiredSeq(t *testing.T) {
 	for _, c := range []struct {
 		pattern, want string // want "" for none
 	}{
-		{`[A-Z][a-z]*[0-9]{3}`, `[0-9][0-9][0-9]`},
+		{`[A-Z][a-z]*[0-9]{3}`, `[A-Za-z][0-9][0-9][0-9]`},
+		{`[A-Z][a-z]?[0-9]{3}`, `[A-Za-z][0-9][0-9][0-9]`},
+		{`[A-Z][a-z]{0,5}[0-9]{3}`, `[A-Za-z][0-9][0-9][0-9]`},
+		{`[0-9]{3}[a-z]*[A-Z]`, `[0-9][0-9][0-9][A-Za-z]`},
+		{`#[a-z]*[0-9]*[A-Z]`, `[#]`}, // one star is followed, not two
+		{`#[a-z]*[A-Z]`, `[#][A-Za-z]`},
+		{`[0-9][a-z]*`, `[0-9]`},
+		{`[a-z]*[0-9]`, `[0-9]`},
+		{`(.[a-z]*)[0-9]`, `[0-9]`},
+		{`([a-z]*){2}[0-9]`, `[0-9]`},
+		{`#(.[a-z]*)[0-9]`, `[#]`},
+		{`#(\.[a-z]*)[0-9]`, `[#][.]`}, // nor a star inside a group
 		{`[0-9]{3}`, `[0-9][0-9][0-9]`},
 		{`[0-9]{2,}`, `[0-9][0-9]`},
 		{`[0-9]+`, `[0-9]`},
@@ -197,25 +209,32 @@ func checkLines(t *testing.T, pattern string, fold bool, text []byte) {
 		}
 		off += len(line)
 	}
-	var d *dfa
-	if m.dfa != nil {
-		d = m.dfa.clone(minDFABudget)
-	}
-	var got []int
-	for p := 0; p < len(text); {
-		start, end, ok := m.nextLine(text[p:], d, m.find)
-		if !ok {
-			break
+	check := func(how string) {
+		t.Helper()
+		var d *dfa
+		if m.dfa != nil {
+			d = m.dfa.clone(minDFABudget)
 		}
-		got = append(got, p+start)
-		p += end
+		var got []int
+		for p := 0; p < len(text); {
+			start, end, ok := m.nextLine(text[p:], d, m.find)
+			if !ok {
+				break
+			}
+			got = append(got, p+start)
+			p += end
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q (%s) in %q: lines at %v, regexp %v", src, how, text, got, want)
+		}
 	}
-	if len(got) != len(want) {
-		t.Fatalf("%q in %q: lines at %v, regexp %v", src, text, got, want)
-	}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Fatalf("%q in %q: lines at %v, regexp %v", src, text, got, want)
+	check("as compiled")
+	if m.lit == nil && m.seq == nil {
+		// Any sequence requiredSeq finds must be right, selective or not: check it
+		// with the prefilter forced on.
+		if seq := requiredSeq(mustParse(src)); seq != nil {
+			m.seq = newSeqFinder(seq)
+			check("prefilter " + seqString(seq))
 		}
 	}
 }
@@ -225,7 +244,8 @@ func TestSeqPrefilterLines(t *testing.T) {
 	for _, p := range []string{
 		`[A-Z][a-z]*[0-9]{3}`, `[0-9]{3}`, `[xyz][0-9]{2}`, `[a-z][0-9]{3}`, `(?i)K[0-9]{3}`,
 		`^[0-9]{3}`, `[0-9]{3}$`, `\b[0-9]{3}\b`, `[0-9]{3}\B`, `[^0-9][0-9]{3}`, `[0-9]{2}[^0-9]`,
-		`[0-9]{3}|[a-z]{2}`, `[A-Z][a-z]*[0-9]{3}\n?`,
+		`[0-9]{3}|[a-z]{2}`, `[A-Z][a-z]*[0-9]{3}\n?`, `[A-Z][a-z]?[0-9]{3}`, `[0-9]{2}[a-z]*[A-Z]`,
+		`x[a-z]*[0-9]*[0-9]`, `[A-Z]\b[a-z]*[0-9]{3}`,
 	} {
 		checkLines(t, p, false, text)
 		checkLines(t, p, true, text)
@@ -233,7 +253,7 @@ func TestSeqPrefilterLines(t *testing.T) {
 	// Many lines, so that the vector scan runs: digits are common, matches rare.
 	rng := rand.New(rand.NewPCG(1, 2))
 	var big []byte
-	for range 3000 {
+	for range 10000 {
 		for range rng.IntN(60) {
 			big = append(big, "aZz0123  \t_(xX"[rng.IntN(14)])
 		}
@@ -251,6 +271,7 @@ func FuzzSeqPrefilter(f *testing.F) {
 	f.Add(`[A-Z][a-z]*[0-9]{3}`, "Ab123\nab123\n0x123", false)
 	f.Add(`[xyz][0-9]{2}`, "x12\nX12", true)
 	f.Add(`(?i)k[0-9]{3}`, "\u212a123\nk123", false)
+	f.Add(`#[a-z]*[A-Z]?[0-9]{2}`, "#ab12\n#12\n#Z12\n#aZ1", false)
 	f.Fuzz(func(t *testing.T, pattern, text string, fold bool) {
 		if len(pattern) > 40 {
 			return
@@ -260,4 +281,28 @@ func FuzzSeqPrefilter(f *testing.F) {
 		long := strings.Repeat("_", 37) + "\n" + text + "\n" + strings.Repeat("_", 41) + text
 		checkLines(t, pattern, fold, []byte(long))
 	})
+}
+
+// TestSeqPrefilterRandom runs checkLines, the prefilter forced on, over random patterns
+// of one-byte classes, repetitions and groups, on random lines.
+func TestSeqPrefilterRandom(t *testing.T) {
+	atoms := []string{"a", "b", "x", `\d`, `[a-c]`, `[0-9]`, `[^b]`, ".", `\w`, "é", `(?i)X`, "K", `\b`, "^", "$", "(a|b)", "(ab)", `(\d[a-c]*)`}
+	ops := []string{"", "", "", "*", "?", "+", "{2}", "{1,3}", "{0,2}"}
+	alphabet := []rune("abcxXkK019 é\u212a")
+	rng := rand.New(rand.NewPCG(8, 9))
+	for range 10000 {
+		var p strings.Builder
+		for range 1 + rng.IntN(6) {
+			p.WriteString(atoms[rng.IntN(len(atoms))])
+			p.WriteString(ops[rng.IntN(len(ops))])
+		}
+		var text strings.Builder
+		for range 1 + rng.IntN(8) {
+			for range rng.IntN(14) {
+				text.WriteRune(alphabet[rng.IntN(len(alphabet))])
+			}
+			text.WriteByte('\n')
+		}
+		checkLines(t, p.String(), rng.IntN(3) == 0, []byte(text.String()))
+	}
 }
