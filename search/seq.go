@@ -19,7 +19,9 @@ const maxSeq = 4
 // maxSeqProb is the largest estimated chance, per byte, that a sequence occurs at a
 // position for it to be worth a prefilter: above it, candidate lines come so often that
 // the scan stops about every line and the automaton confirms nearly all of the text.
-// "[0-9]{3}" is about 0.001 in source code, "[A-Z][a-z]" about 0.03.
+// By the estimate "[0-9]{3}" is 0.0009, "[0-9]{2}" 0.009 and "[A-Z][a-z]" 0.044. The
+// limit is a guess on the safe side, not tuned: even a candidate on every line costs
+// about what the automaton alone does (BenchmarkNextLineNoLiteral/numbers).
 const maxSeqProb = 0.004
 
 // A byteSet is a set of ASCII bytes, bit c of the pair for byte c.
