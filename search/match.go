@@ -30,7 +30,9 @@ func (e *PatternError) Unwrap() error { return e.Err }
 // The fast path is a literal prefilter: a literal every match must contain is looked for in
 // the whole buffer with a vectorized search, and the lines around each hit are confirmed
 // with a lazy DFA (see [dfa]); a pattern that is just the literal needs no confirming.
-// Patterns with no such literal run the DFA over the whole buffer. In multiline mode,
+// Patterns with no such literal but a selective run of byte classes that every match holds
+// ("[0-9]{3}", see [requiredSeq]) are prefiltered the same way on that run; the others
+// run the DFA over the whole buffer. In multiline mode,
 // where matches span lines, Go's regexp runs over the whole file.
 type matcher struct {
 	line      *regexp.Regexp // matches within one line (no trailing newline); validates
@@ -39,6 +41,7 @@ type matcher struct {
 	fold      bool           // lit is compared ignoring ASCII case
 	find      *finder        // finds lit
 	pure      bool           // the pattern is exactly lit: a hit is a match
+	seq       *seqFinder     // with no lit: finds a run of byte classes every match holds
 	dfa       *dfa           // line mode: the automaton each searcher clones
 	spanLines bool           // multiline mode: matches may span lines
 	behind    bool           // the pattern looks at the character before a position (^, \b)
@@ -105,6 +108,11 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 		m.pure = false
 	} else {
 		m.find = newFinder(m.lit, m.fold)
+	}
+	if m.lit == nil && !m.spanLines {
+		if seq := requiredSeq(tree); seq != nil && seqProb(seq) <= maxSeqProb {
+			m.seq = newSeqFinder(seq)
+		}
 	}
 	return m, nil
 }
@@ -250,6 +258,12 @@ func (m *matcher) nextLine(b []byte, d *dfa, f *finder) (start, end int, ok bool
 				return 0, 0, false
 			}
 			hit = p + i
+		} else if m.seq != nil {
+			i := m.seq.index(b[p:])
+			if i < 0 {
+				return 0, 0, false
+			}
+			hit = p + i
 		} else if d != nil {
 			i := d.firstLine(b[p:])
 			if i == gaveUp {
@@ -271,7 +285,7 @@ func (m *matcher) nextLine(b []byte, d *dfa, f *finder) (start, end int, ok bool
 		}
 		start = bytes.LastIndexByte(b[p:hit], '\n') + 1 + p
 		end = lineEnd(b, hit)
-		if m.pure || m.lit == nil {
+		if m.pure || m.lit == nil && m.seq == nil {
 			return start, end, true
 		}
 		line := trimNL(b[start:end])
