@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"errors"
 	"regexp"
 	"regexp/syntax"
 	"strconv"
@@ -24,6 +25,8 @@ func (e *PatternError) Error() string {
 }
 
 func (e *PatternError) Unwrap() error { return e.Err }
+
+var errNewline = errors.New("every match holds a newline, which a search line by line never sees; search with multiline set for matches across lines")
 
 // matcher finds the lines that match a pattern in a buffer of whole lines.
 //
@@ -108,6 +111,11 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 		m.pure = false
 	} else {
 		m.find = newFinder(m.lit, m.fold)
+	}
+	if !m.spanLines && bytes.IndexByte(m.lit, '\n') >= 0 {
+		// Every match holds a newline, and a line-by-line search never sees one: refuse
+		// it, as ripgrep does, rather than match a literal across the end of a line.
+		return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: errNewline}
 	}
 	if m.lit == nil && !m.spanLines {
 		if seq := requiredSeq(tree); seq != nil && seqProb(seq) <= maxSeqProb {
