@@ -80,7 +80,7 @@ func (w *Workspace) list(ctx context.Context, p string, sizes bool) ([]Entry, er
 			}
 			continue // a special file
 		}
-		info, err := entryInfo(ctx, w, joinName(r.name, de.Name()), de)
+		info, err := entryInfo(ctx, w, r.name, de)
 		if err != nil {
 			continue
 		}
@@ -99,10 +99,11 @@ func (w *Workspace) list(ctx context.Context, p string, sizes bool) ([]Entry, er
 	return out, nil
 }
 
-// entryInfo describes a directory entry, following a symbolic link through the store.
-func entryInfo(ctx context.Context, w *Workspace, name string, de fs.DirEntry) (fs.FileInfo, error) {
+// entryInfo describes the entry de of the store directory dir, following a symbolic link
+// through the store.
+func entryInfo(ctx context.Context, w *Workspace, dir string, de fs.DirEntry) (fs.FileInfo, error) {
 	if de.Type()&fs.ModeSymlink != 0 {
-		return w.store.Stat(ctx, name)
+		return w.store.Stat(ctx, joinName(dir, de.Name()))
 	}
 	if fi, ok := de.(fs.FileInfo); ok {
 		return fi, nil

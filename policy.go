@@ -333,8 +333,11 @@ func (w *Workspace) denied(ctx context.Context, name string) (string, bool) {
 // alone and no symbolic link to resolve, it needs no path (joining them was 5% of the CPU
 // of a names-only listing of 10,000 entries).
 func (w *Workspace) hiddenEntry(ctx context.Context, dir string, de fs.DirEntry) bool {
-	if w.deny != nil && len(w.deny.byPath) == 0 && de.Type()&fs.ModeSymlink == 0 {
-		return w.deny.matchName(de.Name())
+	if w.deny == nil {
+		return false
+	}
+	if len(w.deny.byPath) == 0 && de.Type()&fs.ModeSymlink == 0 {
+		return w.deny.matchName(de.Name()) // a store's entry name is one path element
 	}
 	return w.hidden(ctx, joinName(dir, de.Name()), de)
 }

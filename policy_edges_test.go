@@ -1,7 +1,10 @@
 package llmfs
 
 import (
+	"context"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -47,5 +50,46 @@ func TestDenyNameEdges(t *testing.T) {
 		if hits == 0 {
 			t.Errorf("rules %q: no name matched; the test checks nothing", rules)
 		}
+	}
+}
+
+// TestHiddenEntryAsHidden: a listing's shortcut, which matches an entry's name alone,
+// hides what the full check of its path hides, at the root and in a subdirectory.
+func TestHiddenEntryAsHidden(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{".env", ".ENV.local", "a.PEM", "x.txt", "id_rsa", "Secret", "e\u0301.key", "k.pe\u212a", ".git", "plain"}
+	for _, sub := range []string{"", "sub"} {
+		for _, n := range names {
+			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, sub, n), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	w, err := Open(&Options{Root: dir, Deny: []string{"**/secret*"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	hidden := 0
+	for _, d := range []string{".", "sub"} {
+		des, err := w.store.ReadDir(ctx, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, de := range des {
+			got, want := w.hiddenEntry(ctx, d, de), w.hidden(ctx, joinName(d, de.Name()), de)
+			if got != want {
+				t.Errorf("%s/%s: hiddenEntry %v, hidden %v", d, de.Name(), got, want)
+			}
+			if want {
+				hidden++
+			}
+		}
+	}
+	if hidden < 10 {
+		t.Errorf("only %d entries hidden: the rules did not apply", hidden)
 	}
 }

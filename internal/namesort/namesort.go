@@ -1,5 +1,5 @@
 // Package namesort sorts values by a string key, in the byte order of strings.Compare,
-// several times faster than a comparison sort on large slices of file names.
+// two to three times as fast as a comparison sort on large slices of file names.
 //
 // A directory listing is sorted by name before anyone reads it, and a comparison sort of
 // 10,000 names spends about 130 ns an entry calling the comparison and the runtime's
@@ -28,7 +28,7 @@ type item struct {
 }
 
 // Sort sorts s by key(&s[i]) in increasing byte order. Equal keys keep no particular
-// order. It allocates two indexes per value.
+// order. It allocates two 16-byte items per value, and s must have fewer than 2^31.
 func Sort[E any](s []E, key func(*E) string) {
 	if len(s) < smallRun {
 		slices.SortFunc(s, func(a, b E) int { return strings.Compare(key(&a), key(&b)) })
@@ -82,12 +82,28 @@ func (o sorter[E]) sortFrom(items, tmp []item, off int) {
 		case longer:
 			o.sortFrom(items[i:j], tmp[i:j], off+8)
 		default:
-			// A key that ends within these eight bytes shares its word with others only
-			// if they are the same key, or if keys hold NUL bytes, which the padding
-			// cannot tell apart: compare them whole.
-			slices.SortFunc(items[i:j], o.compare)
+			o.sortPrefixes(items[i:j], tmp[i:j], off)
 		}
 		i = j
+	}
+}
+
+// sortPrefixes sorts items that share their word at off, some of whose keys end within
+// it ("snapshot" among "snapshot_0001", ...). Such a short key, zero-padded, equals the
+// others' first off+8 bytes, so it is a prefix of each longer key and sorts before them,
+// and before any longer short key (only NUL bytes can follow it in a key with the same
+// word): the short keys go first by length, then the rest from the next word on.
+func (o sorter[E]) sortPrefixes(items, tmp []item, off int) {
+	short := 0
+	for x := range items {
+		if len(o.keyOf(items[x])) <= off+8 {
+			items[short], items[x] = items[x], items[short]
+			short++
+		}
+	}
+	slices.SortFunc(items[:short], func(a, b item) int { return len(o.keyOf(a)) - len(o.keyOf(b)) })
+	if len(items)-short > 1 {
+		o.sortFrom(items[short:], tmp[short:], off+8)
 	}
 }
 

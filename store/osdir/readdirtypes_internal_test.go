@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/llmfs/llmfs/store"
@@ -50,6 +52,11 @@ func TestReadDirTypes(t *testing.T) {
 				must(err)
 				if len(got) != len(want) {
 					t.Fatalf("ReadDirTypes(%q): %d entries, ReadDir %d", name, len(got), len(want))
+				}
+				// Both sort with package namesort: check the order against the library's.
+				byName := func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) }
+				if !slices.IsSortedFunc(got, byName) || !slices.IsSortedFunc(want, byName) {
+					t.Errorf("%q: the listings are not sorted by name", name)
 				}
 				for i := range got {
 					if got[i].Name() != want[i].Name() || got[i].Type() != want[i].Type() || got[i].IsDir() != want[i].IsDir() {

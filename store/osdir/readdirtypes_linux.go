@@ -18,7 +18,9 @@ func (s *Store) readDirTypes(f *os.File, dir string) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	// The names go into one string, which the entries slice: one allocation for the
-	// names of a directory, not one each. ends[i] is where entries[i]'s name ends.
+	// names of a directory, not one each (so one entry kept keeps them all, and the
+	// entries' array too: listings are used and dropped). ends[i] is where entries[i]'s
+	// name ends.
 	var (
 		entries []typedEntry
 		names   []byte
