@@ -4,10 +4,6 @@ package search
 
 import (
 	"bytes"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -16,21 +12,7 @@ import (
 // tree's sources held in memory: each call finds the next matching line, and the search
 // goes on after it.
 func BenchmarkDFAFirstLine(b *testing.B) {
-	var text []byte
-	filepath.WalkDir(goSrc(), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || len(text) >= 8<<20 {
-			return filepath.SkipAll
-		}
-		if strings.HasSuffix(p, ".go") {
-			if data, err := os.ReadFile(p); err == nil {
-				text = append(text, data...)
-			}
-		}
-		return nil
-	})
-	if len(text) < 1<<20 {
-		b.Skip("no Go source tree")
-	}
+	text := goSources(b)
 	for _, pat := range []string{`[A-Z][a-z]*[0-9]{3}`, `\w+_\w+\(`} {
 		b.Run(pat, func(b *testing.B) {
 			d, err := newDFA(pat)
