@@ -5,6 +5,7 @@ import (
 	"errors"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -98,6 +99,11 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 		}
 	}
 	runes, fold := required(tree)
+	if slices.Contains(runes, utf8.RuneError) {
+		// regexp reads each byte that is not UTF-8 as U+FFFD, which the finder, looking
+		// for the bytes EF BF BD, would not find: no literal, the automaton decides.
+		runes, fold = nil, false
+	}
 	if fold {
 		m.lit = foldLiteral(runes)
 		m.fold = true

@@ -41,3 +41,20 @@ func TestNewlineOutsideMultiline(t *testing.T) {
 		}
 	}
 }
+
+// TestReplacementCharMatchesInvalidBytes: as in Go's regexp, U+FFFD in a pattern matches a
+// byte that is not UTF-8, on the literal path as on the automaton's (the finder looked for
+// the bytes of U+FFFD and missed "a\xffb").
+func TestReplacementCharMatchesInvalidBytes(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.txt"), []byte("a\xffb\nab\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := hostStore(t, dir)
+	for _, p := range []string{`a\x{FFFD}b`, `\x{FFFD}`, `a[\x{FFFD}x]b`, `[\x{FFFD}x]`, `(?i)A\x{FFFD}B`} {
+		res, err := Grep(context.Background(), s, ".", GrepOptions{Pattern: p, Mode: Count})
+		if err != nil || res.Text() != "t.txt:1\n" {
+			t.Errorf("Grep(%q) = %+v, %v; want the one line", p, res, err)
+		}
+	}
+}

@@ -134,7 +134,7 @@ func seqOf(re *syntax.Regexp) seqInfo {
 	case syntax.OpStar, syntax.OpQuest:
 		return optional(seqOf(re.Sub[0]))
 	}
-	// Star, quest, alternation, any character: nothing required, or nothing of one byte.
+	// Alternation, any character, no match: nothing required, or nothing of one byte.
 	return opaque
 }
 
@@ -218,8 +218,8 @@ func seqConcat(a, b seqInfo) seqInfo {
 	return out
 }
 
-// seqRepeat returns the seqInfo of x repeated from min to max times (max < 0: no limit),
-// min >= 1. Past maxSeq+1 copies nothing changes but the length, so at most that many
+// seqRepeat returns the seqInfo of x repeated from lo to hi times (hi < 0: no limit),
+// lo >= 1. Past maxSeq+1 copies nothing changes but the length, so at most that many
 // are joined.
 func seqRepeat(x seqInfo, lo, hi int) seqInfo {
 	r := x

@@ -29,7 +29,7 @@ func newSeqFinder(seq []byteSet) *seqFinder {
 			if seq[j].has(byte(c)) {
 				f.bits[c] |= 1 << j
 				t[c&15] |= 1 << (c >> 4)
-				t[16+c&15] |= 1 << (c >> 4)
+				t[16+(c&15)] |= 1 << (c >> 4)
 			}
 		}
 		for h := range 8 {
