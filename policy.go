@@ -228,14 +228,17 @@ func (d *denyRules) matchSelf(rel string) bool {
 
 // matchName reports whether a byName rule matches the path element name.
 func (d *denyRules) matchName(name string) bool {
-	if d.edges && len(name) > 0 && asciiOnly(name) {
+	var folded string
+	if asciiOnly(name) {
 		// An ASCII name folds to its lower case, byte for byte (a non-ASCII one may fold
 		// or compose into other first or last bytes, so it takes the long way).
-		if !d.starts[lowerASCII(name[0])] && !d.ends[lowerASCII(name[len(name)-1])] {
+		if d.edges && len(name) > 0 && !d.starts[lowerASCII(name[0])] && !d.ends[lowerASCII(name[len(name)-1])] {
 			return false
 		}
+		folded = strings.ToLower(name) // foldName's answer, without scanning name again
+	} else {
+		folded = foldName(name)
 	}
-	folded := foldName(name)
 	for _, m := range d.byName {
 		if m.Match(folded) {
 			return true
