@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release artifacts of llmfs into OUTDIR (default dist/):
-#   llmfs-OS-ARCH[.exe]          one static binary per platform (CGO off, -trimpath)
+#   llmfs-OS-ARCH[.exe]          one static binary per platform (CGO off, -trimpath), with
+#                                the browser build embedded (go generate ./web, -tags llmfs_webdist)
 #   SHA256SUMS                   the checksums of every file below
 #   npm/*.tgz                    the npm packages: llmfs and @llmfs/cli-OS-CPU (npm pack)
 #   llmfs-OS-ARCH.mcpb           an MCP bundle for Claude Desktop, for darwin and windows
@@ -28,6 +29,11 @@ platforms=("$@")
 mkdir -p "$out/npm"
 out=$(cd "$out" && pwd)
 
+# The browser build (`llmfs serve --web`'s /demo/ page) is build output, not kept in git:
+# write it to web/dist and embed it with the tag llmfs_webdist.
+echo "== browser build (web/dist)" >&2
+(cd "$repo" && go generate ./web)
+
 npm_specs=() mcpb_targets=()
 for p in "${platforms[@]}"; do
   goos=${p%/*} goarch=${p#*/} ext=""
@@ -35,7 +41,7 @@ for p in "${platforms[@]}"; do
   bin="$out/llmfs-$goos-$goarch$ext"
   echo "== $goos/$goarch -> ${bin#"$out"/}" >&2
   (cd "$repo" && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch \
-    go build -trimpath -ldflags="-s -w" -o "$bin" ./cmd/llmfs)
+    go build -trimpath -tags llmfs_webdist -ldflags="-s -w" -o "$bin" ./cmd/llmfs)
   # npm's names for the platform.
   os=$goos cpu=$goarch
   [ "$goos" = windows ] && os=win32

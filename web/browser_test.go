@@ -32,8 +32,7 @@ var (
 )
 
 // sourceBuild builds llmfs.wasm from the source tree once per test binary: the browser
-// tests run the code under test, not the copy embedded in web/dist (which CI checks is
-// current separately).
+// tests run the code under test.
 func sourceBuild(t *testing.T) *web.Assets {
 	t.Helper()
 	buildOnce.Do(func() {

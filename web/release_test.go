@@ -28,7 +28,9 @@ var (
 	releaseErr  error
 )
 
-// releaseBinary builds cmd/llmfs with -trimpath, as a release is, once per test binary.
+// releaseBinary builds cmd/llmfs as release/build.sh does, once per test binary: the
+// browser build written to web/dist (go generate ./web), then -trimpath with the tag
+// llmfs_webdist that embeds it.
 func releaseBinary(t *testing.T) string {
 	t.Helper()
 	mod, err := web.ModuleDir()
@@ -42,10 +44,16 @@ func releaseBinary(t *testing.T) string {
 			return
 		}
 		releaseBin = filepath.Join(dir, "llmfs")
-		build := exec.Command("go", "build", "-trimpath", "-o", releaseBin, "./cmd/llmfs")
+		gen := exec.Command("go", "generate", "./web")
+		gen.Dir = mod
+		if out, err := gen.CombinedOutput(); err != nil {
+			releaseErr = fmt.Errorf("go generate ./web: %v\n%s", err, out)
+			return
+		}
+		build := exec.Command("go", "build", "-trimpath", "-tags", "llmfs_webdist", "-o", releaseBin, "./cmd/llmfs")
 		build.Dir = mod
 		if out, err := build.CombinedOutput(); err != nil {
-			releaseErr = fmt.Errorf("go build -trimpath ./cmd/llmfs: %v\n%s", err, out)
+			releaseErr = fmt.Errorf("go build -trimpath -tags llmfs_webdist ./cmd/llmfs: %v\n%s", err, out)
 		}
 	})
 	if releaseErr != nil {

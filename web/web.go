@@ -17,17 +17,22 @@
 //
 // # Where llmfs.wasm comes from
 //
-// The build products are committed in dist/ and embedded in every binary that imports this
-// package, so `go install`, `go build -trimpath` or a release archive serve a working page
-// with no Go toolchain or source tree at run time: dist/llmfs.wasm.gz (cmd/llmfs-wasm,
-// gzip-compressed, about 3.6 MiB), dist/wasm_exec.js from the Go distribution that built it,
-// and dist/BUILD, the Go version and the SHA-256 of the uncompressed .wasm.
+// The browser build (cmd/llmfs-wasm for js/wasm, gzip-compressed, about 3.6 MiB, and the
+// wasm_exec.js of the Go distribution that built it) is build output, so it is not kept in
+// the source tree. A binary gets it in one of two ways:
 //
-// `go generate ./web` rebuilds them (with [Build]); run it after changing anything the
-// WebAssembly build compiles (the core, tools, search, sysfiles, store/idb, store/mem,
-// cmd/llmfs-wasm) and commit the result. CI (.ci/run) regenerates them and fails when the
-// committed copy differs. Tests that must run the current source, such as the browser
-// tests, serve [Build]'s output through [NewHandler].
+//   - A release embeds it: release/build.sh runs `go generate ./web`, which writes
+//     dist/llmfs.wasm.gz, dist/wasm_exec.js and dist/BUILD (ignored by git), then builds with
+//     the tag llmfs_webdist, which embeds them. Such a binary serves the page with no Go
+//     toolchain or source tree at run time.
+//   - Any other build (go run, go install from a clone, go test) builds it from the source
+//     tree it was compiled from, with the go command, when [Handler] is first called; the
+//     page is served at once and the request for llmfs.wasm waits for the build (a minute
+//     the first time, seconds once the go command's cache holds it). A binary with neither
+//     (built with -trimpath and without the tag, or moved to another machine) answers
+//     llmfs.wasm with 503 and says how to get a build that has it.
+//
+// Tests that must run the current source serve [Build]'s output through [NewHandler].
 //
 // llmfs.wasm is served gzip-compressed to clients that accept it.
 package web
@@ -45,6 +50,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/llmfs/llmfs/console"
 	"github.com/llmfs/llmfs/web/internal/wasmbuild"
@@ -52,7 +58,7 @@ import (
 
 //go:generate go run ./internal/gendist
 
-//go:embed static/llmfs.js static/llmfs-worker.js dist/llmfs.wasm.gz dist/wasm_exec.js
+//go:embed static/llmfs.js static/llmfs-worker.js
 var files embed.FS
 
 // Assets are the build products the page needs.
@@ -63,50 +69,101 @@ type Assets struct {
 }
 
 // Handler returns an http.Handler serving the in-browser console at "/", and llmfs.js,
-// llmfs-worker.js, wasm_exec.js and llmfs.wasm beside it, from the build embedded in the
-// binary ([Embedded]). Every URL in the page is relative, so it can be mounted under a
-// prefix:
+// llmfs-worker.js, wasm_exec.js and llmfs.wasm beside it: the build embedded in the binary
+// ([Embedded]) or, without one, a build from the source tree made in the background from
+// the first call on (see "Where llmfs.wasm comes from"). Every URL in the page is
+// relative, so it can be mounted under a prefix:
 //
 //	mux.Handle("/web/", http.StripPrefix("/web", web.Handler()))
-func Handler() http.Handler { return NewHandler(Embedded()) }
+func Handler() http.Handler {
+	if a, ok := Embedded(); ok {
+		return NewHandler(a)
+	}
+	return &handler{load: sourceBuild()}
+}
 
 // NewHandler is [Handler] serving the given assets, such as those [Build] made from the
 // source tree.
 func NewHandler(a *Assets) http.Handler {
-	h := &handler{assets: *a}
-	h.inflate = sync.OnceValues(func() ([]byte, error) {
-		if h.assets.Wasm != nil {
-			return h.assets.Wasm, nil
+	ready := prepare(*a)
+	return &handler{load: func(context.Context) (*loaded, error) { return ready, nil }}
+}
+
+// loaded is a build ready to serve: its assets and, made once when a client first needs
+// it, the uncompressed .wasm.
+type loaded struct {
+	assets  Assets
+	inflate func() ([]byte, error) // the uncompressed .wasm, for clients that do not take gzip
+}
+
+func prepare(a Assets) *loaded {
+	l := &loaded{assets: a}
+	l.inflate = sync.OnceValues(func() ([]byte, error) {
+		if l.assets.Wasm != nil {
+			return l.assets.Wasm, nil
 		}
-		zr, err := gzip.NewReader(bytes.NewReader(h.assets.WasmGzip))
+		zr, err := gzip.NewReader(bytes.NewReader(l.assets.WasmGzip))
 		if err != nil {
 			return nil, err
 		}
 		return io.ReadAll(zr)
 	})
-	if h.assets.WasmGzip == nil {
-		h.assets.WasmGzip = wasmbuild.Gzip(h.assets.Wasm)
+	if l.assets.WasmGzip == nil {
+		l.assets.WasmGzip = wasmbuild.Gzip(l.assets.Wasm)
 	}
-	return h
+	return l
 }
 
 type handler struct {
-	assets  Assets
-	inflate func() ([]byte, error) // the uncompressed .wasm, for clients that do not take gzip
+	// load returns the build to serve, waiting for it (within ctx) if it is being made.
+	load func(ctx context.Context) (*loaded, error)
 }
 
-// Embedded returns the build embedded in the binary: WasmGzip and WasmExec (Wasm is nil).
-func Embedded() *Assets {
-	gz, err := files.ReadFile("dist/llmfs.wasm.gz")
-	if err != nil {
-		panic(err) // go:embed guarantees it
-	}
-	exec, err := files.ReadFile("dist/wasm_exec.js")
-	if err != nil {
-		panic(err)
-	}
-	return &Assets{WasmGzip: gz, WasmExec: exec}
+// sourceBuildTimeout bounds a build from the source tree: on a loaded two-core machine
+// the first build takes a few minutes, and a build that takes longer has gone wrong.
+const sourceBuildTimeout = 15 * time.Minute
+
+var building struct {
+	once sync.Once
+	done chan struct{}
+	l    *loaded
+	err  error
 }
+
+// sourceBuild starts building the browser build from the source tree, once per process,
+// and returns a function that waits for it.
+func sourceBuild() func(context.Context) (*loaded, error) {
+	building.once.Do(func() {
+		building.done = make(chan struct{})
+		go func() {
+			defer close(building.done)
+			if _, err := ModuleDir(); err != nil {
+				building.err = fmt.Errorf("this llmfs binary has no browser build embedded, and %w; a release binary has one, and so has a binary built with `go generate ./web && go build -tags llmfs_webdist ./cmd/llmfs`", err)
+				return
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), sourceBuildTimeout)
+			defer cancel()
+			a, err := Build(ctx)
+			if err != nil {
+				building.err = err
+				return
+			}
+			building.l = prepare(*a)
+		}()
+	})
+	return func(ctx context.Context) (*loaded, error) {
+		select {
+		case <-building.done:
+			return building.l, building.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// Embedded returns the build embedded in the binary, WasmGzip and WasmExec (Wasm is nil),
+// and whether there is one: only a binary built with the tag llmfs_webdist has it.
+func Embedded() (*Assets, bool) { return embedded() }
 
 // ModuleDir returns the root of the llmfs source tree this package was compiled from, or
 // an error if it is not on this machine (a -trimpath build, another machine).
@@ -142,26 +199,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, "/")
 	switch name {
 	case "llmfs.wasm", "wasm_exec.js":
-		w.Header().Set("Cache-Control", "no-cache")
-		if name == "wasm_exec.js" {
-			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-			w.Write(h.assets.WasmExec)
-			return
-		}
-		w.Header().Set("Content-Type", "application/wasm")
-		w.Header().Add("Vary", "Accept-Encoding")
-		body := h.assets.WasmGzip
-		if acceptsGzip(r) {
-			w.Header().Set("Content-Encoding", "gzip")
-		} else {
-			var err error
-			if body, err = h.inflate(); err != nil {
-				http.Error(w, "llmfs.wasm: "+err.Error(), http.StatusInternalServerError)
-				return
-			}
-		}
-		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-		w.Write(body)
+		h.serveBuild(w, r, name)
 		return
 	case "", "index.html":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -187,6 +225,32 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Write(b)
+}
+
+// serveBuild serves llmfs.wasm or wasm_exec.js, waiting for a build being made.
+func (h *handler) serveBuild(w http.ResponseWriter, r *http.Request, name string) {
+	l, err := h.load(r.Context())
+	if err != nil {
+		http.Error(w, name+": "+err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	if name == "wasm_exec.js" {
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Write(l.assets.WasmExec)
+		return
+	}
+	w.Header().Set("Content-Type", "application/wasm")
+	w.Header().Add("Vary", "Accept-Encoding")
+	body := l.assets.WasmGzip
+	if acceptsGzip(r) {
+		w.Header().Set("Content-Encoding", "gzip")
+	} else if body, err = l.inflate(); err != nil {
+		http.Error(w, "llmfs.wasm: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+	w.Write(body)
 }
 
 // backendMeta tells the console's page that it runs on the in-browser core: console.js

@@ -1,15 +1,16 @@
 //go:build !js && !wasip1
 
-// Command gendist rebuilds the browser build that package web embeds: it writes
-// web/dist/llmfs.wasm.gz, web/dist/wasm_exec.js and web/dist/BUILD from the source tree
-// with the go command on PATH. Run it as `go generate ./web`, and commit what changed.
+// Command gendist writes the browser build that a binary built with the tag llmfs_webdist
+// embeds: web/dist/llmfs.wasm.gz, web/dist/wasm_exec.js and web/dist/BUILD, from the source
+// tree with the go command on PATH. Run it as `go generate ./web`; release/build.sh does.
+// The files are build output, ignored by git: nothing of them is committed.
 //
-// With -check it writes nothing and exits 1 when the committed files differ from a fresh
-// build, naming them (CI runs it so; the build is reproducible for one Go version).
+// Each file is written aside and renamed into place, so a build that embeds them while
+// another gendist runs reads a whole file (the build is reproducible: both write the same
+// bytes).
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"flag"
@@ -22,15 +23,14 @@ import (
 )
 
 func main() {
-	check := flag.Bool("check", false, "compare with the committed files instead of writing them")
 	flag.Parse()
-	if err := run(*check); err != nil {
+	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "gendist:", err)
 		os.Exit(1)
 	}
 }
 
-func run(check bool) error {
+func run() error {
 	dir, err := wasmbuild.ModuleDir()
 	if err != nil {
 		return err
@@ -49,22 +49,29 @@ func run(check bool) error {
 		{"wasm_exec.js", wasmExec},
 		{"BUILD", fmt.Appendf(nil, "%s js/wasm sha256:%x (%d bytes; gzip: %d)\n", runtime.Version(), sha256.Sum256(wasm), len(wasm), len(gz))},
 	}
-	var stale []string
 	for _, f := range files {
-		p := filepath.Join(dist, f.name)
-		if check {
-			if old, err := os.ReadFile(p); err != nil || !bytes.Equal(old, f.data) {
-				stale = append(stale, "web/dist/"+f.name)
-			}
-			continue
-		}
-		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+		if err := writeAtomic(filepath.Join(dist, f.name), f.data); err != nil {
 			return err
 		}
 	}
-	if len(stale) > 0 {
-		old, _ := os.ReadFile(filepath.Join(dist, "BUILD"))
-		return fmt.Errorf("the embedded browser build is stale: %v differ from a fresh build.\ncommitted: %sfresh:     %srun `go generate ./web` and commit web/dist", stale, old, files[2].data)
-	}
 	return nil
+}
+
+func writeAtomic(name string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".gendist-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
 }

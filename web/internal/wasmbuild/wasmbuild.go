@@ -1,9 +1,9 @@
 //go:build !js && !wasip1
 
 // Package wasmbuild builds llmfs's browser build from the source tree: cmd/llmfs-wasm for
-// js/wasm and the wasm_exec.js that matches it. Package web embeds what it makes
-// (committed in web/dist), and its generator, web/internal/gendist, writes it there; this
-// package imports neither, so the generator runs when web/dist is missing.
+// js/wasm and the wasm_exec.js that matches it. Package web serves what it makes (built
+// when first needed, or embedded by a release from web/dist, which web/internal/gendist
+// writes); this package imports neither, so the generator runs when web/dist is empty.
 package wasmbuild
 
 import (
@@ -69,7 +69,7 @@ func Build(ctx context.Context) (wasm, wasmExec []byte, err error) {
 }
 
 // Gzip compresses b the same way on every run (gzip -9, no name or time in the header),
-// so that the committed web/dist/llmfs.wasm.gz changes only when the .wasm does.
+// so that web/dist/llmfs.wasm.gz is the same for the same .wasm.
 func Gzip(b []byte) []byte {
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
