@@ -188,6 +188,9 @@ func applyHunks(f *File, text string) (string, []string, error) {
 			}
 			continue
 		}
+		if !f.Ordered {
+			h = dropBlankLead(h, text)
+		}
 		var (
 			r     editmatch.Result
 			err   error
@@ -323,4 +326,23 @@ func findAnchor(text string, from int, anchor string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// dropBlankLead drops the blank first line of a SEARCH block that text does not hold at
+// the start of a line, as Aider does: models add one spuriously (Aider issue #25). Left
+// in, the text would match from the end of the line before. A blank first line of the
+// REPLACE part goes too, as the same mistake.
+func dropBlankLead(h Hunk, text string) Hunk {
+	first, rest, ok := strings.Cut(h.Old, "\n")
+	if !ok || strings.TrimSpace(first) != "" || !strings.Contains(strings.TrimRight(rest, "\n"), "\n") {
+		return h
+	}
+	if strings.HasPrefix(text, h.Old) || strings.Contains(text, "\n"+h.Old) {
+		return h
+	}
+	h.Old = rest
+	if nf, nrest, ok := strings.Cut(h.New, "\n"); ok && strings.TrimSpace(nf) == "" {
+		h.New = nrest
+	}
+	return h
 }
