@@ -197,7 +197,7 @@ var geminiReadMany = tool{
 		{Param: sj.Param{Name: "paths", Kind: sj.Strings}, description: "Same as include (older name)."},
 		{Param: sj.Param{Name: "exclude", Kind: sj.Strings}, description: "Glob patterns of files to leave out."},
 		boolean("recursive", "Accepted for compatibility: patterns with ** always search below."),
-		boolean("useDefaultExcludes", "Leave out node_modules, .git, dist, build and the like (default true)."),
+		hide(boolean("useDefaultExcludes", "Leave out node_modules, .git, dist, build and the like (default true).")),
 	},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 		pats := a.StringList("include")

@@ -26,22 +26,23 @@ func hide(p param) param { p.hidden = true; return p }
 // max_matches_per_file drop matching lines (context lines stay).
 var geminiGrep = tool{
 	name: "grep_search", output: geminiGrepOut, op: llmfs.OpGrep, readOnly: true, idempotent: true,
-	description: "Search file contents for a regular expression (RE2 syntax), ignoring case unless case_sensitive. Returns the " +
-		"matching lines as path:line:text, at most total_max_matches (default 100).",
+	description: "Search file contents for a regular expression (RE2), ignoring case unless case_sensitive. Returns matching " +
+		"lines as path:line:text.",
 	params: []param{
 		str("pattern", "Regular expression to search for.", true),
 		str("dir_path", "Directory or file to search; default the root.", false),
 		str("include_pattern", "Only files matching this glob (*.ts, src/**).", false),
-		str("exclude_pattern", "Leave out lines matching this regular expression.", false),
-		boolean("names_only", "Return only the paths of matching files."),
-		boolean("case_sensitive", "Match case (default false)."),
-		boolean("fixed_strings", "Take pattern as literal text."),
+		boolean("names_only", "Only the paths of matching files."),
+		boolean("case_sensitive", "Match case."),
+		boolean("fixed_strings", "pattern is literal text."),
 		integer("context", "Lines of context around each match.", 0),
-		integer("after", "Lines of context after each match.", 0),
-		integer("before", "Lines of context before each match.", 0),
-		boolean("no_ignore", "Search files .gitignore ignores too."),
-		integer("max_matches_per_file", "Most matching lines per file.", 1),
-		integer("total_max_matches", "Most matching lines in all (default 100).", 1),
+		boolean("no_ignore", "Search ignored files too."),
+		integer("total_max_matches", "Most matching lines (default 100).", 1),
+		// gemini-cli's other parameters, and older names, taken but not shown.
+		hide(str("exclude_pattern", "Leave out lines matching this regular expression.", false)),
+		hide(integer("max_matches_per_file", "Most matching lines per file.", 1)),
+		hide(integer("after", "Lines of context after each match.", 0)),
+		hide(integer("before", "Lines of context before each match.", 0)),
 		hide(str("path", "Same as dir_path (older name).", false)),
 		hide(str("include", "Same as include_pattern (older name).", false)),
 	},
@@ -127,7 +128,7 @@ var geminiGlob = tool{
 	params: []param{
 		str("pattern", "The glob pattern.", true),
 		str("dir_path", "Directory to search in; default the root.", false),
-		boolean("case_sensitive", "Match case (default false)."),
+		boolean("case_sensitive", "Match case."),
 		boolean("respect_git_ignore", "Skip files ignored by .gitignore (default true)."),
 		hide(str("path", "Same as dir_path (older name).", false)),
 	},
