@@ -50,6 +50,14 @@ func TestGeminiGrepSearch(t *testing.T) {
 	if got := out["output"]; got != "src/a.ts:1:const Hello = 1;\n" || out["truncated"] != true {
 		t.Errorf("grep_search total_max_matches = %v", out)
 	}
+	out = callOK(t, tb, "grep_search", `{"pattern":"hello","exclude_pattern":"const"}`)
+	if got := out["output"]; got != "src/a.ts:2:hello();\nsrc/b.js:1:HELLO\n" {
+		t.Errorf("grep_search exclude_pattern = %q", got)
+	}
+	out = callOK(t, tb, "grep_search", `{"pattern":"hello","max_matches_per_file":1}`)
+	if got := out["output"]; got != "src/a.ts:1:const Hello = 1;\nsrc/b.js:1:HELLO\n" {
+		t.Errorf("grep_search max_matches_per_file = %q", got)
+	}
 	out = callOK(t, tb, "search_file_content", `{"pattern":"HELLO","include":"*.js"}`)
 	if got := out["output"]; got != "src/b.js:1:HELLO\n" {
 		t.Errorf("search_file_content = %q", got)
