@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -142,10 +143,7 @@ var geminiGlob = tool{
 			return nil, invalid("the pattern must not be empty or only spaces")
 		}
 		opts := llmfs.FindOptions{Path: dir, Limit: DefaultHeadLimit, NoIgnore: !a.Bool("respect_git_ignore", true)}
-		res, err := tb.findLiteral(ctx, pat, opts)
-		if err != nil {
-			return nil, err
-		}
+		res := tb.findLiteral(ctx, pat, dir)
 		if len(res.Files) == 0 {
 			if !a.Bool("case_sensitive", false) {
 				pat = foldGlob(pat)
@@ -166,25 +164,26 @@ var geminiGlob = tool{
 	},
 }
 
-// findLiteral finds the file a pattern names when read as a literal path, as gemini-cli
-// does before globbing: Next.js routes ("app/[id]/page.tsx", "(group)") hold glob
-// characters. A pattern without glob characters, or naming no file, finds nothing.
-func (tb *Toolbox) findLiteral(ctx context.Context, pat string, opts llmfs.FindOptions) (*llmfs.FindResult, error) {
-	if !strings.ContainsAny(pat, `*?[]{}\`) {
-		return &llmfs.FindResult{}, nil
+// findLiteral finds the file a pattern names when read as a literal path below dir, as
+// gemini-cli does before globbing: Next.js routes ("app/[id]/page.tsx", "(group)") hold
+// glob characters. It looks only in the one directory the path names, so a real glob
+// costs no second walk; a pattern naming no file finds nothing.
+func (tb *Toolbox) findLiteral(ctx context.Context, pat, dir string) *llmfs.FindResult {
+	res := &llmfs.FindResult{}
+	if !strings.ContainsAny(pat, "[]{}") || strings.ContainsAny(pat, "*?") {
+		return res
 	}
-	var b strings.Builder
-	for _, r := range pat {
-		if strings.ContainsRune(`*?[]{}\`, r) {
-			b.WriteByte('\\')
+	full := path.Join(dir, pat)
+	entries, err := tb.ws.ListNames(ctx, path.Join(dir, path.Dir(pat)))
+	if err != nil {
+		return res
+	}
+	for _, e := range entries {
+		if e.Name == path.Base(full) && e.Type == llmfs.TypeFile {
+			res.Files = []llmfs.FoundFile{{Path: tb.ws.Rel(full)}}
 		}
-		b.WriteRune(r)
 	}
-	res, err := tb.ws.Find(ctx, b.String(), opts)
-	if llmfs.CodeOf(err) == llmfs.CodeInvalidArgument {
-		return &llmfs.FindResult{}, nil
-	}
-	return res, err
+	return res
 }
 
 // foldGlob makes a glob match names of either case: each letter becomes a class of its
@@ -258,12 +257,12 @@ func (tb *Toolbox) manyNames(ctx context.Context, pat string, excludes bool) ([]
 	if excludes {
 		opts.Limit = 100 * maxManyFiles
 	}
-	res, err := tb.findLiteral(ctx, pat, opts)
-	if err == nil && len(res.Files) == 0 {
-		res, err = tb.ws.Find(ctx, pat, opts)
-	}
-	if err != nil {
-		return nil, err
+	res := tb.findLiteral(ctx, pat, "")
+	if len(res.Files) == 0 {
+		var err error
+		if res, err = tb.ws.Find(ctx, pat, opts); err != nil {
+			return nil, err
+		}
 	}
 	var names []string
 	for _, f := range res.Files {
