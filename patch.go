@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/llmfs/llmfs/internal/textdiff"
@@ -27,8 +28,9 @@ type PatchResult struct {
 
 // PatchedFile is the outcome of a patch for one file.
 type PatchedFile struct {
-	Path    string    `json:"path"` // absolute
-	Op      string    `json:"op"`   // add, update or delete (a move is a delete and an add)
+	Path    string    `json:"path"`         // absolute
+	Op      string    `json:"op"`           // add, update, delete, or rename (to To, changed as Hunks say)
+	To      string    `json:"to,omitempty"` // where a rename took the file, absolute
 	Hunks   int       `json:"hunks,omitempty"`
 	Matched []Matched `json:"matched,omitempty"` // per hunk: exact, whitespace, indent, unicode, prefix
 }
@@ -100,6 +102,14 @@ func (w *Workspace) Patch(ctx context.Context, text string, opts PatchOptions) (
 	// Check the policy for what is done to each file before writing anything.
 	res := &PatchResult{Format: p.Format.String(), Files: []PatchedFile{}} // [] when nothing changed: never null
 	var diffs []string
+	// A move is one entry, a rename, with the diff from what the file held to what its
+	// destination holds, rather than the whole file deleted and added again.
+	renamed := map[string]*patch.FilePlan{} // destination path -> the file moved there
+	for _, fp := range pl.Files {
+		if fp.MovedTo != "" && fp.Exists {
+			renamed[fp.MovedTo] = fp
+		}
+	}
 	for _, fp := range pl.Files {
 		pf := files[fp.Path]
 		pf.plan = fp
@@ -129,8 +139,18 @@ func (w *Workspace) Patch(ctx context.Context, text string, opts PatchOptions) (
 		for i, s := range fp.Steps {
 			matched[i] = Matched(s)
 		}
-		res.Files = append(res.Files, PatchedFile{Path: abs, Op: kind, Hunks: fp.Hunks, Matched: matched})
-		diffs = append(diffs, textdiff.Unified(w.Rel(abs), fp.Before, fp.After, 3, 60))
+		switch src := renamed[fp.Path]; {
+		case kind == "delete" && fp.MovedTo != "":
+			to := w.display(files[fp.MovedTo].r.name)
+			res.Files = append(res.Files, PatchedFile{Path: abs, Op: "rename", To: to, Hunks: fp.Hunks, Matched: matched})
+			after := pl.Files[slices.IndexFunc(pl.Files, func(d *patch.FilePlan) bool { return d.Path == fp.MovedTo })].After
+			diffs = append(diffs, textdiff.Renamed(w.Rel(abs), w.Rel(to), fp.Before, after, 3, 60))
+		case src != nil && fp.Hunks == 0:
+			// the destination of a rename, shown with it
+		default:
+			res.Files = append(res.Files, PatchedFile{Path: abs, Op: kind, Hunks: fp.Hunks, Matched: matched})
+			diffs = append(diffs, textdiff.Unified(w.Rel(abs), fp.Before, fp.After, 3, 60))
+		}
 	}
 	// One change set in the journal: every file of the patch, or (after a failure on a
 	// SQL store) none.

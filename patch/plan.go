@@ -153,6 +153,10 @@ func applyHunks(f *File, text string) (string, []string, error) {
 	}
 	var steps []string
 	cursor := 0
+	// In V4A and unified diffs, chunks of only added lines without an anchor go to the end
+	// of the file after the other hunks, as Codex applies them: they do not move the place
+	// where the next hunk is looked for.
+	var tail []string
 	for k, h := range f.Hunks {
 		fail := func(e *MatchError) error {
 			e.Path, e.Hunk, e.Hunks, e.Line = f.Path, k+1, len(f.Hunks), h.Line
@@ -177,14 +181,15 @@ func applyHunks(f *File, text string) (string, []string, error) {
 				ins := eol(h.New)
 				text = text[:from] + ins + text[from:]
 				cursor = from + len(ins)
-			default:
-				if text != "" && !strings.HasSuffix(text, "\n") {
-					text += eol("\n")
-				}
-				cursor = len(text)
+			case f.Ordered:
+				tail = append(tail, h.New)
+			default: // an empty SEARCH creating the file: later blocks may edit what it wrote
 				text += eol(h.New)
 			}
 			continue
+		}
+		if !f.Ordered {
+			h = dropBlankLead(h, text)
 		}
 		var (
 			r     editmatch.Result
@@ -220,6 +225,12 @@ func applyHunks(f *File, text string) (string, []string, error) {
 		text = text[:from+r.Start] + r.New + text[from+r.End:]
 		cursor = from + r.Start + len(r.New)
 		steps = append(steps, string(r.Step))
+	}
+	for _, add := range tail {
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += eol("\n")
+		}
+		text += eol(add)
 	}
 	return mark + text, steps, nil
 }
@@ -315,4 +326,23 @@ func findAnchor(text string, from int, anchor string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// dropBlankLead drops the blank first line of a SEARCH block that text does not hold at
+// the start of a line, as Aider does: models add one spuriously (Aider issue #25). Left
+// in, the text would match from the end of the line before. A blank first line of the
+// REPLACE part goes too, as the same mistake.
+func dropBlankLead(h Hunk, text string) Hunk {
+	first, rest, ok := strings.Cut(h.Old, "\n")
+	if !ok || strings.TrimSpace(first) != "" || !strings.Contains(strings.TrimRight(rest, "\n"), "\n") {
+		return h
+	}
+	if strings.HasPrefix(text, h.Old) || strings.Contains(text, "\n"+h.Old) {
+		return h
+	}
+	h.Old = rest
+	if nf, nrest, ok := strings.Cut(h.New, "\n"); ok && strings.TrimSpace(nf) == "" {
+		h.New = nrest
+	}
+	return h
 }

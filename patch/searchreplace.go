@@ -85,7 +85,7 @@ func isReplace(t string) bool {
 }
 
 // nameBefore is the file name Aider writes before a block: the last non-blank line before
-// it, skipping a code fence, when it looks like a path.
+// it, skipping a code fence, when it looks like a path ("# path" and "path:" too).
 func nameBefore(lines []string) string {
 	for j := len(lines) - 1; j >= 0 && j >= len(lines)-3; j-- {
 		t := strings.TrimSpace(lines[j])
@@ -94,10 +94,12 @@ func nameBefore(lines []string) string {
 			continue
 		case strings.HasPrefix(t, "```"):
 			continue
-		case isReplace(t) || t == "=======":
-			return ""
+		case isReplace(t) || t == "=======" || t == "...":
+			return "" // "..." stands for text left out between blocks, as Aider reads it
 		}
-		t = strings.Trim(t, "`*: ")
+		// Aider drops a trailing ":", a leading "#" (a Markdown heading or a comment) and
+		// backquotes or asterisks around the name.
+		t = strings.Trim(strings.TrimLeft(strings.TrimRight(t, ":"), "#"), "`*: ")
 		if t == "" || strings.ContainsAny(t, " \t<>|\"") || len(t) > 400 {
 			return ""
 		}

@@ -113,13 +113,14 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 		if err := need(a, cmd, "file_text"); err != nil {
 			return nil, err
 		}
-		mode := llmfs.Create
-		if memory {
-			mode = llmfs.Overwrite
-		}
-		res, err := tb.ws.Write(ctx, p, a.String("file_text", ""), llmfs.WriteOptions{Mode: mode})
+		// Both SDKs' memory tools, like the text editor, refuse to create a file that exists.
+		res, err := tb.ws.Write(ctx, p, a.String("file_text", ""), llmfs.WriteOptions{Mode: llmfs.Create})
 		if err != nil {
-			return nil, err
+			instead := "change it with str_replace or insert"
+			if memory {
+				instead += ", or delete it first"
+			}
+			return nil, existsAs(err, p, instead)
 		}
 		return map[string]any{"path": res.Path, "bytes": res.Bytes, "created": res.Created}, nil
 	case "str_replace":
@@ -128,7 +129,7 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 		}
 		res, err := tb.ws.Edit(ctx, p, a.String("old_str", ""), a.String("new_str", ""), false)
 		if err != nil {
-			return nil, err
+			return nil, notUniqueAs(err, "")
 		}
 		return editResultAll(res), nil
 	case "insert":
@@ -235,7 +236,7 @@ func (tb *Toolbox) view(ctx context.Context, p string, a sj.Object, memory bool)
 	if img != nil || err != nil {
 		return img, err
 	}
-	out := map[string]any{"path": res.Path, "type": "file", "content": numbered(res, tb.ws.Limits()), "total_lines": res.TotalLines}
+	out := map[string]any{"path": res.Path, "type": "file", "content": numbered(res, tb.ws.Limits(), "view_range"), "total_lines": res.TotalLines}
 	addReadNotes(out, res)
 	return out, nil
 }

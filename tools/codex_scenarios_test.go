@@ -97,6 +97,12 @@ var codexScenarios = []scenario{
 	{name: "022 a chunk anchored at the end of the file", in: map[string]string{"e.txt": "x\ny\nx\ny\n"},
 		patch: scenarioPatch("*** Update File: e.txt\n@@\n x\n-y\n+Y\n*** End of File\n"),
 		want:  map[string]string{"e.txt": "x\ny\nx\nY\n"}},
+	// Issue 32.7: Codex's test_pure_addition_chunk_followed_by_removal (lib.rs): a chunk of
+	// only added lines goes to the end of the file without moving the place where the next
+	// chunk is looked for.
+	{name: "lib.rs a chunk that only adds lines, then an edit", in: map[string]string{"panic.txt": "line1\nline2\nline3\n"},
+		patch: scenarioPatch("*** Update File: panic.txt\n@@\n+after-context\n+second-line\n@@\n line1\n-line2\n-line3\n+line2-replacement\n"),
+		want:  map[string]string{"panic.txt": "line1\nline2-replacement\nafter-context\nsecond-line\n"}},
 }
 
 // Issue 17.1, 17.3: Codex's apply_patch scenarios, each through the codex dialect's

@@ -9,14 +9,15 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/llmfs/llmfs"
 	sj "github.com/llmfs/llmfs/internal/strictjson"
+	"github.com/llmfs/llmfs/internal/textdiff"
 )
 
 // geminiTools is the gemini dialect: the file tools of Google's Gemini CLI. Paths are host
 // paths, absolute or relative to the workspace root. Where Gemini CLI renamed a parameter
 // over time, both names are accepted (absolute_path or file_path; path or dir_path; paths
 // or include), and replace takes the older expected_replacements as well as allow_multiple.
-var geminiTools = []tool{geminiReadFile, geminiWriteFile, geminiReplace, geminiListDirectory, geminiGlob, geminiSearch, geminiReadMany,
-	patchTool("File for SEARCH/REPLACE blocks or hunks that name none.")}
+var geminiTools = []tool{geminiReadFile, geminiWriteFile, geminiReplace, geminiListDirectory, geminiGlob, geminiGrep, geminiReadMany,
+	patchTool("File for SEARCH/REPLACE blocks or hunks that name none."), geminiSearchOld}
 
 const geminiPathDesc = "Path of the file: absolute, or relative to the workspace root."
 
@@ -100,7 +101,8 @@ var geminiReplace = tool{
 	description: "Replace text in a file. old_string must be the literal text to replace, with enough context (about three lines " +
 		"before and after) to occur exactly once; set allow_multiple to replace every occurrence (or give expected_replacements, " +
 		"the number of occurrences you expect). new_string is the literal replacement. instruction says in a sentence what the " +
-		"change is for. Small differences in whitespace, indentation, quotes or copied line numbers are forgiven and reported in matched.",
+		"change is for. An empty old_string creates a new file. Small differences in whitespace, indentation, quotes or copied line " +
+		"numbers are forgiven and reported in matched.",
 	params: []param{
 		str("file_path", geminiPathDesc, true),
 		str("instruction", "What the change is and why, in a sentence.", false),
@@ -111,11 +113,19 @@ var geminiReplace = tool{
 	},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 		p := a.String("file_path", "")
+		if a.String("old_string", "") == "" {
+			return geminiCreate(ctx, tb, p, a.String("new_string", ""))
+		}
 		want := int(a.Int("expected_replacements", 0))
 		all := a.Bool("allow_multiple", false) || want > 1
 		res, err := tb.ws.Edit(ctx, p, a.String("old_string", ""), a.String("new_string", ""), all)
+		if llmfs.CodeOf(err) == llmfs.CodePatternNotFound {
+			if flex, ok, ferr := geminiFlexEdit(ctx, tb, p, a.String("old_string", ""), a.String("new_string", ""), all); ok {
+				res, err = flex, ferr
+			}
+		}
 		if err != nil {
-			return nil, err
+			return nil, notUniqueAs(err, "allow_multiple")
 		}
 		if want > 0 && res.Replacements != want {
 			if u := res.Undo(); u != nil {
@@ -128,6 +138,17 @@ var geminiReplace = tool{
 		}
 		return editResultAll(res), nil
 	},
+}
+
+// geminiCreate is replace with an empty old_string: as in gemini-cli, it creates the file
+// and refuses one that exists.
+func geminiCreate(ctx context.Context, tb *Toolbox, p, content string) (any, error) {
+	res, err := tb.ws.Write(ctx, p, content, llmfs.WriteOptions{Mode: llmfs.Create})
+	if err != nil {
+		return nil, existsAs(err, p, "give the text to replace as old_string, or use write_file")
+	}
+	return map[string]any{"path": res.Path, "replacements": 1, "matched": llmfs.MatchExact,
+		"diff": textdiff.Unified(tb.ws.Rel(res.Path), "", content, 3, 60)}, nil
 }
 
 var geminiListDirectory = tool{
@@ -159,69 +180,6 @@ var geminiListDirectory = tool{
 	},
 }
 
-var geminiGlob = tool{
-	name: "glob", output: findOut, op: llmfs.OpFind, readOnly: true, idempotent: true,
-	description: "Find files whose paths match a glob pattern (src/**/*.ts, **/*.md), newest first, relative to the workspace root. " +
-		"Matching is case-sensitive. Files ignored by .gitignore are skipped unless respect_git_ignore is false.",
-	params: []param{
-		str("pattern", "The glob pattern.", true),
-		str("dir_path", "Directory to search in; default the root.", false),
-		str("path", "Same as dir_path (older name).", false),
-		boolean("case_sensitive", "Only true is supported: matching is case-sensitive."),
-		boolean("respect_git_ignore", "Skip files ignored by .gitignore (default true)."),
-	},
-	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-		dir, err := either(a, "dir_path", "path", false)
-		if err != nil {
-			return nil, err
-		}
-		if a.Has("case_sensitive") && !a.Bool("case_sensitive", true) {
-			return nil, invalid("case-insensitive globbing is not supported; write the pattern with the case the files have, or use [Aa] classes")
-		}
-		res, err := tb.ws.Find(ctx, a.String("pattern", ""), llmfs.FindOptions{Path: dir, Limit: DefaultHeadLimit, NoIgnore: !a.Bool("respect_git_ignore", true)})
-		if err != nil {
-			return nil, err
-		}
-		files := make([]string, len(res.Files))
-		for i, f := range res.Files {
-			files[i] = f.Path
-		}
-		out := map[string]any{"files": files, "count": len(files)}
-		if res.Truncated {
-			out["truncated"] = true
-		}
-		return out, nil
-	},
-}
-
-var geminiSearch = tool{
-	name: "search_file_content", output: geminiGrepOut, op: llmfs.OpGrep, readOnly: true, idempotent: true,
-	description: "Search file contents for a regular expression (RE2 syntax). Returns the matching lines as path:line:text, at most " +
-		"250. include keeps only files matching a glob (*.js, src/**/*.{ts,tsx}).",
-	params: []param{
-		str("pattern", "Regular expression to search for.", true),
-		str("dir_path", "Directory to search; default the root.", false),
-		str("path", "Same as dir_path (older name).", false),
-		str("include", "Only files matching this glob.", false),
-	},
-	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-		dir, err := either(a, "dir_path", "path", false)
-		if err != nil {
-			return nil, err
-		}
-		res, err := tb.ws.Grep(ctx, llmfs.GrepOptions{Pattern: a.String("pattern", ""), Path: dir, Glob: a.String("include", ""),
-			Mode: llmfs.GrepContent, LineNumbers: true, HeadLimit: DefaultHeadLimit})
-		if err != nil {
-			return nil, err
-		}
-		out := map[string]any{"output": res.Text(), "count": len(res.Entries)}
-		if res.Truncated {
-			out["truncated"] = true
-		}
-		return out, nil
-	},
-}
-
 // maxManyFiles bounds the files read_many_files reads, and maxManyImageBytes the bytes of
 // the images among them (each also within [llmfs.DefaultMaxImageBytes]).
 const (
@@ -239,6 +197,7 @@ var geminiReadMany = tool{
 		{Param: sj.Param{Name: "paths", Kind: sj.Strings}, description: "Same as include (older name)."},
 		{Param: sj.Param{Name: "exclude", Kind: sj.Strings}, description: "Glob patterns of files to leave out."},
 		boolean("recursive", "Accepted for compatibility: patterns with ** always search below."),
+		hide(boolean("useDefaultExcludes", "Leave out node_modules, .git, dist, build and the like (default true).")),
 	},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 		pats := a.StringList("include")
@@ -259,17 +218,9 @@ var geminiReadMany = tool{
 		var images []*llmfs.Image
 		imageBytes := 0
 		for _, pat := range pats {
-			var names []string
-			if strings.ContainsAny(pat, "*?[{") {
-				res, err := tb.ws.Find(ctx, pat, llmfs.FindOptions{Limit: maxManyFiles + 1})
-				if err != nil {
-					return nil, err
-				}
-				for _, f := range res.Files {
-					names = append(names, f.Path)
-				}
-			} else {
-				names = []string{pat}
+			names, err := tb.manyNames(ctx, pat, a.Bool("useDefaultExcludes", true))
+			if err != nil {
+				return nil, err
 			}
 			for _, n := range names {
 				if seen[n] || matchesAny(exclude, n) {

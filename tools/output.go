@@ -104,8 +104,9 @@ var (
 	patchOut = outObject(
 		must("format", map[string]any{"type": "string", "enum": []string{"v4a", "unified", "search-replace"}, "description": "The patch format read."}),
 		must("files", map[string]any{"type": "array", "description": "The files the patch changed, in the order it names them.", "items": outObject(
-			must("path", outString("Absolute path.")),
-			must("op", map[string]any{"type": "string", "enum": []string{"add", "update", "delete"}, "description": "What happened to the file."}),
+			must("path", outString("The file's path.")),
+			must("op", map[string]any{"type": "string", "enum": []string{"add", "update", "delete", "rename"}, "description": "What happened to the file."}),
+			may("to", outString("Where a rename took the file.")),
 			may("hunks", outInt("Hunks applied.")),
 			may("matched", map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "How each hunk matched: exact, whitespace, indent, unicode or prefix."}),
 		)}),

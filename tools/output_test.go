@@ -57,13 +57,13 @@ var outputCalls = map[string][]string{
 		`{"command":"rename","old_path":"/memories/n.md","new_path":"/memories/m.md"}`, `{"command":"delete","path":"/memories/m.md"}`,
 	},
 
-	"gemini/read_file":           {`{"file_path":"a.txt"}`, `{"file_path":"a.txt","start_line":1,"end_line":1}`, `{"file_path":"img.png"}`},
-	"gemini/write_file":          {`{"file_path":"new/w.txt","content":"x"}`},
-	"gemini/replace":             {`{"file_path":"a.txt","old_string":"two","new_string":"TWO"}`},
-	"gemini/list_directory":      {`{"dir_path":"."}`},
-	"gemini/glob":                {`{"pattern":"*.txt"}`},
-	"gemini/search_file_content": {`{"pattern":"o"}`},
-	"gemini/read_many_files":     {`{"include":["a.txt","*.txt"]}`, `{"include":["img.png","a.txt"]}`},
+	"gemini/read_file":       {`{"file_path":"a.txt"}`, `{"file_path":"a.txt","start_line":1,"end_line":1}`, `{"file_path":"img.png"}`},
+	"gemini/write_file":      {`{"file_path":"new/w.txt","content":"x"}`},
+	"gemini/replace":         {`{"file_path":"a.txt","old_string":"two","new_string":"TWO"}`, `{"file_path":"c.txt","old_string":"","new_string":"c"}`},
+	"gemini/list_directory":  {`{"dir_path":"."}`},
+	"gemini/glob":            {`{"pattern":"*.txt"}`},
+	"gemini/grep_search":     {`{"pattern":"o"}`, `{"pattern":"o","names_only":true}`},
+	"gemini/read_many_files": {`{"include":["a.txt","*.txt"]}`, `{"include":["img.png","a.txt"]}`},
 
 	// The history tools (Options.History), last in every dialect: the changes above are
 	// there to show and undo.

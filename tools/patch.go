@@ -33,5 +33,14 @@ func (tb *Toolbox) patch(ctx context.Context, text, path string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if tb.dialect == Codex {
+		// Codex's paths are relative to the root, as its model writes them.
+		for i, f := range res.Files {
+			res.Files[i].Path = tb.ws.Rel(f.Path)
+			if f.To != "" {
+				res.Files[i].To = tb.ws.Rel(f.To)
+			}
+		}
+	}
 	return map[string]any{"format": res.Format, "files": res.Files, "diff": res.Diff}, nil
 }

@@ -49,7 +49,7 @@ var rtcRead = tool{
 		if img != nil || err != nil {
 			return img, err
 		}
-		content := numbered(res, tb.ws.Limits())
+		content := numbered(res, tb.ws.Limits(), "offset")
 		out := map[string]any{"path": res.Path, "content": content, "total_lines": res.TotalLines}
 		addReadNotes(out, res)
 		text := content
@@ -104,7 +104,10 @@ var rtcEdit = tool{
 // numbered renders a read as cat -n does: the line number right-aligned in six columns, a
 // tab, the line; then notes, one a line in parentheses, for what a model must know: an
 // empty file, an offset past the end, cut lines, replaced bytes, and where to go on.
-func numbered(res *llmfs.ReadResult, lim llmfs.Limits) string {
+//
+// by names the parameter the notes point to: "offset" in rtc (Claude Code's Read), and
+// "view_range" in anthropic, whose view has no offset.
+func numbered(res *llmfs.ReadResult, lim llmfs.Limits, by string) string {
 	if res.TotalLines == 0 {
 		return "(the file is empty)\n"
 	}
@@ -119,7 +122,7 @@ func numbered(res *llmfs.ReadResult, lim llmfs.Limits) string {
 		n++
 	}
 	if res.Lines == 0 && res.Offset > res.TotalLines {
-		fmt.Fprintf(&sb, "(offset %d is past the end of the file, which has %d %s)\n", res.Offset, res.TotalLines, plural(res.TotalLines, "line", "lines"))
+		fmt.Fprintf(&sb, "(%s %d is past the end of the file, which has %d %s)\n", by, res.Offset, res.TotalLines, plural(res.TotalLines, "line", "lines"))
 	}
 	if res.CutLines > 0 {
 		fmt.Fprintf(&sb, "(%d %s longer than %d characters cut short)\n", res.CutLines, plural(res.CutLines, "line", "lines"), lim.MaxLineLength)
@@ -128,7 +131,11 @@ func numbered(res *llmfs.ReadResult, lim llmfs.Limits) string {
 		sb.WriteString("(the file is not valid UTF-8: bytes that are not were replaced with U+FFFD)\n")
 	}
 	if last := res.Offset + res.Lines - 1; res.Lines > 0 && last < res.TotalLines {
-		fmt.Fprintf(&sb, "(showing lines %d-%d of %d; continue with offset=%d)\n", res.Offset, last, res.TotalLines, last+1)
+		next := fmt.Sprintf("offset=%d", last+1)
+		if by == "view_range" {
+			next = fmt.Sprintf("view_range [%d, -1]", last+1)
+		}
+		fmt.Fprintf(&sb, "(showing lines %d-%d of %d; continue with %s)\n", res.Offset, last, res.TotalLines, next)
 	}
 	return sb.String()
 }

@@ -71,6 +71,7 @@ type tool struct {
 	destructive bool
 	idempotent  bool
 	freeform    bool // takes its one string parameter as raw text too (see Definition.Grammar)
+	hidden      bool // callable, but not offered: an older name of another tool
 	run         func(ctx context.Context, tb *Toolbox, args strictjson.Object) (any, error)
 	decls       []strictjson.Param // the decoder's form of params, made once by init
 }
@@ -97,6 +98,7 @@ type param struct {
 	strictjson.Param
 	description string
 	items       []param
+	hidden      bool // decoded, but left out of the schema: an older name of another parameter
 }
 
 func (p param) decl() strictjson.Param {
@@ -154,7 +156,7 @@ func DefinitionsFor(d Dialect, m llmfs.Mode, opts *Options) ([]Definition, error
 func definitions(tt []tool, m llmfs.Mode) []Definition {
 	var out []Definition
 	for _, t := range tt {
-		if !m.Allows(t.op) {
+		if !m.Allows(t.op) || t.hidden {
 			continue
 		}
 		def := Definition{
@@ -400,6 +402,9 @@ func schemaObject(params []param) map[string]any {
 	props := map[string]any{}
 	required := []string{}
 	for _, p := range params {
+		if p.hidden {
+			continue
+		}
 		s := map[string]any{"description": p.description}
 		switch p.Kind {
 		case strictjson.String:

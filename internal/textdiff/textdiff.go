@@ -22,9 +22,18 @@ func Unified(name, a, b string, context, maxLines int) string {
 	if a == b {
 		return ""
 	}
-	ops, hunks := hunksOf(a, b, context)
+	return Renamed(name, name, a, b, context, maxLines)
+}
+
+// Renamed is [Unified] for a file renamed from one name to another as it changed: its
+// header names both, as git's does, and it is only the header when the texts are equal.
+func Renamed(from, to, a, b string, context, maxLines int) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "--- a/%s\n+++ b/%s\n", name, name)
+	fmt.Fprintf(&sb, "--- a/%s\n+++ b/%s\n", from, to)
+	if a == b {
+		return sb.String()
+	}
+	ops, hunks := hunksOf(a, b, context)
 	body := 0
 	for _, h := range hunks {
 		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", span(h.A, h.ALen), span(h.B, h.BLen))

@@ -1,0 +1,93 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/llmfs/llmfs"
+)
+
+// geminiFlexDelims are the characters gemini-cli's replace lets whitespace differ around.
+const geminiFlexDelims = "():[]{}<>="
+
+// geminiFlexEdit is gemini-cli's last way to find old_string (edit.ts,
+// calculateRegexReplacement), tried when the workspace's matcher finds nothing: the text
+// is cut into tokens at whitespace and around brackets, ':', '<', '>' and '=', and the
+// tokens may have any whitespace between them, from the start of a line. So
+// "function myFunc(a, b) {" finds "  function  myFunc( a, b ) {". new_string takes the
+// indentation of the line found, its own first line's indentation replaced.
+//
+// It returns ok false when the tokens are found nowhere, and leaves the change to the
+// workspace's Edit of the exact text found, so read-before-edit, the journal and the diff
+// are as for any edit.
+func geminiFlexEdit(ctx context.Context, tb *Toolbox, p, old, new string, all bool) (*llmfs.EditResult, bool, error) {
+	re := geminiFlexPattern(old)
+	if re == nil {
+		return nil, false, nil
+	}
+	data, err := tb.ws.ReadFile(ctx, p, int64(tb.ws.Limits().MaxEditBytes))
+	if err != nil {
+		return nil, false, nil
+	}
+	found := re.FindAllStringSubmatch(strings.ReplaceAll(string(data), "\r\n", "\n"), -1)
+	switch {
+	case len(found) == 0:
+		return nil, false, nil
+	case len(found) > 1 && !all:
+		return nil, true, &llmfs.Error{Code: llmfs.CodePatternNotUnique, Path: p,
+			Msg: fmt.Sprintf("old_string matches %d places in %s (whitespace aside). Include more surrounding lines to make it unique, "+
+				"or set allow_multiple to replace every occurrence.", len(found), p)}
+	}
+	var edits []llmfs.Replacement
+	seen := map[string]bool{}
+	for _, m := range found {
+		if seen[m[0]] {
+			continue
+		}
+		seen[m[0]] = true
+		edits = append(edits, llmfs.Replacement{Old: m[0], New: reindent(new, m[1]), ReplaceAll: all})
+	}
+	res, err := tb.ws.EditMany(ctx, p, edits)
+	if err != nil {
+		return nil, true, err
+	}
+	res.Matched = llmfs.MatchWhitespace
+	return res, true, nil
+}
+
+// geminiFlexPattern is the pattern of geminiFlexEdit for old, nil when old has no tokens.
+func geminiFlexPattern(old string) *regexp.Regexp {
+	s := strings.ReplaceAll(old, "\r\n", "\n")
+	for _, d := range geminiFlexDelims {
+		s = strings.ReplaceAll(s, string(d), " "+string(d)+" ")
+	}
+	tokens := strings.Fields(s)
+	if len(tokens) == 0 {
+		return nil
+	}
+	for i, t := range tokens {
+		tokens[i] = regexp.QuoteMeta(t)
+	}
+	return regexp.MustCompile(`(?m)^([ \t]*)` + strings.Join(tokens, `\s*`))
+}
+
+// reindent gives the lines of s the indentation indent in place of its first line's, as
+// gemini-cli's applyIndentation: blank lines become empty, and a line not starting with
+// the first line's indentation loses its own.
+func reindent(s, indent string) string {
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	ref := lines[0][:len(lines[0])-len(strings.TrimLeft(lines[0], " \t"))]
+	for i, l := range lines {
+		switch {
+		case strings.TrimSpace(l) == "":
+			lines[i] = ""
+		case strings.HasPrefix(l, ref):
+			lines[i] = indent + l[len(ref):]
+		default:
+			lines[i] = indent + strings.TrimLeft(l, " \t")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
