@@ -28,6 +28,9 @@ var (
 // returns its output directory. The script packs the npm packages, so it needs Node.js.
 func releaseDist(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs release/build.sh: not in -short mode")
+	}
 	requireTool(t, "npm", "release/build.sh packs the npm packages")
 	requireTool(t, "node", "release/build.sh writes the npm packages with Node.js")
 	distOnce.Do(func() {
