@@ -154,3 +154,46 @@ func TestShellCommands(t *testing.T) {
 		t.Errorf("shellCommands = %q, want %q", got, want)
 	}
 }
+
+// The configuration file docs/policy.md shows is one llmfs reads: written as .llmfs.json
+// at a root, a command on that root runs (an unknown key or a bad value would stop it).
+func TestDocsPolicyConfig(t *testing.T) {
+	b, err := os.ReadFile("../../docs/policy.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```json\n(.*?)```").FindStringSubmatch(string(b))
+	if m == nil || !strings.Contains(m[1], `"mode"`) {
+		t.Fatal("docs/policy.md shows no .llmfs.json")
+	}
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, configName), []byte(m[1]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if status := run(context.Background(), []string{"ls", "--root", root}, strings.NewReader(""), &stdout, &stderr); status != 0 {
+		t.Errorf("llmfs ls on a root with the documented .llmfs.json: exit %d\n%s", status, stderr.String())
+	}
+	os.WriteFile(filepath.Join(root, configName), []byte(`{"mode": "read-write", "quota": 1}`), 0o644)
+	if status := run(context.Background(), []string{"ls", "--root", root}, strings.NewReader(""), &stdout, &stderr); status == 0 {
+		t.Errorf("llmfs ls took a .llmfs.json with an unknown key; the test above proves nothing")
+	}
+}
+
+// Every relative link of README.md and docs/*.md leads to a file of the repository: the
+// reference moved from the README into docs/, and links must follow it.
+func TestDocsLinks(t *testing.T) {
+	pages, _ := filepath.Glob("../../docs/*.md")
+	link := regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`)
+	for _, page := range append([]string{"../../README.md"}, pages...) {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(b), -1) {
+			if _, err := os.Stat(filepath.Join(filepath.Dir(page), m[1])); err != nil {
+				t.Errorf("%s links to %s: %v", filepath.Base(page), m[1], err)
+			}
+		}
+	}
+}
