@@ -1,6 +1,29 @@
 // Package llmfs gives AI agents a file system: a [Workspace] confined to a root, with the
 // operations agents use (read, write, edit, list, find, grep, mkdir, delete, move, copy),
-// every failure a coded [*Error], and every write atomic.
+// every failure a coded [*Error], and every write atomic and journaled:
+//
+//	ws, err := llmfs.Open(&llmfs.Options{Root: dir}) // nothing reaches outside dir
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	res, err := ws.Read(ctx, "hello.txt", llmfs.ReadOptions{})
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	fmt.Print(res.Content)
+//	if _, err := ws.Edit(ctx, "hello.txt", "world", "llmfs", false); err != nil {
+//		log.Fatal(err)
+//	}
+//	changes, _ := ws.History(ctx, llmfs.HistoryFilter{Path: "hello.txt", Limit: 1})
+//	if _, err := ws.Undo(ctx, changes[0].ID); err != nil { // only if nobody changed it since
+//		log.Fatal(err)
+//	}
+//	_, err = ws.Read(ctx, "../etc/passwd", llmfs.ReadOptions{})
+//	fmt.Println(llmfs.CodeOf(err))
+//
+// That is the package's Example (example_test.go), which go test runs; its output shows
+// each step. The reference for every face of llmfs is in the docs/ directory of the
+// repository.
 //
 // A workspace sits on a [store.Store]: a host directory (package store/osdir, opened
 // through [os.Root] so nothing escapes), memory (store/mem), or a database (store/sql).

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release artifacts of llmfs into OUTDIR (default dist/):
-#   llmfs-OS-ARCH[.exe]          one static binary per platform (CGO off, -trimpath), with
+#   llmfs-OS-ARCH[.exe]          one static binary per platform (CGO off, -trimpath), whose
+#                                --version, MCP serverInfo and ACP clientInfo say VERSION, with
 #                                the browser build embedded (go generate ./web, -tags llmfs_webdist)
 #   SHA256SUMS                   the checksums of every file below
 #   npm/*.tgz                    the npm packages: llmfs and @llmfs/cli-OS-CPU (npm pack)
@@ -41,7 +42,7 @@ for p in "${platforms[@]}"; do
   bin="$out/llmfs-$goos-$goarch$ext"
   echo "== $goos/$goarch -> ${bin#"$out"/}" >&2
   (cd "$repo" && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch \
-    go build -trimpath -tags llmfs_webdist -ldflags="-s -w" -o "$bin" ./cmd/llmfs)
+    go build -trimpath -tags llmfs_webdist -ldflags="-s -w -X github.com/llmfs/llmfs/internal/buildinfo.stamped=$version" -o "$bin" ./cmd/llmfs)
   # npm's names for the platform.
   os=$goos cpu=$goarch
   [ "$goos" = windows ] && os=win32

@@ -20,12 +20,8 @@ func TestNPMInstallFromTarballs(t *testing.T) {
 	npm := requireTool(t, "npm", "the npm install test packs and installs the npm packages")
 	npx := requireTool(t, "npx", "the npm install test runs npx llmfs")
 	requireTool(t, "node", "the npm launcher runs under Node.js")
-	const version = "0.0.0-test"
-	dist := t.TempDir()
-	build := exec.Command("bash", "build.sh", "-v", version, "-o", dist, "linux/amd64")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("release/build.sh: %v\n%s", err, out)
-	}
+	const version = releaseVersion
+	dist := releaseDist(t)
 	tarballs := []string{
 		filepath.Join(dist, "npm", "llmfs-"+version+".tgz"),
 		filepath.Join(dist, "npm", "llmfs-cli-linux-x64-"+version+".tgz"),

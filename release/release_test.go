@@ -1,6 +1,6 @@
 // Package release holds no code: its tests check the release artifacts as a user meets
-// them (the npm packages installed from their tarballs, the README's client configuration,
-// the MCP bundle manifest and server.json).
+// them (the npm packages installed from their tarballs, the install lines and client
+// configurations of README.md and docs/, the MCP bundle manifest and server.json).
 package release_test
 
 import (
@@ -8,9 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,36 +27,6 @@ func requireTool(t *testing.T, name, why string) string {
 		t.Skipf("%s is missing: %s", name, why)
 	}
 	return p
-}
-
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-// llmfsBinary builds cmd/llmfs once for the test run.
-func llmfsBinary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "llmfs-release-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "llmfs")
-		if runtime.GOOS == "windows" {
-			binPath += ".exe"
-		}
-		out, err := exec.Command("go", "build", "-o", binPath, "../cmd/llmfs").CombinedOutput()
-		if err != nil {
-			buildErr = &buildError{err, string(out)}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binPath
 }
 
 type buildError struct {

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/llmfs/llmfs/internal/browsertest"
+	"github.com/llmfs/llmfs/internal/testdeadline"
 	"github.com/llmfs/llmfs/web"
 )
 
@@ -35,8 +36,12 @@ var (
 // tests run the code under test.
 func sourceBuild(t *testing.T) *web.Assets {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds llmfs.wasm: not in -short mode")
+	}
 	buildOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		// As long as the run allows: a fixed 5 minutes killed the build on a busy machine.
+		ctx, cancel := testdeadline.Context(t, 30*time.Minute)
 		defer cancel()
 		builtAssets, buildErr = web.Build(ctx)
 	})

@@ -3,7 +3,6 @@
 package web_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/llmfs/llmfs/internal/testdeadline"
 	"github.com/llmfs/llmfs/web"
 )
 
@@ -53,7 +53,7 @@ func TestStoreInChromium(t *testing.T) {
 		t.Skip(err)
 	}
 	out := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := testdeadline.Context(t, 30*time.Minute)
 	defer cancel()
 	build := exec.CommandContext(ctx, "go", "test", "-c", "-o", filepath.Join(out, "idb.test.wasm"), "./store/idb")
 	build.Dir = dir
@@ -81,7 +81,7 @@ func TestStoreInChromium(t *testing.T) {
 
 	b := startBrowser(t, exe, t.TempDir())
 	b.run("loading the test runner", chromedp.Navigate(srv.URL+"/"))
-	get(b, "running the tests", chromedp.Poll[bool]("window.testDone === true", chromedp.WithPollingTimeout(4*time.Minute)))
+	get(b, "running the tests", chromedp.Poll[bool]("window.testDone === true", chromedp.WithPollingTimeout(testdeadline.Remaining(t, 20*time.Minute))))
 	var res struct {
 		Exit   int    `json:"exit"`
 		Output string `json:"output"`

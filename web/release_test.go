@@ -5,7 +5,6 @@ package web_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/llmfs/llmfs/internal/testdeadline"
 	"github.com/llmfs/llmfs/web"
 )
 
@@ -73,7 +73,7 @@ func TestServeWebFromReleaseBuild(t *testing.T) {
 	}
 	bin := releaseBinary(t)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := testdeadline.Context(t, 10*time.Minute)
 	defer cancel()
 	cwd, empty := t.TempDir(), t.TempDir()
 	serve := exec.CommandContext(ctx, bin, "serve", "--web", "--addr", "127.0.0.1:0", "--token", "tok", "--agent-md=false")

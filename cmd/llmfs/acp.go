@@ -7,6 +7,7 @@ import (
 	"flag"
 
 	"github.com/llmfs/llmfs/acp"
+	"github.com/llmfs/llmfs/internal/buildinfo"
 )
 
 var acpCmd = &command{
@@ -53,7 +54,7 @@ Names, titles and messages from the agent are printed with control characters es
 			_, err = acp.RunClient(ctx, acp.ClientOptions{
 				Root: opts.Root, Roots: dirs, Mode: opts.Mode, Workspace: opts,
 				Approve: *approve, Prompt: text, Input: answers, Command: args,
-				Stdout: e.stdout, Stderr: e.stderr,
+				Stdout: e.stdout, Stderr: e.stderr, ClientVersion: buildinfo.Version(),
 			})
 			return err
 		}

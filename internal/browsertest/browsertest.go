@@ -16,9 +16,14 @@ import (
 
 // Chromium returns the browser to drive: $LLMFS_CHROMIUM, or chromium on PATH. Without
 // one the test is skipped, saying which tests (what) are skipped, and fails when
-// LLMFS_REQUIRE_CHROMIUM is set.
+// LLMFS_REQUIRE_CHROMIUM is set. With go test -short the test is skipped too: browser
+// tests are the slowest of the suite.
 func Chromium(t *testing.T, what string) string {
 	t.Helper()
+	if testing.Short() {
+		// Not naming the browser: testreport reads a skip that does as a missing dependency.
+		t.Skip(what + " are skipped in -short mode")
+	}
 	if p := os.Getenv("LLMFS_CHROMIUM"); p != "" {
 		return p
 	}

@@ -11,7 +11,8 @@ import (
 
 // Info describes a build. Fields the build did not record are empty.
 type Info struct {
-	// Version is the main module's version: a release ("v1.2.0"), a pseudo-version for a
+	// Version is the release version release/build.sh stamped ("0.1.0"), else the main
+	// module's version: a release ("v1.2.0"), a pseudo-version for a
 	// build from a checkout ("v0.0.0-20261201195409-8f29def1a2b3+dirty"), or "devel" when
 	// the go command recorded none (go run, go test, a build outside version control).
 	Version string
@@ -23,18 +24,33 @@ type Info struct {
 	GoVersion string
 }
 
+// stamped is the release version release/build.sh writes into the binary with
+// -ldflags "-X github.com/llmfs/llmfs/internal/buildinfo.stamped=0.1.0". A release is
+// built from a checkout that need not sit at its tag (and -trimpath builds in a worktree
+// may record no version control at all), so the go command's own module version would say
+// "devel" or a pseudo-version; the stamp wins over it.
+var stamped string
+
 // Read returns the information of the running binary.
 var Read = sync.OnceValue(func() Info {
 	info := Info{Version: "devel"}
 	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return info
+	if ok {
+		info.GoVersion = bi.GoVersion
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			info.Version = v
+		}
+		readVCS(&info, bi.Settings)
 	}
-	info.GoVersion = bi.GoVersion
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		info.Version = v
+	if stamped != "" {
+		info.Version = stamped
 	}
-	for _, s := range bi.Settings {
+	return info
+})
+
+// readVCS fills in the version control settings the go command recorded.
+func readVCS(info *Info, settings []debug.BuildSetting) {
+	for _, s := range settings {
 		switch s.Key {
 		case "vcs.revision":
 			info.Revision = s.Value
@@ -44,8 +60,7 @@ var Read = sync.OnceValue(func() Info {
 			info.Modified = s.Value == "true"
 		}
 	}
-	return info
-})
+}
 
 // Version returns the module version of the running binary ([Info.Version]); with no
 // version recorded but a revision, "devel+" and the revision's first 12 characters.
