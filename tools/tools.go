@@ -58,6 +58,9 @@ type Definition struct {
 	// Grammar, when set, is a Lark grammar of the tool's one text argument, for hosts that
 	// offer free-form (custom) tools; Call then also takes that text in place of JSON.
 	Grammar string `json:"grammar,omitempty"`
+	// Builtin, when set, is the type of the vendor's built-in declaration of this tool
+	// (builtin.go), which [Format] "anthropic-builtin" sends in place of the schema.
+	Builtin string `json:"builtin,omitempty"`
 }
 
 // tool is one entry of a dialect's table.
@@ -165,6 +168,7 @@ func definitions(tt []tool, m llmfs.Mode) []Definition {
 			ReadOnly:     t.readOnly,
 			Destructive:  t.destructive,
 			Idempotent:   t.idempotent,
+			Builtin:      builtinTypes[t.name],
 		}
 		if t.freeform {
 			def.Grammar = CodexPatchGrammar
