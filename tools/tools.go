@@ -274,7 +274,10 @@ type Result struct {
 	// Text is what a model reads: JSON itself, except where the dialect's model expects
 	// plain text. In the rtc dialect the text of a read is its numbered lines and a short
 	// trailing note, as Claude Code's Read tool returns them; the text of agentool's
-	// directory_list with names_only is the names, one a line.
+	// directory_list with names_only is the names, one a line. In the codex, anthropic
+	// and gemini dialects it is what the vendor's own tool prints (vendortext.go): Codex's
+	// 'L<n>: ' lines, Claude's numbered lines, Gemini CLI's plain content, a line for an
+	// edit.
 	Text string
 	// Images are the images the call read, in order: a read of a PNG, JPEG, GIF or WebP
 	// file returns it as an image (image.go). JSON holds each in base64 as well; Text and
@@ -325,6 +328,10 @@ func (tb *Toolbox) CallResult(ctx context.Context, name string, args json.RawMes
 			return nil, err
 		}
 		res.Text, res.Images = string(res.Structured), r.images
+	default:
+		if text, ok := renderText(tb.dialect, name, b); ok {
+			res.Text = text // vendortext.go
+		}
 	}
 	return res, nil
 }
