@@ -119,6 +119,7 @@ var agentoolTools = []tool{
 		params: []param{
 			str("path", "Path of the directory, absolute or relative to the workspace root; default the root.", false),
 			boolean("names_only", "Return only the names (directories ending in '/'), without types and sizes."),
+			offsetParam,
 		},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 			if a.Bool("names_only", false) {
@@ -127,6 +128,8 @@ var agentoolTools = []tool{
 				if err != nil {
 					return nil, err
 				}
+				out := map[string]any{}
+				entries = tb.pageOf(a, entries, false, out)
 				names := make([]string, len(entries))
 				var text strings.Builder
 				size := len(emptyDirNote) + 1
@@ -146,15 +149,21 @@ var agentoolTools = []tool{
 				if len(names) == 0 {
 					text.WriteString(emptyDirNote + "\n")
 				}
+				if next, ok := out["next_offset"]; ok {
+					fmt.Fprintf(&text, "(more entries follow; continue with offset=%d)\n", next)
+				}
+				out["names"] = names
 				// The model reads the names one a line, as ls prints them: a third fewer
 				// bytes than their JSON, whose quotes the text would escape once more.
-				return textResult{obj: map[string]any{"names": names}, text: text.String()}, nil
+				return textResult{obj: out, text: text.String()}, nil
 			}
 			entries, err := tb.ws.List(ctx, a.String("path", "."))
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"entries": entries}, nil
+			out := map[string]any{}
+			out["entries"] = tb.pageOf(a, entries, true, out)
+			return out, nil
 		},
 	},
 	{

@@ -65,12 +65,12 @@ var (
 	editOut = outObject(must("path", outString("Absolute path.")), must("replacements", outInt("Number of replacements made.")), must("diff", outString("Unified diff of the change.")), may("matched", outString("How the old text matched when not exactly: whitespace, indent, unicode or prefix.")))
 	listOut = outObject(entriesField)
 	// agentoolListOut is directory_list's: entries, or names with names_only.
-	agentoolListOut = anyOfRequired(outObject(may(entriesField.name, entriesField.schema), may("names", map[string]any{
+	agentoolListOut = anyOfRequired(outObject(append([]field{may(entriesField.name, entriesField.schema), may("names", map[string]any{
 		"type":        "array",
 		"description": "With names_only: the entries' names, sorted, directories ending in '/'.",
 		"items":       map[string]any{"type": "string"},
-	})), []string{"entries"}, []string{"names"})
-	rtcListOut  = outObject(must("path", outString("The directory listed.")), entriesField)
+	})}, pageFields...)...), []string{"entries"}, []string{"names"})
+	rtcListOut  = outObject(append([]field{must("path", outString("The directory listed.")), entriesField}, pageFields...)...)
 	rtcWriteOut = outObject(must("path", outString("The file written.")), must("bytes", outInt("Bytes written.")), must("created", outBool("The file did not exist before.")))
 	readOut     = textOrImage([]string{"content", "total_lines"}, append(append([]field{
 		may("path", outString("Absolute path (images).")),
