@@ -11,7 +11,7 @@ import (
 // rather than in one result of megabytes.
 
 // offsetParam is the list tools' offset.
-var offsetParam = integer("offset", "First entry to return, counting from 1 (next_offset of a truncated listing).", 1)
+var offsetParam = integer("offset", "First entry, from 1.", 1)
 
 // pageFields are the fields a paged listing adds to its result.
 var pageFields = []field{

@@ -420,7 +420,9 @@ func schemaObject(params []param) map[string]any {
 			}
 		case strictjson.Integer:
 			s["type"] = "integer"
-			s["minimum"] = p.Min
+			if p.Min != 0 { // 0 goes without saying for a count, and costs every call's tokens
+				s["minimum"] = p.Min
+			}
 		case strictjson.Boolean:
 			s["type"] = "boolean"
 		case strictjson.Array:
