@@ -97,11 +97,12 @@ func readText(r result, content, next string) string {
 // geminiReadText puts the note on which lines these are first, as Gemini CLI does, then
 // the content as it is.
 func geminiReadText(r result) string {
-	text := readText(r, r.str("content"), "start_line")
-	if note := r.str("note"); note != "" {
-		return "(" + note + ")\n\n" + text
+	note := r.str("note")
+	if note == "" {
+		return readText(r, r.str("content"), "start_line")
 	}
-	return text
+	delete(r, "truncated") // the note says where to read on
+	return "(" + note + ")\n\n" + readText(r, r.str("content"), "start_line")
 }
 
 func codexListText(r result) string {

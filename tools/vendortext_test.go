@@ -5,6 +5,9 @@ package tools_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,6 +58,35 @@ func TestVendorText(t *testing.T) {
 		var obj map[string]any
 		if err := json.Unmarshal(res.JSON, &obj); err != nil {
 			t.Errorf("%s %s: the JSON result is not an object: %v", c.d, c.tool, err)
+		}
+	}
+}
+
+// Issue 32.11: a read cut at the page size says, after the lines, where to continue, in
+// the parameter of the dialect's read.
+func TestVendorTextTruncatedRead(t *testing.T) {
+	for _, c := range []struct {
+		d          tools.Dialect
+		tool, args string
+		want       string
+	}{
+		{tools.Codex, "read_file", `{"file_path":"big.txt"}`, "L2000: 2000\n(the file has 2500 lines; more follow: continue with offset=2001)\n"},
+		{tools.Gemini, "read_file", `{"file_path":"big.txt"}`, "2000\n"},
+	} {
+		tb, dir := newToolbox(t, c.d)
+		var sb strings.Builder
+		for i := 1; i <= 2500; i++ {
+			fmt.Fprintf(&sb, "%d\n", i)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(sb.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := tb.CallResult(context.Background(), c.tool, json.RawMessage(c.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(res.Text, c.want) || strings.Count(res.Text, "2001") != 1 {
+			t.Errorf("%s %s: text ends %q, want %q", c.d, c.tool, res.Text[max(0, len(res.Text)-120):], c.want)
 		}
 	}
 }
