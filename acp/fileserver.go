@@ -319,10 +319,9 @@ func (s *FileServer) Handle(ctx context.Context, method string, params json.RawM
 			return nil, jsonrpc.InvalidParams("content is required")
 		}
 		req.WriteTextFileRequest.Content = *req.Content
-		if _, err := s.WriteTextFile(ctx, &req.WriteTextFileRequest); err != nil {
-			return nil, err
-		}
-		return nil, nil // ACP's documented result is null
+		// The v1 schema's WriteTextFileResponse is an object: {} rather than null,
+		// which strict clients (the TypeScript SDK's zod schema) refuse.
+		return s.WriteTextFile(ctx, &req.WriteTextFileRequest)
 	}
 	return nil, jsonrpc.MethodNotFound(method)
 }

@@ -9,8 +9,10 @@
 // error code ("FILE_NOT_FOUND: ...") and whose _meta holds {"code", "message"} under
 // [ErrorMetaKey]; a success as structured content (the result object) plus its JSON
 // text, except in the rtc dialect's read, whose text is the numbered lines themselves with
-// a short trailing note, as Claude Code's Read returns them, and in agentool's
-// directory_list with names_only, whose text is the names, one a line. A read of a PNG, JPEG, GIF or
+// a short trailing note, as Claude Code's Read returns them, in agentool's
+// directory_list with names_only, whose text is the names, one a line, and in the codex,
+// anthropic and gemini dialects, whose text is what the vendor's own tool prints
+// ([tools.Result].Text). A read of a PNG, JPEG, GIF or
 // WebP file adds the image as image content, and its structured content and text leave
 // the base64 out. No text escapes <, > or &.
 //
@@ -324,7 +326,7 @@ const ErrorMetaKey = "io.github.llmfs/error"
 
 // result turns a tool's outcome into an MCP result: a coded error as an isError result
 // whose text starts with the code, a success as structured content (the result object)
-// plus the text a model reads (its JSON, or the numbered lines of an rtc read). A read of
+// plus the text a model reads (its JSON, or the text [tools.Result] gives). A read of
 // an image adds it as image content (type "image", base64 data, mimeType), which the
 // structured content and text then leave out.
 //

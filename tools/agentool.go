@@ -25,20 +25,18 @@ func enum(name, desc string, values ...string) param {
 	return param{Param: sj.Param{Name: name, Kind: sj.String, Enum: values}, description: desc}
 }
 
-const pathDesc = "Path of the file, absolute or relative to the workspace root."
+const pathDesc = "Absolute, or relative to the workspace root."
 
 // agentoolTools is the agentool dialect (seed 002) plus llmfs's additions.
 var agentoolTools = []tool{
 	{
 		name: "file_read", output: readOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
-		description: "Read a text file. Returns its content (line endings kept) and total_lines, the number of lines in the whole file. " +
-			"Lines over 2000 characters are cut and marked; cut_lines counts them. Page through large files with offset (first line, from 1) " +
-			"and limit (number of lines). Without limit at most 2000 lines or 256 KiB are returned; then truncated is true and next_offset " +
-			"says where to continue. A PNG, JPEG, GIF or WebP image (up to 5 MiB) comes back as an image; other binary files are refused.",
+		description: "Read a text file: content, total_lines. Up to 2000 lines or 256 KiB; if truncated, continue at next_offset. " +
+			"Long lines are cut (cut_lines). Images come back as images.",
 		params: []param{
 			str("path", pathDesc, true),
-			integer("offset", "First line to read, counting from 1.", 1),
-			integer("limit", "Maximum number of lines to read (0 or more).", 0),
+			integer("offset", "First line, from 1.", 1),
+			integer("limit", "Most lines.", 0),
 		},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 			img, res, err := tb.read(ctx, a)
@@ -55,12 +53,11 @@ var agentoolTools = []tool{
 	},
 	{
 		name: "file_write", output: pathOut, op: llmfs.OpWrite, destructive: true,
-		description: "Write a file, creating it and any missing parent directories. mode is overwrite (default: replace the content), " +
-			"append (add to the end) or create (fail with FILE_ALREADY_EXISTS if the file exists). The write is atomic. Returns the absolute path.",
+		description: "Write a file atomically, creating missing parent directories.",
 		params: []param{
 			str("path", pathDesc, true),
 			str("content", "The text to write.", true),
-			enum("mode", "overwrite (default), append or create.", "overwrite", "append", "create"),
+			enum("mode", "overwrite (default), append, or create (fails if the file exists).", "overwrite", "append", "create"),
 		},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 			res, err := tb.ws.Write(ctx, a.String("path", ""), a.String("content", ""), llmfs.WriteOptions{Mode: llmfs.WriteMode(a.String("mode", ""))})
@@ -72,18 +69,16 @@ var agentoolTools = []tool{
 	},
 	{
 		name: "file_edit", output: editOut, op: llmfs.OpEdit, destructive: true,
-		description: "Replace exact text in a file. old_text must match the file exactly (whitespace and indentation included) and occur exactly once, " +
-			"unless replace_all is true; it must not be empty and must differ from new_text. To make several changes at once, all or nothing, " +
-			"pass edits: [{old_text, new_text, replace_all?}, ...] instead. Returns the path, the number of replacements and a short diff.",
+		description: "Replace exact text in a file (it must occur once unless replace_all); edits makes several changes, all or nothing.",
 		params: []param{
 			str("path", pathDesc, true),
-			str("old_text", "The exact text to replace.", false),
-			str("new_text", "The text to put in its place.", false),
-			boolean("replace_all", "Replace every occurrence instead of requiring exactly one."),
-			{Param: sj.Param{Name: "edits", Kind: sj.Array}, description: "Several replacements applied in order, all or nothing (instead of old_text/new_text).",
+			str("old_text", "Exact text to replace.", false),
+			str("new_text", "Replacement.", false),
+			boolean("replace_all", "Replace every occurrence."),
+			{Param: sj.Param{Name: "edits", Kind: sj.Array}, description: "Replacements applied in order.",
 				items: []param{
-					str("old_text", "The exact text to replace.", true),
-					str("new_text", "The text to put in its place.", true),
+					str("old_text", "Exact text to replace.", true),
+					str("new_text", "Replacement.", true),
 					boolean("replace_all", "Replace every occurrence."),
 				}},
 		},
@@ -101,8 +96,8 @@ var agentoolTools = []tool{
 	},
 	{
 		name: "directory_create", output: pathOut, op: llmfs.OpMkdir, idempotent: true,
-		description: "Create a directory and any missing parents. An existing directory is not an error. Returns the absolute path.",
-		params:      []param{str("path", "Path of the directory.", true)},
+		description: "Create a directory and missing parents; one that exists is fine.",
+		params:      []param{str("path", "Directory path.", true)},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 			p, err := tb.ws.Mkdir(ctx, a.String("path", ""))
 			if err != nil {
@@ -113,12 +108,11 @@ var agentoolTools = []tool{
 	},
 	{
 		name: "directory_list", output: agentoolListOut, op: llmfs.OpList, readOnly: true, idempotent: true,
-		description: "List a directory (default the workspace root): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories). " +
-			"With names_only, just the sorted names in names, directories ending in '/': quicker for a big directory. " +
-			"In the text form a name that would not read as one line (a control character such as a newline, a line separator, a bidirectional override, bytes that are not UTF-8) or that starts with a quote comes quoted, with backslash escapes (\\n for a newline).",
+		description: "List a directory: entries sorted by name with type and size. Big ones come in pages: continue at next_offset.",
 		params: []param{
-			str("path", "Path of the directory, absolute or relative to the workspace root; default the root.", false),
-			boolean("names_only", "Return only the names (directories ending in '/'), without types and sizes."),
+			str("path", "Directory; default the root.", false),
+			boolean("names_only", "Only the names, directories ending in '/'; faster."),
+			offsetParam,
 		},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 			if a.Bool("names_only", false) {
@@ -127,6 +121,8 @@ var agentoolTools = []tool{
 				if err != nil {
 					return nil, err
 				}
+				out := map[string]any{}
+				entries = tb.pageOf(a, entries, false, out)
 				names := make([]string, len(entries))
 				var text strings.Builder
 				size := len(emptyDirNote) + 1
@@ -146,20 +142,26 @@ var agentoolTools = []tool{
 				if len(names) == 0 {
 					text.WriteString(emptyDirNote + "\n")
 				}
+				if next, ok := out["next_offset"]; ok {
+					fmt.Fprintf(&text, "(more entries follow; continue with offset=%d)\n", next)
+				}
+				out["names"] = names
 				// The model reads the names one a line, as ls prints them: a third fewer
 				// bytes than their JSON, whose quotes the text would escape once more.
-				return textResult{obj: map[string]any{"names": names}, text: text.String()}, nil
+				return textResult{obj: out, text: text.String()}, nil
 			}
 			entries, err := tb.ws.List(ctx, a.String("path", "."))
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"entries": entries}, nil
+			out := map[string]any{}
+			out["entries"] = tb.pageOf(a, entries, true, out)
+			return out, nil
 		},
 	},
 	{
 		name: "file_delete", output: pathOut, op: llmfs.OpDelete, destructive: true,
-		description: "Delete a file. Directories are refused with INVALID_PATH. Returns the absolute path of the deleted file.",
+		description: "Delete a file (not a directory).",
 		params:      []param{str("path", pathDesc, true)},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 			p, err := tb.ws.Delete(ctx, a.String("path", ""))
@@ -171,23 +173,23 @@ var agentoolTools = []tool{
 	},
 	{
 		name: "file_move", output: moveOut, op: llmfs.OpMove, destructive: true,
-		description: "Move or rename a file. Fails with FILE_ALREADY_EXISTS if the destination exists; missing parent directories of the destination are created.",
-		params:      []param{str("source", "Path of the file to move.", true), str("destination", "New path of the file.", true)},
+		description: "Move or rename a file; fails if the destination exists.",
+		params:      []param{str("source", "File to move.", true), str("destination", "New path.", true)},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 			return tb.ws.Move(ctx, a.String("source", ""), a.String("destination", ""))
 		},
 	},
 	{
 		name: "file_copy", output: moveOut, op: llmfs.OpCopy,
-		description: "Copy a file. Fails with FILE_ALREADY_EXISTS if the destination exists; missing parent directories of the destination are created.",
-		params:      []param{str("source", "Path of the file to copy.", true), str("destination", "Path of the copy.", true)},
+		description: "Copy a file; fails if the destination exists.",
+		params:      []param{str("source", "File to copy.", true), str("destination", "Path of the copy.", true)},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 			return tb.ws.Copy(ctx, a.String("source", ""), a.String("destination", ""))
 		},
 	},
 	fileFind,
 	fileGrep,
-	patchTool("File for SEARCH/REPLACE blocks or hunks that name none, absolute or relative to the workspace root."),
+	patchTool("File for blocks or hunks that name none."),
 }
 
 // read runs a read tool's call. An explicit "limit": 0 asks for no lines: the file is still

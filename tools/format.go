@@ -7,7 +7,7 @@ import (
 )
 
 // Formats lists the vendor shapes [Format] renders.
-var Formats = []string{"llmfs", "openai", "anthropic", "gemini", "mcp"}
+var Formats = []string{"llmfs", "openai", "openai-chat", "anthropic", "anthropic-builtin", "gemini", "mcp"}
 
 // Format renders defs in the shape a model API takes them, ready to send as they stand:
 //
@@ -16,7 +16,14 @@ var Formats = []string{"llmfs", "openai", "anthropic", "gemini", "mcp"}
 //     strict: false}; a tool with a [Definition.Grammar] becomes a custom tool,
 //     {type: "custom", name, description, format: {type: "grammar", syntax: "lark",
 //     definition}}, as Codex offers apply_patch to GPT-5;
+//   - "openai-chat": Chat Completions tools, {type: "function", function: {name,
+//     description, parameters, strict: false}}, which most OpenAI-compatible servers take;
+//     a tool with a grammar is a function of its JSON form there;
 //   - "anthropic": {name, description, input_schema} and nothing else;
+//   - "anthropic-builtin": as "anthropic", except that a tool Claude has built in (the
+//     anthropic dialect's str_replace_based_edit_tool and memory, [Definition.Builtin]) is
+//     declared by its type, {type: "text_editor_20250728", name}, so the model gets the
+//     schema and prompt it was trained on;
 //   - "gemini": {functionDeclarations: [{name, description, parameters}]}, the parameters in
 //     the OpenAPI subset Gemini's Schema accepts (upper-case types; type, description, enum,
 //     properties, required, items, minimum, minItems only; minItems, an int64 there, as a
@@ -40,9 +47,15 @@ func Format(defs []Definition, format string) (json.RawMessage, error) {
 				"parameters": d.InputSchema, "strict": false})
 		}
 		out = list
-	case "anthropic":
+	case "openai-chat":
+		out = openAIChat(defs)
+	case "anthropic", "anthropic-builtin":
 		list := []map[string]any{}
 		for _, d := range defs {
+			if d.Builtin != "" && format == "anthropic-builtin" {
+				list = append(list, map[string]any{"type": d.Builtin, "name": d.Name})
+				continue
+			}
 			list = append(list, map[string]any{"name": d.Name, "description": d.Description, "input_schema": d.InputSchema})
 		}
 		out = list

@@ -19,7 +19,7 @@ import (
 var geminiTools = []tool{geminiReadFile, geminiWriteFile, geminiReplace, geminiListDirectory, geminiGlob, geminiGrep, geminiReadMany,
 	patchTool("File for SEARCH/REPLACE blocks or hunks that name none."), geminiSearchOld}
 
-const geminiPathDesc = "Path of the file: absolute, or relative to the workspace root."
+const geminiPathDesc = "Absolute, or relative to the workspace root."
 
 // either returns the value of whichever of two names for one parameter was given.
 func either(a sj.Object, name, alias string, required bool) (string, error) {
@@ -36,9 +36,8 @@ func either(a sj.Object, name, alias string, required bool) (string, error) {
 
 var geminiReadFile = tool{
 	name: "read_file", output: geminiReadOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
-	description: "Read a text file and return its content. Large files are truncated; the result then says so and which lines to " +
-		"read next. Read a part with start_line and end_line (1-based, inclusive), or offset (0-based line) and limit. A PNG, JPEG, " +
-		"GIF or WebP image (up to 5 MiB) comes back as an image.",
+	description: "Read a text file. Large files are truncated, with a note on which lines to read next: start_line and end_line " +
+		"(1-based, inclusive), or offset (0-based) and limit. Images come back as images.",
 	params: []param{
 		str("file_path", geminiPathDesc, false),
 		str("absolute_path", "Same as file_path (older name).", false),
@@ -98,11 +97,9 @@ var geminiWriteFile = tool{
 
 var geminiReplace = tool{
 	name: "replace", output: geminiEditOut, op: llmfs.OpEdit, destructive: true,
-	description: "Replace text in a file. old_string must be the literal text to replace, with enough context (about three lines " +
-		"before and after) to occur exactly once; set allow_multiple to replace every occurrence (or give expected_replacements, " +
-		"the number of occurrences you expect). new_string is the literal replacement. instruction says in a sentence what the " +
-		"change is for. An empty old_string creates a new file. Small differences in whitespace, indentation, quotes or copied line " +
-		"numbers are forgiven and reported in matched.",
+	description: "Replace literal text in a file. old_string, with about three lines of context, must occur exactly once unless " +
+		"allow_multiple (or expected_replacements, the count you expect). An empty old_string creates a new file. Small whitespace, " +
+		"indentation and quote differences are forgiven (see matched).",
 	params: []param{
 		str("file_path", geminiPathDesc, true),
 		str("instruction", "What the change is and why, in a sentence.", false),
@@ -189,9 +186,8 @@ const (
 
 var geminiReadMany = tool{
 	name: "read_many_files", output: readManyOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
-	description: "Read several text files at once, named by paths or glob patterns relative to the workspace root (src/**/*.go, " +
-		"README.md). Each file comes as '--- path ---' then its content; a PNG, JPEG, GIF or WebP image comes as an image (up to 5 MiB each, " +
-		"10 MiB in all). exclude leaves out files matching its globs. At most 100 files.",
+	description: "Read several text files, named by paths or globs (src/**/*.go), each as '--- path ---' then its content; images " +
+		"come as images. At most 100 files.",
 	params: []param{
 		{Param: sj.Param{Name: "include", Kind: sj.Strings}, description: "Paths or glob patterns of the files to read."},
 		{Param: sj.Param{Name: "paths", Kind: sj.Strings}, description: "Same as include (older name)."},

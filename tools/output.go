@@ -45,17 +45,17 @@ func outObject(fields ...field) map[string]any {
 var readNotes = []field{
 	may("truncated", outBool("More lines follow; continue at next_offset.")),
 	may("next_offset", outInt("First line of the next page.")),
-	may("cut_lines", outInt("Lines cut short for being too long.")),
-	may("invalid_utf8", outBool("Bytes that are not UTF-8 were replaced with U+FFFD.")),
+	may("cut_lines", outInt("Lines cut for length.")),
+	may("invalid_utf8", outBool("Bytes not UTF-8 became U+FFFD.")),
 }
 
 var entriesField = must("entries", map[string]any{
 	"type":        "array",
 	"description": "The directory's entries, sorted by name.",
 	"items": outObject(
-		must("name", outString("Name of the entry.")),
-		must("type", map[string]any{"type": "string", "enum": []string{"file", "directory"}, "description": "file or directory."}),
-		must("size", outInt("Size in bytes; 0 for a directory.")),
+		must("name", outString("Name.")),
+		must("type", map[string]any{"type": "string", "enum": []string{"file", "directory"}}),
+		must("size", outInt("Bytes; 0 for a directory.")),
 	),
 })
 
@@ -65,12 +65,12 @@ var (
 	editOut = outObject(must("path", outString("Absolute path.")), must("replacements", outInt("Number of replacements made.")), must("diff", outString("Unified diff of the change.")), may("matched", outString("How the old text matched when not exactly: whitespace, indent, unicode or prefix.")))
 	listOut = outObject(entriesField)
 	// agentoolListOut is directory_list's: entries, or names with names_only.
-	agentoolListOut = anyOfRequired(outObject(may(entriesField.name, entriesField.schema), may("names", map[string]any{
+	agentoolListOut = anyOfRequired(outObject(append([]field{may(entriesField.name, entriesField.schema), may("names", map[string]any{
 		"type":        "array",
 		"description": "With names_only: the entries' names, sorted, directories ending in '/'.",
 		"items":       map[string]any{"type": "string"},
-	})), []string{"entries"}, []string{"names"})
-	rtcListOut  = outObject(must("path", outString("The directory listed.")), entriesField)
+	})}, pageFields...)...), []string{"entries"}, []string{"names"})
+	rtcListOut  = outObject(append([]field{must("path", outString("The directory listed.")), entriesField}, pageFields...)...)
 	rtcWriteOut = outObject(must("path", outString("The file written.")), must("bytes", outInt("Bytes written.")), must("created", outBool("The file did not exist before.")))
 	readOut     = textOrImage([]string{"content", "total_lines"}, append(append([]field{
 		may("path", outString("Absolute path (images).")),
@@ -114,9 +114,9 @@ var (
 	)
 	// imageFields are what a read of an image returns instead of text (image.go).
 	imageFields = []field{
-		may("type", map[string]any{"type": "string", "enum": []string{"file", "directory", "image"}, "description": "What was read."}),
+		may("type", map[string]any{"type": "string", "enum": []string{"file", "directory", "image"}}),
 		may("mime_type", outString("The image's MIME type.")),
-		may("data", outString("The image, base64 (left out where the image travels on its own, as MCP image content).")),
+		may("data", outString("The image, base64 (not in MCP structured content, which has it as image content).")),
 		may("bytes", outInt("Size in bytes.")),
 	}
 	writeFields = []field{

@@ -12,12 +12,8 @@ import (
 func patchTool(pathDesc string) tool {
 	return tool{
 		name: "patch", output: patchOut, op: llmfs.OpEdit, destructive: true,
-		description: "Apply a patch to one or more files, all or nothing. Accepts a V4A patch (*** Begin Patch / *** Update File: path / @@ / " +
-			"-old / +new / *** End Patch, as Codex's apply_patch), a unified diff (--- a/path, +++ b/path, @@ hunks; line numbers optional), " +
-			"or SEARCH/REPLACE blocks (the file's path on the line before <<<<<<< SEARCH, then the old text, =======, the new text, " +
-			">>>>>>> REPLACE; Cline's ------- SEARCH / +++++++ REPLACE and Roo's :start_line: are read too). Each hunk must match one place; " +
-			"small differences in whitespace, indentation, quotes or copied line numbers are forgiven and reported in matched. " +
-			"If any hunk fails, no file changes and the error names the hunk and shows the nearest text.",
+		description: "Apply a patch, all or nothing: V4A (*** Begin Patch / *** Update File: path / @@ / -old +new / *** End Patch), " +
+			"a unified diff, or SEARCH/REPLACE blocks. Small whitespace and quote differences are forgiven (see matched).",
 		params: []param{
 			str("patch", "The patch text.", true),
 			str("path", pathDesc, false),

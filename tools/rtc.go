@@ -20,8 +20,9 @@ var rtcTools = []tool{rtcLs, rtcRead, rtcWrite, rtcEdit, rtcFind, rtcGrep, patch
 
 var rtcLs = tool{
 	name: "ls", output: rtcListOut, op: llmfs.OpList, readOnly: true, idempotent: true,
-	description: "List a directory (default /): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories).",
-	params:      []param{str("path", "Directory to list, a virtual path; default /.", false)},
+	description: "List a directory (default /): entries sorted by name, each with name, type (file or directory) and size in bytes (0 for directories). " +
+		"Big directories come in pages: continue at next_offset.",
+	params: []param{str("path", "Directory to list, a virtual path; default /.", false), offsetParam},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 		p := a.String("path", "/")
 		entries, err := tb.ws.List(ctx, p)
@@ -29,7 +30,9 @@ var rtcLs = tool{
 			return nil, err
 		}
 		abs, _ := tb.ws.Abs(p) // List has checked p
-		return map[string]any{"path": abs, "entries": entries}, nil
+		out := map[string]any{"path": abs}
+		out["entries"] = tb.pageOf(a, entries, true, out)
+		return out, nil
 	},
 }
 

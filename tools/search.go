@@ -18,14 +18,12 @@ const DefaultHeadLimit = 250
 func findTool(name, pathDesc string) tool {
 	return tool{
 		name: name, output: findOut, op: llmfs.OpFind, readOnly: true, idempotent: true,
-		description: "Find files by name with a glob pattern: * and ? within a name, ** across directories, {a,b} alternatives, [a-z] classes. " +
-			"A pattern without / matches file names at any depth (*.go); one with / matches the path below the search directory " +
-			"(cmd/**/main.go). Newest-modified files come first. Hidden files and files ignored by .gitignore are skipped. " +
-			"At most head_limit paths (default 250) are returned; truncated says there were more.",
+		description: "Find files by glob (*.go: names at any depth; cmd/**/main.go: paths below path), newest first, skipping hidden " +
+			"and .gitignored files. truncated: more than head_limit matched.",
 		params: []param{
-			str("pattern", "Glob pattern, for example **/*.ts or *_test.go.", true),
+			str("pattern", "Glob, e.g. **/*.ts.", true),
 			str("path", pathDesc, false),
-			integer("head_limit", "Most paths to return (default 250; 0 for all).", 0),
+			integer("head_limit", "Most paths (default 250; 0: all).", 0),
 		},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 			res, err := tb.ws.Find(ctx, a.String("pattern", ""), llmfs.FindOptions{
@@ -51,26 +49,23 @@ func findTool(name, pathDesc string) tool {
 func grepTool(name, pathDesc string) tool {
 	return tool{
 		name: name, output: grepOut, op: llmfs.OpGrep, readOnly: true, idempotent: true,
-		description: "Search file contents with a regular expression (Go RE2 syntax, like ripgrep). output_mode: files_with_matches " +
-			"(default: the paths of matching files), content (matching lines as path:line:text, context lines as path-line-text, " +
-			"-- between groups) or count (path:count). Filter files with glob (*.js, **/*.tsx) or type (go, py, js, ts, rust, ...). " +
-			"-i ignores case; -A/-B/-C (or context) add lines of context in content mode; multiline lets patterns span lines. " +
-			"At most head_limit entries (default 250) are returned; page on with offset (next_offset says where).",
+		description: "Search file contents with a regex (RE2, as ripgrep). Modes: files_with_matches (default), content (path:line:text) " +
+			"or count. Page with offset at next_offset.",
 		params: []param{
-			str("pattern", "Regular expression to search for.", true),
+			str("pattern", "Regular expression.", true),
 			str("path", pathDesc, false),
-			str("glob", "Only files whose name (or, with a /, path) matches this glob; a leading ! excludes them.", false),
-			str("type", "Only files of this type, as ripgrep's --type: go, py, js, ts, rust, java, c, cpp, md, json, yaml, ...", false),
-			enum("output_mode", "files_with_matches (default), content or count.", "files_with_matches", "content", "count"),
+			str("glob", "Glob of names or paths; ! excludes.", false),
+			str("type", "rg --type, e.g. go, py.", false),
+			enum("output_mode", "Default files_with_matches.", "files_with_matches", "content", "count"),
 			boolean("-i", "Ignore case."),
-			boolean("-n", "Show line numbers in content mode (default true)."),
-			integer("-A", "Lines of context after each match (content mode).", 0),
-			integer("-B", "Lines of context before each match (content mode).", 0),
-			integer("-C", "Lines of context before and after each match (content mode).", 0),
+			boolean("-n", "Line numbers (default true)."),
+			integer("-A", "Context lines after a match.", 0),
+			integer("-B", "Context lines before a match.", 0),
+			integer("-C", "Context lines around a match.", 0),
 			integer("context", "Same as -C.", 0),
-			integer("head_limit", "Most entries to return (default 250; 0 for all).", 0),
-			integer("offset", "Entries to skip before head_limit applies (default 0).", 0),
-			boolean("multiline", "Let . match newlines and patterns span lines."),
+			integer("head_limit", "Most entries (default 250; 0: all).", 0),
+			integer("offset", "Entries to skip.", 0),
+			boolean("multiline", "Let . match newlines."),
 		},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 			around := int(a.Int("context", a.Int("-C", 0)))
@@ -133,8 +128,8 @@ func (tb *Toolbox) shown(rel string) string {
 }
 
 var (
-	fileFind = findTool("file_find", "Directory to search, absolute or relative to the workspace root; default the root.")
-	fileGrep = grepTool("file_grep", "File or directory to search, absolute or relative to the workspace root; default the root.")
-	rtcFind  = findTool("find", "Directory to search, a virtual path (default /).")
-	rtcGrep  = grepTool("grep", "File or directory to search, a virtual path (default /).")
+	fileFind = findTool("file_find", "Directory to search; default the root.")
+	fileGrep = grepTool("file_grep", "File or directory to search; default the root.")
+	rtcFind  = findTool("find", "Directory to search; default /.")
+	rtcGrep  = grepTool("grep", "File or directory to search; default /.")
 )

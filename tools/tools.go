@@ -58,6 +58,9 @@ type Definition struct {
 	// Grammar, when set, is a Lark grammar of the tool's one text argument, for hosts that
 	// offer free-form (custom) tools; Call then also takes that text in place of JSON.
 	Grammar string `json:"grammar,omitempty"`
+	// Builtin, when set, is the type of the vendor's built-in declaration of this tool
+	// (builtin.go), which [Format] "anthropic-builtin" sends in place of the schema.
+	Builtin string `json:"builtin,omitempty"`
 }
 
 // tool is one entry of a dialect's table.
@@ -167,6 +170,7 @@ func definitions(tt []tool, m llmfs.Mode) []Definition {
 			ReadOnly:     t.readOnly,
 			Destructive:  t.destructive,
 			Idempotent:   t.idempotent,
+			Builtin:      builtinTypes[t.name],
 		}
 		if t.freeform {
 			def.Grammar = CodexPatchGrammar
@@ -272,7 +276,10 @@ type Result struct {
 	// Text is what a model reads: JSON itself, except where the dialect's model expects
 	// plain text. In the rtc dialect the text of a read is its numbered lines and a short
 	// trailing note, as Claude Code's Read tool returns them; the text of agentool's
-	// directory_list with names_only is the names, one a line.
+	// directory_list with names_only is the names, one a line. In the codex, anthropic
+	// and gemini dialects it is what the vendor's own tool prints (vendortext.go): Codex's
+	// 'L<n>: ' lines, Claude's numbered lines, Gemini CLI's plain content, a line for an
+	// edit.
 	Text string
 	// Images are the images the call read, in order: a read of a PNG, JPEG, GIF or WebP
 	// file returns it as an image (image.go). JSON holds each in base64 as well; Text and
@@ -323,6 +330,10 @@ func (tb *Toolbox) CallResult(ctx context.Context, name string, args json.RawMes
 			return nil, err
 		}
 		res.Text, res.Images = string(res.Structured), r.images
+	default:
+		if text, ok := renderText(tb.dialect, name, b); ok {
+			res.Text = text // vendortext.go
+		}
 	}
 	return res, nil
 }
@@ -414,7 +425,9 @@ func schemaObject(params []param) map[string]any {
 			}
 		case strictjson.Integer:
 			s["type"] = "integer"
-			s["minimum"] = p.Min
+			if p.Min != 0 { // 0 goes without saying for a count, and costs every call's tokens
+				s["minimum"] = p.Min
+			}
 		case strictjson.Boolean:
 			s["type"] = "boolean"
 		case strictjson.Array:
