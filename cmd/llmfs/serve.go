@@ -84,6 +84,11 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 			if err != nil {
 				return err
 			}
+			// Listen first: a token printed by a server that then fails is a token for nothing.
+			ln, err := listen(*addr)
+			if err != nil {
+				return err
+			}
 			tok := *token
 			if tok == "" {
 				tok = os.Getenv("LLMFS_TOKEN")
@@ -91,10 +96,6 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 			if tok == "" {
 				tok = rand.Text()
 				fmt.Fprintf(e.stderr, "llmfs: bearer token: %s\n", tok)
-			}
-			ln, err := net.Listen("tcp", *addr)
-			if err != nil {
-				return err
 			}
 			host, _, _ := net.SplitHostPort(ln.Addr().String())
 			if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() && len(allowHosts) == 0 {
@@ -140,6 +141,9 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 // runHTTP serves hs on ln until ctx ends, then shuts it down gracefully; closeStreams
 // ends what would hold the shutdown up (MCP sessions with open event streams).
 func runHTTP(ctx context.Context, hs *http.Server, ln net.Listener, logger *slog.Logger, closeStreams func()) error {
+	stopping, stop := context.WithCancel(context.Background())
+	defer stop()
+	hs.Handler = endReadsOnShutdown(hs.Handler, stopping)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -148,6 +152,10 @@ func runHTTP(ctx context.Context, hs *http.Server, ln net.Listener, logger *slog
 	case <-ctx.Done():
 	}
 	logger.Info("shutting down")
+	// End the GET requests in flight: the console's live feeds (one per open tab) and the
+	// MCP event streams are GETs that last until the client goes, and would hold Shutdown
+	// for its whole timeout (issue 33).
+	stop()
 	// Stop accepting, and close the MCP sessions: their open event streams would
 	// hold Shutdown for its whole timeout. A call still running is cancelled; its
 	// writes, atomic, happen whole or not at all.
@@ -164,6 +172,21 @@ func runHTTP(ctx context.Context, hs *http.Server, ln net.Listener, logger *slog
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// endReadsOnShutdown cancels the context of next's GET requests when stopping ends. A GET
+// changes nothing, so ending one loses nothing; a request that writes runs to its end.
+func endReadsOnShutdown(next http.Handler, stopping context.Context) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		defer context.AfterFunc(stopping, cancel)()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // consoleAddr is the address to print in the console URL: a loopback one when the server
