@@ -14,8 +14,9 @@ const maxResults = 500
 
 // api answers the console's file requests through the Workspace API, as actor "web".
 type api struct {
-	ws     *llmfs.Workspace
-	system *sysfiles.Options
+	ws        *llmfs.Workspace
+	system    *sysfiles.Options
+	systemOff string // not empty: the system files are off; how to turn them on
 }
 
 func (a *api) info(w http.ResponseWriter, r *http.Request) {

@@ -112,7 +112,7 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 				Logger:         logger,
 			}))
 			// The console, for people, on the default root's workspace (issue 16).
-			mux.Handle("/", console.Handler(f.first, console.Options{Token: tok, Hosts: append([]string{host}, allowHosts...), System: f.ws.sysOptions(f.first)}))
+			mux.Handle("/", console.Handler(f.first, console.Options{Token: tok, Hosts: append([]string{host}, allowHosts...), System: f.ws.sysOptions(f.first), SystemOff: f.ws.agentMDOff(f.first)}))
 			if *webPage {
 				// The page runs llmfs in the visitor's browser, on the browser's own
 				// storage: it reads nothing of this workspace, so it needs no token.

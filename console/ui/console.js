@@ -483,8 +483,12 @@ async function refreshSystem() {
   const files = await api("system");
   if (!files.length) return;
   $("system").replaceChildren(...files.map((f) => el("li", {},
+    f.state === "off" ? el("span", { textContent: f.path }) :
     el("button", { className: "link", style: "display:inline", textContent: f.path, onclick: () => openFile(f.path).catch(report) }),
     " ", el("span", { className: "muted", textContent: f.state }), " ",
+    // Off (a host directory, by default): say how to turn it on; no button that would
+    // write the file into the person's tree.
+    f.state === "off" ? el("p", { className: "muted hint", textContent: f.hint }) :
     f.state === "generated" ? "" : el("button", { className: "restoredefault", textContent: "Restore default", onclick: async () => {
       if (!confirm("Replace " + f.path + " with what llmfs generates, dropping its edits?")) return;
       try {
