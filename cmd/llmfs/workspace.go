@@ -205,9 +205,9 @@ func (f *wsFlags) agentMDOff(ws *llmfs.Workspace) string {
 		return ""
 	}
 	if agentMD == nil {
-		return "off by default on a host directory, where it would add a file to your repository; to have llmfs make it and keep it current, start llmfs serve with --agent-md, or put \"agent_md\": true in " + configName + " at the root"
+		return "llmfs makes it only when asked on a host directory, where it would add a file to your repository; to have it made and kept current, start llmfs serve with --agent-md, or put \"agent_md\": true in " + configName + " at the root"
 	}
-	return "off, as --agent-md=false or \"agent_md\": false in " + configName + " says; to have llmfs make it, start llmfs serve with --agent-md"
+	return "turned off by --agent-md=false or \"agent_md\": false in " + configName + "; to have llmfs make it and keep it current, start llmfs serve with --agent-md"
 }
 
 // options merges the configuration file and the flags. It also says whether system files
