@@ -30,7 +30,9 @@ address, the listening host or an --allow-host name, and so must an Origin heade
 else is refused (403), which defeats DNS rebinding and requests from web pages.
 Each MCP session (Mcp-Session-Id) tracks its own reads; a session idle for --session-timeout
 ends, and past --max-sessions open at once a new one gets 503. SIGINT or SIGTERM stops the server
-gracefully. Requests are logged to standard error, one structured line each.
+at once, exit status 0: open event streams (console tabs, MCP streams) end, a request that
+writes finishes first. Requests are logged to standard error, one structured line each.
+The address is taken before anything is printed: if it is in use, serve says what to do.
 Without --root and --store it serves the current directory; --store and --workspace serve a
 virtual workspace kept in a database (see 'llmfs ws').
 --store without --workspace serves every workspace of the database, each at /mcp/ID, to
