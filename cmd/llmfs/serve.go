@@ -76,8 +76,8 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 				return usagef("--oauth-issuer and its kin apply when serving every workspace of --store (no --workspace)")
 			}
 			if f.ws.storeDSN != "" && f.ws.workspace == "" {
-				if f.ws.set("token") || f.ws.set("session-timeout") || f.ws.set("max-sessions") || *webPage {
-					return usagef("serving every workspace of --store (no --workspace), access is by 'llmfs ws token': --token, --session-timeout, --max-sessions and --web do not apply")
+				if f.ws.set("token") || f.ws.set("session-timeout") || f.ws.set("max-sessions") || *webPage || f.memories != "" {
+					return usagef("serving every workspace of --store (no --workspace), access is by 'llmfs ws token': --token, --session-timeout, --max-sessions, --memories and --web do not apply")
 				}
 				return serveFleet(ctx, e, &f, fleetConfig{addr: *addr, allowHosts: allowHosts, maxBody: *maxBody, memBudget: *memBudget, maxOpen: *maxOpen, dbConns: *dbConns,
 					oauthIssuer: *oauthIssuer, oauthAudience: *oauthAudience, oauthJWKS: *oauthJWKS}, logger)
