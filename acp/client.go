@@ -17,7 +17,6 @@ import (
 	"sync"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/acp/internal/jsonrpc"
@@ -447,33 +446,6 @@ func (p *printer) summary(root string, s *Summary) {
 	if s.Checkpoint != "" && len(files) > 0 {
 		p.write("--- to take this turn back: " + restoreCommand(root, s.Checkpoint) + "\n")
 	}
-}
-
-// restoreCommand is the command line that restores checkpoint in root, ready to paste:
-// --root is left out when root is the current directory.
-func restoreCommand(root, checkpoint string) string {
-	cmd := "llmfs restore "
-	if wd, err := os.Getwd(); err != nil || !sameDir(wd, root) {
-		cmd += "--root " + shellQuote(root) + " "
-	}
-	return termtext.Text(cmd + shellQuote(checkpoint))
-}
-
-func sameDir(a, b string) bool {
-	ra, errA := filepath.EvalSymlinks(a)
-	rb, errB := filepath.EvalSymlinks(b)
-	return errA == nil && errB == nil && ra == rb
-}
-
-// shellQuote quotes s for a POSIX shell when it holds anything but plain characters.
-func shellQuote(s string) string {
-	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_-.,:/@%+=", r)))
-	}) < 0
-	if plain {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func relTo(root, p string) string {
