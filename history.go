@@ -14,14 +14,21 @@ import (
 )
 
 // Change is one entry of a workspace's history: one path's change, as [Workspace.History]
-// returns it. Paths are the workspace's (absolute, or virtual in a virtual view).
+// returns it.
+//
+// Path and Other follow the convention of every path the Workspace API returns (a
+// ReadResult's, a WriteResult's): absolute, a host path on a host directory and a
+// /-rooted virtual path on a virtual workspace, so a Change's path can be passed back to
+// any operation or compared with a result's. What people read (llmfs log, the console
+// and its feed) is [Workspace.Rel] of it: slash-separated, relative to the root.
 type Change struct {
-	ID     int64         `json:"id"`
-	Set    int64         `json:"set"` // the ID of the first change of its change set
-	Time   time.Time     `json:"time"`
-	Actor  string        `json:"actor"`
+	ID    int64     `json:"id"`
+	Set   int64     `json:"set"` // the ID of the first change of its change set
+	Time  time.Time `json:"time"`
+	Actor string    `json:"actor"`
+	// Op is the operation: one of the Change* constants (write, edit, generate, ...).
 	Op     string        `json:"op"`
-	Path   string        `json:"path"`
+	Path   string        `json:"path"`            // absolute: see the type's doc
 	Other  string        `json:"other,omitempty"` // a move's other end, a copy's source
 	Before store.Version `json:"before"`
 	After  store.Version `json:"after"`

@@ -26,18 +26,26 @@ const (
 
 // Operations recorded in the journal ([store.Change.Op]).
 const (
-	ChangeWrite   = "write"
-	ChangeAppend  = "append"
-	ChangeCreate  = "create"
-	ChangeEdit    = "edit"
-	ChangePatch   = "patch"
-	ChangeDelete  = "delete"
-	ChangeMove    = "move"
-	ChangeCopy    = "copy"
-	ChangeMkdir   = "mkdir"
-	ChangeSystem  = "system"
-	ChangeUndo    = "undo"
-	ChangeRestore = "restore"
+	ChangeWrite  = "write"
+	ChangeAppend = "append"
+	ChangeCreate = "create"
+	ChangeEdit   = "edit"
+	ChangePatch  = "patch"
+	ChangeDelete = "delete"
+	ChangeMove   = "move"
+	ChangeCopy   = "copy"
+	ChangeMkdir  = "mkdir"
+	// ChangeGenerate is a system file (AGENT.md) made or refreshed by llmfs (actor
+	// [ActorSystem]), or restored to its default.
+	ChangeGenerate = "generate"
+	ChangeUndo     = "undo"
+	ChangeRestore  = "restore"
+
+	// ChangeSystem is the operation older journals recorded for what ChangeGenerate
+	// records now.
+	//
+	// Deprecated: read it from old journals; llmfs records [ChangeGenerate].
+	ChangeSystem = "system"
 )
 
 // DefaultRetention is what a journal keeps unless [Options.Retention] says otherwise: 30
@@ -293,7 +301,7 @@ func nonNil(blobs [][]byte) [][]byte {
 func (r *recorder) Mkdir(ctx context.Context, name string) error {
 	op := ChangeMkdir // also the parents a write or a move makes
 	switch r.op {
-	case ChangeUndo, ChangeRestore, ChangeSystem:
+	case ChangeUndo, ChangeRestore, ChangeGenerate, ChangeSystem:
 		op = r.op
 	}
 	return r.do(ctx, func() (plan, error) {

@@ -238,14 +238,14 @@ func TestRestoreCheckpoint(t *testing.T) {
 }
 
 // TestJournalSystemActor: issue 14.1, what the system itself writes (AGENT.md) is on record
-// as actor system.
+// as actor system, operation generate (issue 33 item 9: it read "system system AGENT.md").
 func TestJournalSystemActor(t *testing.T) {
 	journalBackends(t, func(t *testing.T, w *llmfs.Workspace) {
 		if _, err := sysfiles.Ensure(bg, w, nil); err != nil {
 			t.Fatal(err)
 		}
 		cs := history(t, w, llmfs.HistoryFilter{})
-		if len(cs) == 0 || cs[0].Actor != llmfs.ActorSystem || cs[0].Op != llmfs.ChangeSystem || w.Rel(cs[0].Path) != "AGENT.md" {
+		if len(cs) == 0 || cs[0].Actor != llmfs.ActorSystem || cs[0].Op != llmfs.ChangeGenerate || w.Rel(cs[0].Path) != "AGENT.md" {
 			t.Fatalf("history after Ensure = %+v, want AGENT.md by system", cs)
 		}
 	})

@@ -443,6 +443,9 @@ func (p *printer) summary(root string, s *Summary) {
 		}
 		p.write(fmt.Sprintf("  %s %s%s\n", verb, termtext.Name(relTo(root, f.path)), extra))
 	}
+	if s.Checkpoint != "" && len(files) > 0 {
+		p.write("--- to take this turn back: " + restoreCommand(root, s.Checkpoint) + "\n")
+	}
 }
 
 func relTo(root, p string) string {

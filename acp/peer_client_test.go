@@ -114,9 +114,13 @@ func checkResults(t *testing.T, got map[string]peerResult, want []peerResult) {
 // every prompt turn, so the turn's changes can be restored away.
 func TestPromptTurnCheckpoint(t *testing.T) {
 	p := newPeerProject(t)
-	sum, _ := runPeer(t, p, "direct", ClientOptions{})
+	sum, out := runPeer(t, p, "direct", ClientOptions{})
 	if sum.Checkpoint == "" {
 		t.Fatal("no checkpoint named in the summary")
+	}
+	// The summary ends with the command that takes the turn back (issue 33 item 7).
+	if want := "--- to take this turn back: llmfs restore --root " + shellQuote(p.root) + " " + sum.Checkpoint + "\n"; !strings.HasSuffix(out, want) {
+		t.Errorf("output does not end with %q:\n%s", want, out)
 	}
 	w, err := llmfs.Open(&llmfs.Options{Root: p.root})
 	if err != nil {

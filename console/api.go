@@ -14,8 +14,9 @@ const maxResults = 500
 
 // api answers the console's file requests through the Workspace API, as actor "web".
 type api struct {
-	ws     *llmfs.Workspace
-	system *sysfiles.Options
+	ws        *llmfs.Workspace
+	system    *sysfiles.Options
+	systemOff string // not empty: the system files are off; how to turn them on
 }
 
 func (a *api) info(w http.ResponseWriter, r *http.Request) {
@@ -143,6 +144,8 @@ type hit struct {
 	Path string `json:"path"`
 	Line int    `json:"line"`
 	Text string `json:"text"`
+	// Matches are the matches in Text, [start, end) in UTF-16 code units.
+	Matches [][2]int `json:"matches,omitempty"`
 }
 
 func (a *api) grep(w http.ResponseWriter, r *http.Request) {
@@ -154,11 +157,12 @@ func (a *api) grep(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := []hit{}
+	re := grepRegexp(q.Get("pattern"), q.Get("i") != "")
 	for _, e := range res.Entries {
 		if e.Kind == search.KindMatch {
 			// e.Path is relative to the root already; Rel would cut a virtual
 			// workspace's first letter off it (Issue 16.3).
-			out = append(out, hit{Path: e.Path, Line: e.Line, Text: e.Text})
+			out = append(out, hit{Path: e.Path, Line: e.Line, Text: e.Text, Matches: matchSpans(re, e.Text)})
 		}
 	}
 	reply(w, out)

@@ -353,8 +353,8 @@ func TestConsole(t *testing.T) {
 
 	// Search: a grep hit opens the file at its line.
 	b.eval(`(document.getElementById("q").value = "edited", document.getElementById("search").requestSubmit())`, nil)
-	b.wait("the grep result", `document.querySelector("#results .link")?.textContent.startsWith("main.go:3:")`, 10*time.Second)
-	b.eval(`document.querySelector("#results .link").click()`, nil)
+	b.wait("the grep result", `document.querySelector("#results .filehits h3 .path")?.textContent === "main.go" && document.querySelector("#results .hitrow .link")?.textContent === "3"`, 10*time.Second)
+	b.eval(`document.querySelector("#results .hitrow .link").click()`, nil)
 	b.wait("the hit line", `document.querySelector("tr.hit")?.id === "L3"`, 10*time.Second)
 	b.screenshot("search")
 

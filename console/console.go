@@ -29,7 +29,7 @@
 //	POST /api/delete {"path"}               delete a file or empty directory {"path"}
 //	GET  /api/grep?pattern=RE&path=P&i=1    [{"path", "line", "text"}] (at most 500)
 //	GET  /api/find?pattern=GLOB&path=P      ["path", ...] (at most 500)
-//	GET  /api/system                        [{"path", "state": "generated"|"edited"|"missing"}]
+//	GET  /api/system                        [{"path", "state": "generated"|"edited"|"missing"|"off", "hint"?}]
 //	POST /api/system/restore {"path"}       regenerate a system file, edits dropped {"path"}
 //	GET  /api/review                        {"review", "changes": [overlay.Change]} (--review)
 //	GET  /api/review/diff?path=P            the pending changes' unified diff (text/plain)
@@ -80,6 +80,11 @@ type Options struct {
 	// System describes the workspace's system files (AGENT.md), to show their state and
 	// restore their default; nil: none are shown.
 	System *sysfiles.Options
+	// SystemOff, when not empty, says the system files are off in this workspace (as by
+	// default on a host directory, where they would add files to someone's repository)
+	// and how to turn them on. The API shows them as "off" with this text, and refuses to
+	// restore them: a restore would write into the tree the person chose to keep clean.
+	SystemOff string
 }
 
 // UI returns the page's files (index.html, console.js, ...): what [Handler] serves at "/".
@@ -102,7 +107,7 @@ func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
 		// Under review the system files are llmfs's on the base, not made in the layer.
 		system = nil
 	}
-	a := &api{ws: ws, system: system}
+	a := &api{ws: ws, system: system, systemOff: opts.SystemOff}
 	apiMux := http.NewServeMux()
 	apiMux.HandleFunc("GET /api/info", a.info)
 	apiMux.HandleFunc("GET /api/list", a.list)

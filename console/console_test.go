@@ -137,3 +137,22 @@ func TestConsoleSystemFiles(t *testing.T) {
 		t.Fatalf("after restore default: %s", got)
 	}
 }
+
+// TestConsoleSystemFilesOff: where the system files are off (a host directory, by
+// default), the console shows AGENT.md as off with how to turn it on, and refuses to
+// restore it: nothing is written into the person's tree (issue 33 item 10).
+func TestConsoleSystemFilesOff(t *testing.T) {
+	ws := llmfs.New(mem.New(), &llmfs.Options{Actor: "agent"})
+	srv := httptest.NewServer(console.Handler(ws, console.Options{Token: "tok", System: &sysfiles.Options{}, SystemOff: "off here; --agent-md turns it on"}))
+	defer srv.Close()
+	code, body := request(t, "GET", srv.URL+"/api/system", "tok", "")
+	if code != 200 || strings.TrimSpace(body) != `[{"path":"AGENT.md","state":"off","hint":"off here; --agent-md turns it on"}]` {
+		t.Fatalf("GET /api/system: %d %s", code, body)
+	}
+	if code, body := request(t, "POST", srv.URL+"/api/system/restore", "tok", `{"path":"AGENT.md"}`); code != 400 || !strings.Contains(body, "INVALID_ARGUMENT") {
+		t.Errorf("restore default of a file that is off: %d %s, want 400 INVALID_ARGUMENT", code, body)
+	}
+	if _, err := ws.Read(context.Background(), "AGENT.md", llmfs.ReadOptions{}); llmfs.CodeOf(err) != llmfs.CodeFileNotFound {
+		t.Errorf("AGENT.md after the refused restore: %v, want none", err)
+	}
+}

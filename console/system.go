@@ -11,8 +11,10 @@ import (
 type systemFile struct {
 	Path string `json:"path"`
 	// State is "generated" (what llmfs made, unedited), "edited" (changed by someone
-	// since), or "missing".
+	// since), "missing", or "off" (llmfs does not make it in this workspace).
 	State string `json:"state"`
+	// Hint, for a file that is off, says why and how to turn it on.
+	Hint string `json:"hint,omitempty"`
 }
 
 func (a *api) systemFiles(w http.ResponseWriter, r *http.Request) {
@@ -31,7 +33,10 @@ func (a *api) systemFiles(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		f := systemFile{Path: p, State: "edited"}
-		if _, err := a.ws.Read(r.Context(), p, llmfs.ReadOptions{Limit: 1}); llmfs.CodeOf(err) == llmfs.CodeFileNotFound {
+		if a.systemOff != "" {
+			// Whatever the file holds is the person's own, not llmfs's to judge.
+			f.State, f.Hint = "off", a.systemOff
+		} else if _, err := a.ws.Read(r.Context(), p, llmfs.ReadOptions{Limit: 1}); llmfs.CodeOf(err) == llmfs.CodeFileNotFound {
 			f.State = "missing"
 		} else if name, err := a.ws.StoreName(p); err == nil {
 			if gen, err := sysfiles.Generated(r.Context(), a.ws.Store(), name); err == nil && gen {
@@ -52,6 +57,10 @@ func (a *api) restoreSystem(w http.ResponseWriter, r *http.Request) {
 	}
 	if a.system == nil {
 		fail(w, http.StatusBadRequest, string(llmfs.CodeInvalidArgument), "this workspace has no system files")
+		return
+	}
+	if a.systemOff != "" {
+		fail(w, http.StatusBadRequest, string(llmfs.CodeInvalidArgument), "system files are off in this workspace: "+a.systemOff)
 		return
 	}
 	if err := sysfiles.Restore(r.Context(), a.ws, req.Path, a.system); err != nil {

@@ -110,6 +110,10 @@ type Options struct {
 	// changes are journaled as its own actor, "mcp:<session id>", so undo by path takes
 	// back that session's changes only.
 	HistoryTools bool
+	// Memories, in the anthropic dialect, is where the memory tool keeps its notes, seen
+	// by the model as /memories ([tools.Options.Memories]); nil: /memories in the first
+	// root. Each session works on it as its own actor.
+	Memories *llmfs.Workspace
 
 	// stateless says the server serves stateless requests only (a fleet's): a session
 	// lasts one request, so nothing is held for its lifetime.
@@ -125,6 +129,7 @@ type server struct {
 	dialect      tools.Dialect
 	history      bool // offer the history tools
 	requireRead  *bool
+	memories     *llmfs.Workspace // the memory tool's notes ([Options.Memories])
 	logger       *slog.Logger
 	rootsTimeout time.Duration
 	// progressInterval: see [Options.ProgressInterval]; 0 sends none.
@@ -189,6 +194,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		dialect:          o.Dialect,
 		history:          o.HistoryTools,
 		requireRead:      o.RequireRead,
+		memories:         o.Memories,
 		logger:           o.Logger,
 		rootsTimeout:     o.RootsTimeout,
 		progressInterval: o.ProgressInterval,

@@ -56,7 +56,11 @@ func (s *server) session(ctx context.Context, ss *mcp.ServerSession) (*session, 
 		// A session of its own, so its reads are its own; NewWithOptions switches
 		// read-before-edit on or off as asked. Relative paths resolve against the first
 		// directory, so results in the others are shown absolute.
-		tb, err := tools.NewWithOptions(r.WithActor(actor), s.dialect, &tools.Options{RequireRead: s.requireRead, AbsolutePaths: i > 0, History: s.history})
+		opts := &tools.Options{RequireRead: s.requireRead, AbsolutePaths: i > 0, History: s.history}
+		if s.memories != nil {
+			opts.Memories = s.memories.WithActor(actor)
+		}
+		tb, err := tools.NewWithOptions(r.WithActor(actor), s.dialect, opts)
 		if err != nil {
 			return nil, err
 		}

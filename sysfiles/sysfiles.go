@@ -317,7 +317,7 @@ func load(ctx context.Context, s store.Store, name string) ([]byte, bool, error)
 
 // putAs is put through the workspace, so the journal records the write as the system's.
 func putAs(ctx context.Context, ws *llmfs.Workspace, name string, content []byte, opts store.WriteOptions) error {
-	return ws.Record(ctx, llmfs.ActorSystem, llmfs.ChangeSystem, func(s store.Store) error {
+	return ws.Record(ctx, llmfs.ActorSystem, llmfs.ChangeGenerate, func(s store.Store) error {
 		return put(ctx, s, name, content, opts)
 	})
 }

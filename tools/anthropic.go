@@ -37,7 +37,7 @@ var anthropicEditor = tool{
 		enum("command", "view, create, str_replace, insert or undo_edit.", "view", "create", "str_replace", "insert", "undo_edit"),
 	}, editorParams...),
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-		return tb.editor(ctx, a, false)
+		return tb.editor(ctx, a, "")
 	},
 }
 
@@ -64,7 +64,10 @@ var anthropicMemory = tool{
 		str("new_path", "rename: the new path.", false),
 	)...),
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-		return tb.editor(ctx, a, true)
+		if tb.memories != nil {
+			return tb.memoriesElsewhere(ctx, a)
+		}
+		return tb.editor(ctx, a, MemoryRoot)
 	},
 }
 
@@ -77,16 +80,19 @@ func need(a sj.Object, cmd string, names ...string) error {
 	return nil
 }
 
-// inMemories checks that p is /memories or below it.
-func inMemories(p string) error {
+// inMemories checks that p is root (/memories) or below it.
+func inMemories(root, p string) error {
 	c := path.Clean(p)
-	if p == "" || (c != MemoryRoot && !strings.HasPrefix(c, MemoryRoot+"/")) {
-		return &llmfs.Error{Code: llmfs.CodeInvalidPath, Path: p, Msg: fmt.Sprintf("the memory tool works only below %s; %q is outside it", MemoryRoot, p)}
+	if p == "" || (c != root && root != "/" && !strings.HasPrefix(c, root+"/")) {
+		return &llmfs.Error{Code: llmfs.CodeInvalidPath, Path: p, Msg: fmt.Sprintf("the memory tool works only below %s; %q is outside it", root, p)}
 	}
 	return nil
 }
 
-func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, error) {
+// editor runs the text editor's commands, or with memRoot the memory tool's, confined to
+// memRoot (/memories; "/" when the memories are a workspace of their own).
+func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memRoot string) (any, error) {
+	memory := memRoot != ""
 	cmd := a.String("command", "")
 	if !a.Has("command") {
 		return nil, invalid("missing required parameter \"command\"")
@@ -97,7 +103,7 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 			return nil, err
 		}
 		if memory {
-			if err := inMemories(p); err != nil {
+			if err := inMemories(memRoot, p); err != nil {
 				return nil, err
 			}
 		}
@@ -108,7 +114,7 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 	}
 	switch cmd {
 	case "view":
-		return tb.view(ctx, p, a, memory)
+		return tb.view(ctx, p, a, memRoot)
 	case "create":
 		if err := need(a, cmd, "file_text"); err != nil {
 			return nil, err
@@ -162,7 +168,7 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 		diff := tb.undone(ctx, res, []llmfs.Change{c})["diff"]
 		return map[string]any{"path": c.Path, "undone": true, "diff": diff}, nil
 	case "delete":
-		if path.Clean(p) == MemoryRoot {
+		if memory && path.Clean(p) == memRoot {
 			return nil, invalid("the %s directory itself cannot be deleted", MemoryRoot)
 		}
 		if entries, err := tb.ws.ListNames(ctx, p); err == nil {
@@ -181,7 +187,7 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 			return nil, err
 		}
 		for _, q := range []string{a.String("old_path", ""), a.String("new_path", "")} {
-			if err := inMemories(q); err != nil {
+			if err := inMemories(memRoot, q); err != nil {
 				return nil, err
 			}
 		}
@@ -201,9 +207,9 @@ func editResultAll(res *llmfs.EditResult) map[string]any {
 }
 
 // view shows a file with numbered lines or a directory two levels deep.
-func (tb *Toolbox) view(ctx context.Context, p string, a sj.Object, memory bool) (any, error) {
+func (tb *Toolbox) view(ctx context.Context, p string, a sj.Object, memRoot string) (any, error) {
 	_, err := tb.ws.ListNames(ctx, p)
-	emptyMemories := memory && path.Clean(p) == MemoryRoot && llmfs.CodeOf(err) == llmfs.CodeFileNotFound
+	emptyMemories := memRoot != "" && path.Clean(p) == memRoot && llmfs.CodeOf(err) == llmfs.CodeFileNotFound
 	if err == nil || emptyMemories {
 		if a.Has("view_range") {
 			return nil, invalid("view_range applies to files; %s is a directory", p)

@@ -187,7 +187,8 @@ type Toolbox struct {
 	ws       *llmfs.Workspace
 	dialect  Dialect
 	tools    []tool
-	absolute bool // show search results as absolute paths ([Options.AbsolutePaths])
+	absolute bool     // show search results as absolute paths ([Options.AbsolutePaths])
+	memories *Toolbox // the memory tool's, when the notes live elsewhere ([Options.Memories])
 }
 
 // Options configure a [Toolbox]. A nil *Options means the defaults.
@@ -205,6 +206,10 @@ type Options struct {
 	// History adds the history tools, history and undo, to the dialect's (history.go):
 	// they show the workspace's journal and take changes back. Off by default.
 	History bool
+	// Memories, in the anthropic dialect, is where the memory tool keeps its notes: the
+	// workspace's root is what the model sees as /memories. Nil: the /memories directory
+	// of the toolbox's own workspace (on a host directory, inside the person's tree).
+	Memories *llmfs.Workspace
 }
 
 // New returns a toolbox for ws in dialect d with the default [Options].
@@ -243,6 +248,10 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 	tb := &Toolbox{ws: ws, dialect: d, tools: tt}
 	if opts != nil {
 		tb.absolute = opts.AbsolutePaths && !IsVirtual(d)
+		if opts.Memories != nil && d == Anthropic {
+			mw := opts.Memories.Virtual()
+			tb.memories = &Toolbox{ws: mw.RequireRead(requireRead), dialect: d, tools: tt}
+		}
 	}
 	return tb, nil
 }

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/llmfs/llmfs"
 )
@@ -156,11 +157,23 @@ func (d *doctor) checkCache() {
 	d.ok("cache", "%s is writable", dir)
 }
 
+// portFix is what to do when serve's address is taken; doctor and serve both say it.
+const portFix = "another program (perhaps another llmfs serve) listens there: stop it, or pass llmfs serve --addr 127.0.0.1:PORT with a free port (0 picks one); llmfs mcp needs no port"
+
+// listen listens on addr for serve; an address in use fails with what to do about it.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%w\nfix: %s", err, portFix)
+	}
+	return ln, err
+}
+
 // checkAddr checks that serve could listen on addr.
 func (d *doctor) checkAddr(addr string) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		d.fail("port", err, "another program (perhaps another llmfs serve) listens there: stop it, or pass llmfs serve --addr 127.0.0.1:PORT with a free port (0 picks one); llmfs mcp needs no port")
+		d.fail("port", err, portFix)
 		return
 	}
 	ln.Close()

@@ -100,7 +100,7 @@ func serveFleet(ctx context.Context, e *env, f *mcpFlags, c fleetConfig, logger 
 		}
 		return mcpserver.Grant{Workspace: t.Workspace, Mode: llmfs.Mode(t.Mode), Actor: "mcp:token-" + t.ID}, nil
 	}
-	ln, err := net.Listen("tcp", c.addr)
+	ln, err := listen(c.addr)
 	if err != nil {
 		return err
 	}

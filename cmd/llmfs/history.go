@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/llmfs/llmfs"
@@ -213,33 +212,27 @@ its whole change set. The undo is itself a change: undo it to redo.`,
 			if res, err = ws.Undo(ctx, ids...); err != nil {
 				return err
 			}
-			return printPaths(e, ws, res)
+			return undone(e, ws, ids, res)
 		}
 	},
 }
 
-func printPaths(e *env, ws *llmfs.Workspace, res *llmfs.UndoResult) error {
-	var sb strings.Builder
-	for _, p := range res.Paths {
-		sb.WriteString(ws.Rel(p) + "\n")
-	}
-	_, err := fmt.Fprint(e.stdout, sb.String())
-	return err
-}
-
 var checkpointCmd = &command{
 	name:  "checkpoint",
-	args:  "NAME [workspace flags]",
-	short: "name the present point of the history, to diff or restore to later",
+	args:  "[NAME] [workspace flags]",
+	short: "name the present point of the history, to diff or restore to later; without NAME, list the checkpoints",
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
 		return func(ctx context.Context, args []string) error {
-			if len(args) != 1 {
-				return usagef("want one NAME")
+			if len(args) > 1 {
+				return usagef("want at most one NAME")
 			}
 			ws, err := e.openHistory()
 			if err != nil {
 				return err
+			}
+			if len(args) == 0 {
+				return printCheckpoints(ctx, e, ws)
 			}
 			cp, err := ws.Checkpoint(ctx, args[0])
 			if err != nil {
@@ -257,7 +250,8 @@ var restoreCheckpointCmd = &command{
 	short: "undo every change made since the checkpoint NAME",
 	long: `Undoes, as one change, everything changed since the checkpoint: only if no file changed other
 than through llmfs since; otherwise it fails with FILE_CHANGED and touches nothing. The
-restore is itself a change (undo it to go forward again). It prints the paths put back.`,
+restore is itself a change (undo it to go forward again). It says what it undid, then the
+paths put back. A NAME that is no checkpoint fails with the list of those there are.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
 		return func(ctx context.Context, args []string) error {
@@ -268,11 +262,7 @@ restore is itself a change (undo it to go forward again). It prints the paths pu
 			if err != nil {
 				return err
 			}
-			res, err := ws.Restore(ctx, args[0])
-			if err != nil {
-				return err
-			}
-			return printPaths(e, ws, res)
+			return restoreCheckpoint(ctx, e, ws, args[0])
 		}
 	},
 }

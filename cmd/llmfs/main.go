@@ -13,13 +13,16 @@ import (
 	"syscall"
 )
 
-func main() {
+func main() { os.Exit(runMain()) }
+
+// runMain runs the command line of the process, SIGINT and SIGTERM cancelling its context,
+// and returns the exit code. The tests' copy of the binary runs it too.
+func runMain() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	stopProfile := startCPUProfile()
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stopProfile()
-	stop()
-	os.Exit(code)
+	defer stopProfile()
+	return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 
 // startCPUProfile writes a CPU profile of the whole run to the file named by the hidden

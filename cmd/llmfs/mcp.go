@@ -6,6 +6,7 @@ import (
 	"context"
 	"flag"
 	"log/slog"
+	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -70,6 +71,7 @@ type mcpFlags struct {
 	dialect     string
 	requireRead optBool
 	history     bool
+	memories    string
 	first       *llmfs.Workspace // the default root's workspace, once server has opened it
 }
 
@@ -83,6 +85,7 @@ func (f *mcpFlags) register(fs *flag.FlagSet, ws *wsFlags) {
 	fs.StringVar(&f.dialect, "dialect", "agentool", "tool `DIALECT`: agentool, rtc, codex, anthropic or gemini")
 	fs.Var(&f.requireRead, "require-read", "require reading a file in the session before editing or overwriting it (default: on in rtc, off in agentool)")
 	fs.BoolVar(&f.history, "history-tools", false, "also offer the model the history tools: history (the change journal, diffs) and undo")
+	fs.StringVar(&f.memories, "memories", "", "anthropic dialect: keep the memory tool's notes in `DIR` (made if missing), which the model sees as /memories, instead of a memories directory in the root")
 }
 
 // server opens one workspace per root and returns the MCP server over them.
@@ -116,11 +119,37 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
 		wss = append(wss, ws)
 	}
 	f.first = wss[0]
-	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, HistoryTools: f.history, Version: buildinfo.Version(), Logger: logger})
+	memories, err := f.openMemories(dialect)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, HistoryTools: f.history, Memories: memories, Version: buildinfo.Version(), Logger: logger})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
 	return srv, nil
+}
+
+// openMemories opens the --memories directory as a workspace of its own (with the
+// workspace flags, and no system files), or returns nil without the flag.
+func (f *mcpFlags) openMemories(dialect tools.Dialect) (*llmfs.Workspace, error) {
+	if f.memories == "" {
+		return nil, nil
+	}
+	if dialect != tools.Anthropic {
+		return nil, usagef("--memories applies to the anthropic dialect's memory tool (--dialect anthropic)")
+	}
+	if f.ws.storeDSN != "" {
+		return nil, usagef("--memories applies to host directories: in a --store workspace /memories is kept in the database")
+	}
+	if err := os.MkdirAll(f.memories, 0o700); err != nil {
+		return nil, err
+	}
+	w := *f.ws
+	w.root, w.noSysfiles = f.memories, true
+	// The notes are the agent's own, outside the tree: not changes to review.
+	w.review.on, w.review.store = false, ""
+	return w.open()
 }
 
 // reviewServer opens the review layer of the root and returns the reviewer's MCP server.

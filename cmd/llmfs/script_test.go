@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,7 +14,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(isolated{m}, map[string]func(){
-		"llmfs": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"llmfs": func() { os.Exit(runMain()) },
 	})
 }
 

@@ -30,7 +30,9 @@ address, the listening host or an --allow-host name, and so must an Origin heade
 else is refused (403), which defeats DNS rebinding and requests from web pages.
 Each MCP session (Mcp-Session-Id) tracks its own reads; a session idle for --session-timeout
 ends, and past --max-sessions open at once a new one gets 503. SIGINT or SIGTERM stops the server
-gracefully. Requests are logged to standard error, one structured line each.
+at once, exit status 0: open event streams (console tabs, MCP streams) end, a request that
+writes finishes first. Requests are logged to standard error, one structured line each.
+The address is taken before anything is printed: if it is in use, serve says what to do.
 Without --root and --store it serves the current directory; --store and --workspace serve a
 virtual workspace kept in a database (see 'llmfs ws').
 --store without --workspace serves every workspace of the database, each at /mcp/ID, to
@@ -74,13 +76,18 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 				return usagef("--oauth-issuer and its kin apply when serving every workspace of --store (no --workspace)")
 			}
 			if f.ws.storeDSN != "" && f.ws.workspace == "" {
-				if f.ws.set("token") || f.ws.set("session-timeout") || f.ws.set("max-sessions") || *webPage {
-					return usagef("serving every workspace of --store (no --workspace), access is by 'llmfs ws token': --token, --session-timeout, --max-sessions and --web do not apply")
+				if f.ws.set("token") || f.ws.set("session-timeout") || f.ws.set("max-sessions") || *webPage || f.memories != "" {
+					return usagef("serving every workspace of --store (no --workspace), access is by 'llmfs ws token': --token, --session-timeout, --max-sessions, --memories and --web do not apply")
 				}
 				return serveFleet(ctx, e, &f, fleetConfig{addr: *addr, allowHosts: allowHosts, maxBody: *maxBody, memBudget: *memBudget, maxOpen: *maxOpen, dbConns: *dbConns,
 					oauthIssuer: *oauthIssuer, oauthAudience: *oauthAudience, oauthJWKS: *oauthJWKS}, logger)
 			}
 			srv, err := f.server(e, logger)
+			if err != nil {
+				return err
+			}
+			// Listen first: a token printed by a server that then fails is a token for nothing.
+			ln, err := listen(*addr)
 			if err != nil {
 				return err
 			}
@@ -91,10 +98,6 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 			if tok == "" {
 				tok = rand.Text()
 				fmt.Fprintf(e.stderr, "llmfs: bearer token: %s\n", tok)
-			}
-			ln, err := net.Listen("tcp", *addr)
-			if err != nil {
-				return err
 			}
 			host, _, _ := net.SplitHostPort(ln.Addr().String())
 			if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() && len(allowHosts) == 0 {
@@ -111,7 +114,7 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 				Logger:         logger,
 			}))
 			// The console, for people, on the default root's workspace (issue 16).
-			mux.Handle("/", console.Handler(f.first, console.Options{Token: tok, Hosts: append([]string{host}, allowHosts...), System: f.ws.sysOptions(f.first)}))
+			mux.Handle("/", console.Handler(f.first, console.Options{Token: tok, Hosts: append([]string{host}, allowHosts...), System: f.ws.sysOptions(f.first), SystemOff: f.ws.agentMDOff(f.first)}))
 			if *webPage {
 				// The page runs llmfs in the visitor's browser, on the browser's own
 				// storage: it reads nothing of this workspace, so it needs no token.
@@ -140,6 +143,9 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 // runHTTP serves hs on ln until ctx ends, then shuts it down gracefully; closeStreams
 // ends what would hold the shutdown up (MCP sessions with open event streams).
 func runHTTP(ctx context.Context, hs *http.Server, ln net.Listener, logger *slog.Logger, closeStreams func()) error {
+	stopping, stop := context.WithCancel(context.Background())
+	defer stop()
+	hs.Handler = endReadsOnShutdown(hs.Handler, stopping)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -148,6 +154,10 @@ func runHTTP(ctx context.Context, hs *http.Server, ln net.Listener, logger *slog
 	case <-ctx.Done():
 	}
 	logger.Info("shutting down")
+	// End the GET requests in flight: the console's live feeds (one per open tab) and the
+	// MCP event streams are GETs that last until the client goes, and would hold Shutdown
+	// for its whole timeout (issue 33).
+	stop()
 	// Stop accepting, and close the MCP sessions: their open event streams would
 	// hold Shutdown for its whole timeout. A call still running is cancelled; its
 	// writes, atomic, happen whole or not at all.
@@ -164,6 +174,21 @@ func runHTTP(ctx context.Context, hs *http.Server, ln net.Listener, logger *slog
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// endReadsOnShutdown cancels the context of next's GET requests when stopping ends. A GET
+// changes nothing, so ending one loses nothing; a request that writes runs to its end.
+func endReadsOnShutdown(next http.Handler, stopping context.Context) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		defer context.AfterFunc(stopping, cancel)()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // consoleAddr is the address to print in the console URL: a loopback one when the server

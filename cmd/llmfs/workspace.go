@@ -197,6 +197,19 @@ func (f *wsFlags) sysOptions(ws *llmfs.Workspace) *sysfiles.Options {
 	return opts
 }
 
+// agentMDOff says why the system files of ws are off and how to turn them on, or ""
+// when they are on: what the console shows of them.
+func (f *wsFlags) agentMDOff(ws *llmfs.Workspace) string {
+	_, agentMD, err := f.options()
+	if err != nil || (agentMD == nil && sysfiles.Wanted(ws, tools.IsVirtual(f.dialect))) || (agentMD != nil && *agentMD) {
+		return ""
+	}
+	if agentMD == nil {
+		return "llmfs makes it only when asked on a host directory, where it would add a file to your repository; to have it made and kept current, start llmfs serve with --agent-md, or put \"agent_md\": true in " + configName + " at the root"
+	}
+	return "turned off by --agent-md=false or \"agent_md\": false in " + configName + "; to have llmfs make it and keep it current, start llmfs serve with --agent-md"
+}
+
 // options merges the configuration file and the flags. It also says whether system files
 // are wanted, if the configuration or a flag says so (nil: the default, [sysfiles.Wanted]).
 func (f *wsFlags) options() (*llmfs.Options, *bool, error) {

@@ -14,8 +14,35 @@ import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 
-const languages = { bash, css, go, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
+const languages = { bash, css, go, javascript, json, markdown: commonMarkEmphasis(markdown), python, rust, sql, typescript, xml, yaml };
 for (const [name, lang] of Object.entries(languages)) hljs.registerLanguage(name, lang);
+
+// commonMarkEmphasis wraps highlight.js's Markdown so emphasis follows CommonMark closer:
+// an "_" inside a word (snake_case) opens nothing, and emphasis opens only where it closes
+// on the same line. highlight.js's own rules let one stray "_" or "*" turn the rest of the
+// file italic (issue 33).
+function commonMarkEmphasis(language) {
+  const notWord = "(?![A-Za-z0-9_])";
+  const fixes = {
+    "_(?![_\\s])": { begin: new RegExp("(?<![A-Za-z0-9_])_(?![_\\s])(?=[^\\n]*?[^_\\s]_" + notWord + ")"), end: new RegExp("_" + notWord) },
+    "_{2}(?!\\s)": { begin: new RegExp("(?<![A-Za-z0-9_])__(?!\\s)(?=[^\\n]*?\\S__" + notWord + ")"), end: new RegExp("__" + notWord) },
+    "\\*(?![*\\s])": { begin: /\*(?![*\s])(?=[^\n]*?[^*\s]\*)/ },
+    "\\*{2}(?!\\s)": { begin: /\*{2}(?!\s)(?=[^\n]*?\S\*{2})/ },
+  };
+  return (hljs) => {
+    const def = language(hljs);
+    const seen = new Set();
+    const walk = (mode) => {
+      if (!mode || typeof mode !== "object" || seen.has(mode)) return;
+      seen.add(mode);
+      const fix = mode.begin instanceof RegExp && fixes[mode.begin.source];
+      if (fix) Object.assign(mode, fix);
+      for (const m of [...(mode.contains ?? []), ...(mode.variants ?? [])]) walk(m);
+    };
+    walk(def);
+    return def;
+  };
+}
 
 const byExtension = {
   sh: "bash", bash: "bash", css: "css", go: "go", js: "javascript", mjs: "javascript", cjs: "javascript",

@@ -483,8 +483,12 @@ async function refreshSystem() {
   const files = await api("system");
   if (!files.length) return;
   $("system").replaceChildren(...files.map((f) => el("li", {},
+    f.state === "off" ? el("span", { textContent: f.path }) :
     el("button", { className: "link", style: "display:inline", textContent: f.path, onclick: () => openFile(f.path).catch(report) }),
     " ", el("span", { className: "muted", textContent: f.state }), " ",
+    // Off (a host directory, by default): say how to turn it on; no button that would
+    // write the file into the person's tree.
+    f.state === "off" ? el("p", { className: "muted hint", textContent: f.hint }) :
     f.state === "generated" ? "" : el("button", { className: "restoredefault", textContent: "Restore default", onclick: async () => {
       if (!confirm("Replace " + f.path + " with what llmfs generates, dropping its edits?")) return;
       try {
@@ -624,19 +628,61 @@ async function search(ev) {
   const q = $("q").value.trim();
   if (!q) return;
   try {
-    let items;
+    let body, count;
     if ($("qkind").value === "grep") {
       const hits = await api("grep?pattern=" + encodeURIComponent(q));
-      items = hits.map((h) => el("li", {}, el("button", { className: "link", textContent: `${h.path}:${h.line}: ${h.text}`,
-        onclick: () => openFile(h.path, h.line).catch(report) })));
+      body = grepResults(hits);
+      count = `${hits.length} match(es) in ${body.childElementCount} file(s)`;
     } else {
       const files = await api("find?pattern=" + encodeURIComponent(q));
-      items = files.map((p) => el("li", {}, el("button", { className: "link", textContent: p, onclick: () => openFile(p).catch(report) })));
+      body = el("ul", {}, ...files.map((p) => el("li", {}, el("button", { className: "link", textContent: p, onclick: () => openFile(p).catch(report) }))));
+      count = `${files.length} file(s)`;
     }
-    $("viewtitle").textContent = `${items.length} result(s) for ${q}`;
+    $("viewtitle").textContent = `${count} for ${q}`;
     $("viewactions").replaceChildren();
-    $("viewbody").replaceChildren(el("ul", { id: "results" }, ...items));
+    body.id = "results";
+    body.classList.add($("qkind").value);
+    $("viewbody").replaceChildren(body);
   } catch (e) { report(e); }
+}
+
+// grepResults shows grep's hits as a code search does: grouped by file, each line with its
+// number, in the code font, the matches marked; a line opens the file there.
+function grepResults(hits) {
+  const byFile = new Map();
+  for (const h of hits) {
+    if (!byFile.has(h.path)) byFile.set(h.path, []);
+    byFile.get(h.path).push(h);
+  }
+  return el("div", {}, ...[...byFile].map(([path, hs]) => {
+    const t = el("table", { className: "code" });
+    let last = 0;
+    for (const h of hs) {
+      if (last && h.line > last + 1) t.append(el("tr", { className: "gap" }, el("td", { className: "n", textContent: "⋯" }), el("td")));
+      last = h.line;
+      const open = () => openFile(h.path, h.line).catch(report);
+      t.append(el("tr", { className: "hitrow", onclick: open },
+        el("td", { className: "n" }, el("button", { className: "link", textContent: String(h.line), onclick: (e) => { e.stopPropagation(); open(); } })),
+        el("td", {}, ...marked(h.text, h.matches ?? []))));
+    }
+    return el("section", { className: "filehits" },
+      el("h3", {}, el("button", { className: "link path", textContent: path, onclick: () => openFile(path, hs[0].line).catch(report) }),
+        el("span", { className: "muted", textContent: ` ${hs.length} match${hs.length === 1 ? "" : "es"}` })),
+      t);
+  }));
+}
+
+// marked is text as nodes, its [start, end) spans (UTF-16 offsets, from the API) in <mark>.
+function marked(text, spans) {
+  const out = [];
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (start < at || end > text.length) continue;
+    out.push(text.slice(at, start), el("mark", { textContent: text.slice(start, end) }));
+    at = end;
+  }
+  out.push(text.slice(at));
+  return out;
 }
 
 // --- the header: the root, the mode, and the quota's use
