@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/llmfs/llmfs/internal/hosttemp"
 	"github.com/llmfs/llmfs/store"
-	"github.com/llmfs/llmfs/store/osdir"
 )
 
 // maxTreeDepth bounds how deep [walkTree] descends: no real tree is that deep, and a
@@ -183,7 +183,7 @@ func readRootDir(r *os.Root) ([]fs.DirEntry, error) {
 	f.Close()
 	// As the store's own listings: the temporary files of writes under way (or left by a
 	// crash) are not the tree's, and must not count against a quota.
-	des = slices.DeleteFunc(des, func(de fs.DirEntry) bool { return osdir.IsTemp(de.Name()) })
+	des = slices.DeleteFunc(des, func(de fs.DirEntry) bool { return hosttemp.IsTemp(de.Name()) })
 	slices.SortFunc(des, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return des, err
 }

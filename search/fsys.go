@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmfs/llmfs/internal/hosttemp"
 	"github.com/llmfs/llmfs/store"
-	"github.com/llmfs/llmfs/store/osdir"
 )
 
 // fileSystem is what the walk and the searchers need from a store. storeFS serves any
@@ -155,7 +155,7 @@ func (f hostFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 			des, err = f.dir.readDir(rel, !f.anyOrder)
 		}
 	}
-	return slices.DeleteFunc(des, func(de fs.DirEntry) bool { return osdir.IsTemp(de.Name()) }), err
+	return slices.DeleteFunc(des, func(de fs.DirEntry) bool { return hosttemp.IsTemp(de.Name()) }), err
 }
 
 func (f hostFS) open(ctx context.Context, name string) (io.ReadCloser, error) {

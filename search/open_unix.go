@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/llmfs/llmfs/store/osdir"
+	"github.com/llmfs/llmfs/internal/hosttemp"
 	"golang.org/x/sys/unix"
 )
 
@@ -157,7 +157,7 @@ func (f hostFS) readDirAt(parent *dirHandle, name string) ([]fs.DirEntry, *dirHa
 		syscall.Close(fd)
 		return nil, nil, err
 	}
-	return slices.DeleteFunc(des, func(de fs.DirEntry) bool { return osdir.IsTemp(de.Name()) }), &dirHandle{fd: fd}, nil
+	return slices.DeleteFunc(des, func(de fs.DirEntry) bool { return hosttemp.IsTemp(de.Name()) }), &dirHandle{fd: fd}, nil
 }
 
 // isLinkErr reports whether err may be what openBeneath says when a path passes through

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs/store"
-	"github.com/llmfs/llmfs/store/overlay"
 )
 
 // overlayFS searches a copy-on-write overlay (review before apply) at the base's speed:
@@ -17,13 +16,13 @@ import (
 // differently go through the overlay, so no pending change is missed and no hidden base
 // file shows.
 type overlayFS struct {
-	ov     *overlay.Overlay
+	ov     store.Layered
 	over   storeFS    // the overlay itself, for the changed names
 	base   fileSystem // the base's fast path
-	layout *overlay.Layout
+	layout *store.Layout
 }
 
-func newOverlayFS(ctx context.Context, ov *overlay.Overlay) (fileSystem, error) {
+func newOverlayFS(ctx context.Context, ov store.Layered) (fileSystem, error) {
 	l, err := ov.Layout(ctx)
 	if err != nil {
 		return nil, err
@@ -81,8 +80,8 @@ func (f overlayFS) stat(ctx context.Context, name string) (fs.FileInfo, string, 
 
 func (f overlayFS) close() error { return f.base.close() }
 
-// overlayOf returns the overlay s is, if it is one.
-func overlayOf(s store.Store) (*overlay.Overlay, bool) {
-	ov, ok := s.(*overlay.Overlay)
+// overlayOf returns the layered store (a copy-on-write overlay) s is, if it is one.
+func overlayOf(s store.Store) (store.Layered, bool) {
+	ov, ok := s.(store.Layered)
 	return ov, ok
 }

@@ -27,7 +27,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -69,6 +68,7 @@ var (
 	_ store.Store    = (*Overlay)(nil)
 	_ store.Lstater  = (*Overlay)(nil)
 	_ store.Metadata = (*Overlay)(nil)
+	_ store.Layered  = (*Overlay)(nil)
 
 	_ store.ConditionalRemover = (*Overlay)(nil)
 )
@@ -692,59 +692,10 @@ func (o *Overlay) SetMeta(ctx context.Context, key, value string) error {
 	return m.SetMeta(ctx, key, value)
 }
 
-// A Layout is a snapshot of where the overlay's names come from, for readers that go to the
-// base directly for speed (package search): a name not in Upper, and not hidden by one of
-// Whiteouts (itself or a parent), reads the same from the base as through the overlay.
-type Layout struct {
-	Upper     map[string]bool // every file and directory the upper store holds
-	Whiteouts map[string]bool // the names whose base entries, and all below, are hidden
-	Dirty     map[string]bool // the directories whose listing differs from the base's
-	// Entries are the upper store's listings of its directories, by overlay name.
-	Entries map[string][]fs.DirEntry
-}
+// A Layout is a snapshot of where the overlay's names come from; see [store.Layout].
+type Layout = store.Layout
 
-// Merge returns the overlay's listing of the directory dir, given the base's listing of it
-// (nil when the base has none), without asking the overlay's stores.
-func (l *Layout) Merge(dir string, base []fs.DirEntry) []fs.DirEntry {
-	ups := l.Entries[dir]
-	if l.Hidden(dir) {
-		return slices.Clone(ups)
-	}
-	seen := make(map[string]bool, len(ups))
-	for _, e := range ups {
-		seen[e.Name()] = true
-	}
-	out := slices.Clone(ups)
-	for _, e := range base {
-		if !seen[e.Name()] && !l.Whiteouts[join(dir, e.Name())] {
-			out = append(out, e)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
-	return out
-}
-
-// Hidden reports whether the base's entry at name is hidden.
-func (l *Layout) Hidden(name string) bool {
-	if len(l.Whiteouts) == 0 {
-		return false
-	}
-	for p := name; ; p = path.Dir(p) {
-		if l.Whiteouts[p] {
-			return true
-		}
-		if p == "." {
-			return false
-		}
-	}
-}
-
-// Clean reports whether name reads the same from the base as through the overlay.
-func (l *Layout) Clean(name string) bool {
-	return !l.Upper[name] && !l.Dirty[name] && !l.Hidden(name)
-}
-
-// Layout returns a snapshot of the overlay's layout. It asks no store: the overlay keeps
+// Layout implements [store.Layered]: it returns a snapshot of the overlay's layout. It asks no store: the overlay keeps
 // the upper store's names in memory.
 func (o *Overlay) Layout(ctx context.Context) (*Layout, error) {
 	o.mu.RLock()
