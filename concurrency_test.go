@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store/mem"
 )
 
@@ -25,7 +26,7 @@ func TestConcurrentEditsLoseNothing(t *testing.T) {
 			dir := t.TempDir()
 			var out [2]*llmfs.Workspace
 			for i := range out {
-				ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: true})
+				ws, err := host.Open(&llmfs.Options{Root: dir, RequireRead: true})
 				if err != nil {
 					t.Fatal(err)
 				}

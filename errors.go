@@ -135,3 +135,8 @@ func classify(err error) (Code, string) {
 	}
 	return CodeIO, "input/output error (" + cause.Error() + ")"
 }
+
+// StoreError returns err, a failure of a store or of the host on path (as the caller wrote
+// it), as an [*Error] with the code it maps to; an *Error is returned as it is. It is for
+// code that opens stores for a workspace, such as package host.
+func StoreError(path string, err error) error { return storeError(path, err) }

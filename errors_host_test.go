@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 func TestErrorCodes_PermissionDeniedOnHost(t *testing.T) {
@@ -15,7 +16,7 @@ func TestErrorCodes_PermissionDeniedOnHost(t *testing.T) {
 		t.Skip("root ignores file modes")
 	}
 	dir := t.TempDir()
-	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	w, err := host.Open(&llmfs.Options{Root: dir})
 	noErr(t, err)
 	put(t, w, "locked/f.txt", "x")
 	noErr(t, os.Chmod(filepath.Join(dir, "locked", "f.txt"), 0))

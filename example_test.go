@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // Open a directory as a sandboxed workspace, read a file, edit it, and undo the edit
@@ -21,7 +22,7 @@ func Example() {
 	os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hello, world\n"), 0o644)
 
 	ctx := context.Background()
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir}) // nothing reaches outside dir
+	ws, err := host.Open(&llmfs.Options{Root: dir}) // nothing reaches outside dir
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store/mem"
 )
 
@@ -29,7 +30,7 @@ func hostWorkspace(t *testing.T, files map[string]string, opts *llmfs.Options) (
 		opts = &llmfs.Options{}
 	}
 	opts.Root = dir
-	w, err := llmfs.Open(opts)
+	w, err := host.Open(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,14 +6,15 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
-// hostBackends are the backends that need the host: store/osdir through llmfs.Open, and
+// hostBackends are the backends that need the host: store/osdir through host.Open, and
 // store/sql (sqlBackends).
 func hostBackends() []backend {
 	return append(sqlBackends(), backend{"osdir", func(t *testing.T, opts *llmfs.Options) *llmfs.Workspace {
 		opts.Root = t.TempDir()
-		w, err := llmfs.Open(opts)
+		w, err := host.Open(opts)
 		if err != nil {
 			t.Fatal(err)
 		}

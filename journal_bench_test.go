@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/internal/cputime"
 	"github.com/llmfs/llmfs/store/sql/sqltest"
 )
@@ -16,7 +17,7 @@ import (
 // compare, with the journal on or off.
 var benchJournalStores = map[string]func(b *testing.B, off bool) *llmfs.Workspace{
 	"osdir": func(b *testing.B, off bool) *llmfs.Workspace {
-		w, err := llmfs.Open(&llmfs.Options{Root: b.TempDir(), NoJournal: off})
+		w, err := host.Open(&llmfs.Options{Root: b.TempDir(), NoJournal: off})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store"
 	sqlstore "github.com/llmfs/llmfs/store/sql"
 )
@@ -26,7 +27,7 @@ const crashEnv = "LLMFS_JOURNAL_CRASH_CHILD"
 func openCrash(t *testing.T, target string) *llmfs.Workspace {
 	kind, where, _ := cutColon(target)
 	if kind == "osdir" {
-		w, err := llmfs.Open(&llmfs.Options{Root: where})
+		w, err := host.Open(&llmfs.Options{Root: where})
 		if err != nil {
 			t.Fatal(err)
 		}

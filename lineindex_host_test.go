@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // lineIndexText is a file of n lines of varied length, with CRLF endings, a long line and
@@ -86,7 +87,7 @@ func TestLineIndex(t *testing.T) {
 	}
 	for _, limits := range []llmfs.Limits{{}, {MaxEditBytes: 100}, {MaxReadLines: 40, MaxReadBytes: 3000, MaxLineLength: 100, MaxEditBytes: 100}} {
 		for _, tracked := range []bool{false, true} {
-			ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: tracked, Limits: limits})
+			ws, err := host.Open(&llmfs.Options{Root: dir, RequireRead: tracked, Limits: limits})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +143,7 @@ func TestLineIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

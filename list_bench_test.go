@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/internal/cputime"
 )
 
@@ -22,7 +23,7 @@ func BenchmarkList(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	w, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // TestDirectoryList_Symlinks checks that a link is listed as what it points to, and that
 // links that dangle or leave the root, and FIFOs, are left out.
 func TestDirectoryList_Symlinks(t *testing.T) {
 	site := newAttackSite(t)
-	w, err := llmfs.Open(&llmfs.Options{Root: site.root})
+	w, err := host.Open(&llmfs.Options{Root: site.root})
 	noErr(t, err)
 	noErr(t, os.Symlink("a.txt", filepath.Join(site.root, "ln-a")))
 	noErr(t, os.Symlink("dir", filepath.Join(site.root, "ln-dir")))
@@ -49,7 +50,7 @@ func TestDirectoryList_Symlinks(t *testing.T) {
 // TestListNames_Symlinks checks that ListNames leaves out and follows what List does.
 func TestListNames_Symlinks(t *testing.T) {
 	site := newAttackSite(t)
-	w, err := llmfs.Open(&llmfs.Options{Root: site.root})
+	w, err := host.Open(&llmfs.Options{Root: site.root})
 	noErr(t, err)
 	noErr(t, os.Symlink("a.txt", filepath.Join(site.root, "ln-a")))
 	noErr(t, os.Symlink("dir", filepath.Join(site.root, "ln-dir")))

@@ -2,7 +2,7 @@
 // operations agents use (read, write, edit, list, find, grep, mkdir, delete, move, copy),
 // every failure a coded [*Error], and every write atomic and journaled:
 //
-//	ws, err := llmfs.Open(&llmfs.Options{Root: dir}) // nothing reaches outside dir
+//	ws, err := host.Open(&llmfs.Options{Root: dir}) // nothing reaches outside dir
 //	if err != nil {
 //		log.Fatal(err)
 //	}
@@ -79,7 +79,7 @@ func (l Limits) withDefaults() Limits {
 // Options configure a workspace. The zero value (or nil) gives a sandboxed workspace on the
 // current directory.
 type Options struct {
-	// Root is the workspace root. For a host workspace ([Open]) it is a directory, made
+	// Root is the workspace root. For a host workspace (package host) it is a directory, made
 	// absolute and canonicalized at open; empty means the current directory. Absolute
 	// paths may spell it either way: canonical, or as given (through a symbolic link). For a store
 	// given to [New] it is only the name shown in absolute paths; empty means "/".
@@ -111,6 +111,26 @@ type Options struct {
 	// Retention bounds the history kept; the zero value means [DefaultRetention], and a
 	// negative field no bound. History never counts against the quota.
 	Retention store.Retention
+
+	// Host describes how the store maps onto the host's file system. Package host sets it
+	// for a store over a host directory; leave it zero for any other store.
+	Host HostLayout
+}
+
+// HostLayout describes a workspace over a host directory (see [Options.Host]). The zero
+// value means no host: the store's root is the workspace root and paths follow only the
+// slash-separated rules every store shares.
+type HostLayout struct {
+	// Alias is another absolute, slash-separated spelling of Root, through a symbolic link
+	// (for the current directory, the $PWD the shell went by): paths spelled through it are
+	// inside the root too. Empty means none.
+	Alias string
+	// Base is the store name of Root when the store is rooted above it, as a relaxed host
+	// workspace's store is the whole host ("/"); empty means ".", the store's root.
+	Base string
+	// Windows applies the Windows path rules too (reserved device names, trailing dots
+	// and spaces, alternate data streams), for a store on a Windows host.
+	Windows bool
 }
 
 // Workspace is a file system for an agent: a store, a root, and the rules for paths.
@@ -165,8 +185,22 @@ func New(s store.Store, opts *Options) *Workspace {
 	if j, ok := s.(store.Journaler); ok && !opts.NoJournal {
 		w.jr = j
 	}
+	w.setHost(opts.Host)
 	w.bad = w.setPolicy(opts)
 	return w
+}
+
+// setHost applies the host layout h (see [HostLayout]).
+func (w *Workspace) setHost(h HostLayout) {
+	w.windows = h.Windows
+	if h.Alias != "" {
+		if alias := path.Clean(h.Alias); alias != w.root {
+			w.alias = alias
+		}
+	}
+	if h.Base != "" {
+		w.base = path.Clean(h.Base)
+	}
 }
 
 // setPolicy compiles the deny rules and checks the options that New cannot refuse: a

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // TestDirectoryCreate_DanglingSymlinkInTheWay checks that a dangling link where the
 // directory should be is reported, not taken for the directory.
 func TestDirectoryCreate_DanglingSymlinkInTheWay(t *testing.T) {
 	dir := t.TempDir()
-	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	w, err := host.Open(&llmfs.Options{Root: dir})
 	noErr(t, err)
 	noErr(t, os.Symlink("nowhere", filepath.Join(dir, "ln")))
 	if got, err := w.Mkdir(bg, "ln"); err == nil {

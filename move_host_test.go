@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // TestFileMove_CrossDeviceOnHost moves a file from the test's temporary directory to
@@ -25,7 +26,7 @@ func TestFileMove_CrossDeviceOnHost(t *testing.T) {
 	if syscall.Stat(src, &a) != nil || syscall.Stat(shm, &b) != nil || a.Dev == b.Dev {
 		t.Skip("/dev/shm is on the same device as the temporary directory")
 	}
-	w, err := llmfs.Open(&llmfs.Options{Root: src, Relaxed: true})
+	w, err := host.Open(&llmfs.Options{Root: src, Relaxed: true})
 	noErr(t, err)
 	put(t, w, "src.txt", "across devices\n")
 	dst := filepath.Join(shm, "sub", "dst.txt")
@@ -46,7 +47,7 @@ func TestFileMove_CrossDeviceOnHost(t *testing.T) {
 // through relative and absolute links that stay inside the root.
 func TestFileMove_ThroughSymlinksInsideRoot(t *testing.T) {
 	dir := t.TempDir()
-	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	w, err := host.Open(&llmfs.Options{Root: dir})
 	noErr(t, err)
 	put(t, w, "real/keep.txt", "k")
 	put(t, w, "a.txt", "a")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store/mem"
 )
 
@@ -23,7 +24,7 @@ func sandboxed(t *testing.T) []*llmfs.Workspace {
 	noErr(t, err)
 	root := filepath.Join(parent, "ws")
 	mkdirs(t, root, root+"-evil")
-	host, err := llmfs.Open(&llmfs.Options{Root: root})
+	host, err := host.Open(&llmfs.Options{Root: root})
 	noErr(t, err)
 	virtual := llmfs.New(mem.New(), &llmfs.Options{Root: "/ws"})
 	for _, w := range []*llmfs.Workspace{host, virtual} {
@@ -71,7 +72,7 @@ func TestFsContext_RootItselfAllowed(t *testing.T) {
 
 func TestFsContext_RelaxedJoinsRelativeToRoot(t *testing.T) {
 	dir := t.TempDir()
-	w, err := llmfs.Open(&llmfs.Options{Root: dir, Relaxed: true})
+	w, err := host.Open(&llmfs.Options{Root: dir, Relaxed: true})
 	noErr(t, err)
 	res, err := w.Write(bg, "sub/rel.txt", "relative", llmfs.WriteOptions{})
 	noErr(t, err)
@@ -103,7 +104,7 @@ func TestFsContext_DefaultRootIsCanonicalCwd(t *testing.T) {
 	noErr(t, os.Symlink(real, link))
 	t.Chdir(link)
 	for _, opts := range []*llmfs.Options{nil, {}, {Root: "."}, {Root: link}} {
-		w, err := llmfs.Open(opts)
+		w, err := host.Open(opts)
 		noErr(t, err)
 		if w.Root() != real {
 			t.Errorf("Open(%+v).Root() = %q, want the canonical %q", opts, w.Root(), real)
@@ -115,7 +116,7 @@ func TestFsContext_DefaultRootIsCanonicalCwd(t *testing.T) {
 		}
 	}
 	// The root is fixed at open: changing directory later does not move it.
-	w, err := llmfs.Open(nil)
+	w, err := host.Open(nil)
 	noErr(t, err)
 	t.Chdir(t.TempDir())
 	if res, err := w.Write(bg, "later.txt", "x", llmfs.WriteOptions{}); err != nil || res.Path != filepath.Join(real, "later.txt") {
@@ -127,9 +128,9 @@ func TestFsContext_OpenRootMustBeDirectory(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "file")
 	noErr(t, os.WriteFile(f, nil, 0o644))
-	_, err := llmfs.Open(&llmfs.Options{Root: f})
+	_, err := host.Open(&llmfs.Options{Root: f})
 	wantCode(t, err, llmfs.CodeInvalidPath)
-	_, err = llmfs.Open(&llmfs.Options{Root: filepath.Join(dir, "missing")})
+	_, err = host.Open(&llmfs.Options{Root: filepath.Join(dir, "missing")})
 	wantCode(t, err, llmfs.CodeFileNotFound)
 }
 
@@ -208,7 +209,7 @@ func TestFsContext_RelWithinRoot(t *testing.T) {
 // .. and by absolute paths, and still refuses empty paths and NUL bytes.
 func TestFsContext_RelaxedAllowsOutside(t *testing.T) {
 	site := newAttackSite(t)
-	w, err := llmfs.Open(&llmfs.Options{Root: site.root, Relaxed: true})
+	w, err := host.Open(&llmfs.Options{Root: site.root, Relaxed: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +266,7 @@ func TestFsContext_RelaxedAllowsOutside(t *testing.T) {
 // INVALID_PATH however it is spelled.
 func TestFsContext_SymlinksResolvedBeforeContainment(t *testing.T) {
 	site := newAttackSite(t)
-	w, err := llmfs.Open(&llmfs.Options{Root: site.root})
+	w, err := host.Open(&llmfs.Options{Root: site.root})
 	noErr(t, err)
 	noErr(t, os.Symlink("dir/b.txt", filepath.Join(site.root, "ln-in")))
 	noErr(t, os.Symlink(filepath.Join(site.root, "dir"), filepath.Join(site.root, "ln-in-abs")))

@@ -70,10 +70,7 @@ func TestHiddenEntryAsHidden(t *testing.T) {
 			}
 		}
 	}
-	w, err := Open(&Options{Root: dir, Deny: []string{"**/secret*"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := openHost(t, &Options{Root: dir, Deny: []string{"**/secret*"}})
 	ctx := context.Background()
 	hidden := 0
 	for _, d := range []string{".", "sub"} {

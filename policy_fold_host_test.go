@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // TestDenyUnicodeNormalizationAndFolding: Issue 12.6: --deny 'café/**' did not cover the
@@ -27,7 +28,7 @@ func TestDenyUnicodeNormalizationAndFolding(t *testing.T) {
 		"x/Straße/passwords.txt":  "token=6\n",
 		"x/STRASSE/passwords.txt": "token=7\n",
 	})
-	w, err := llmfs.Open(&llmfs.Options{Root: dir, Deny: []string{"café/**", "**/secret.md", "**/kelvin.txt", "**/strasse/**"}})
+	w, err := host.Open(&llmfs.Options{Root: dir, Deny: []string{"café/**", "**/secret.md", "**/kelvin.txt", "**/strasse/**"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestDenyNestedRepositoriesAndKeys(t *testing.T) {
 		files[p] = "token=secret\n"
 	}
 	polTree(t, dir, files)
-	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	w, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // polTree creates files (name -> content) and symbolic links (name -> "@target") under dir.
@@ -71,7 +72,7 @@ func TestDenyOnHostDirectory(t *testing.T) {
 		"dotenvdir/.env/any": "nested\n",
 		"hook":               "@.git/hooks/post-commit", // a dangling link into a denied directory
 	})
-	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	w, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestDenyRelaxedWorkspace(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	polTree(t, dir, map[string]string{"ws/.git/config": "x", "ws/a.txt": "a", "other/.env": "E=1"})
-	w, err := llmfs.Open(&llmfs.Options{Root: filepath.Join(dir, "ws"), Relaxed: true})
+	w, err := host.Open(&llmfs.Options{Root: filepath.Join(dir, "ws"), Relaxed: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,6 +193,6 @@ func TestDenyRelaxedWorkspace(t *testing.T) {
 }
 
 func TestOpenRefusesBadPolicy(t *testing.T) {
-	_, err := llmfs.Open(&llmfs.Options{Root: t.TempDir(), Deny: []string{"[x"}})
+	_, err := host.Open(&llmfs.Options{Root: t.TempDir(), Deny: []string{"[x"}})
 	polCode(t, "Open", err, llmfs.CodeInvalidArgument)
 }

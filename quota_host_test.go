@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -19,7 +20,7 @@ func polHostStores() []polStore {
 		polTree(t, dir, files)
 		o := *opts
 		o.Root = dir
-		w, err := llmfs.Open(&o)
+		w, err := host.Open(&o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,7 +34,7 @@ func TestQuotaOutsideChangesUnseen(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	opts := &llmfs.Options{Root: dir, Quota: llmfs.Quota{MaxBytes: 20}}
-	w, err := llmfs.Open(opts)
+	w, err := host.Open(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestQuotaOutsideChangesUnseen(t *testing.T) {
 	if _, err := w.Write(ctx, "b", "0123456789", llmfs.WriteOptions{}); err != nil {
 		t.Errorf("write within the counted usage: %v", err)
 	}
-	w2, err := llmfs.Open(opts)
+	w2, err := host.Open(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestQuotaRelaxedOutsideRoot(t *testing.T) {
 	if err := os.Mkdir(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w, err := llmfs.Open(&llmfs.Options{Root: root, Relaxed: true, Quota: llmfs.Quota{MaxBytes: 10, MaxFiles: 3}})
+	w, err := host.Open(&llmfs.Options{Root: root, Relaxed: true, Quota: llmfs.Quota{MaxBytes: 10, MaxFiles: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestQuotaRelaxedOutsideRoot(t *testing.T) {
 	if b, n, _ := w.Usage(ctx); b != 8 || n != 2 {
 		t.Errorf("Usage after deleting a file outside the root = %d bytes, %d entries; want 8, 2", b, n)
 	}
-	fresh, err := llmfs.Open(&llmfs.Options{Root: root, Quota: llmfs.Quota{MaxFiles: 100}})
+	fresh, err := host.Open(&llmfs.Options{Root: root, Quota: llmfs.Quota{MaxFiles: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // TestFileRead_LargeFileStreaming reads near the end of a 50 MB file and checks that the
@@ -37,7 +38,7 @@ func TestFileRead_LargeFileStreaming(t *testing.T) {
 	if fi.Size() != 50*lines {
 		t.Fatalf("generated %d bytes", fi.Size())
 	}
-	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	w, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // TestReadDeepStreams reads 50 lines near the end of a big file and checks that the read
@@ -46,7 +47,7 @@ func TestReadDeepStreams(t *testing.T) {
 	f.Close()
 	ctx := context.Background()
 	for _, track := range []bool{false, true} {
-		ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: track})
+		ws, err := host.Open(&llmfs.Options{Root: dir, RequireRead: track})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +99,7 @@ func benchFile(b *testing.B, track bool, limits llmfs.Limits) (*llmfs.Workspace,
 		b.Fatal(err)
 	}
 	f.Close()
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: track, Limits: limits})
+	ws, err := host.Open(&llmfs.Options{Root: dir, RequireRead: track, Limits: limits})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // TestReadBeforeEditHashNotTime changes a file behind the session's back keeping its size
@@ -24,7 +25,7 @@ func TestReadBeforeEditHashNotTime(t *testing.T) {
 	if err := os.Chtimes(name, stamp, stamp); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: true})
+	ws, err := host.Open(&llmfs.Options{Root: dir, RequireRead: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // TestReadBeforeOverwriteBigFileByIdentity: a file too large to edit is known by its
@@ -30,7 +31,7 @@ func TestReadBeforeOverwriteBigFileByIdentity(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: true, Limits: llmfs.Limits{MaxEditBytes: 8}})
+	ws, err := host.Open(&llmfs.Options{Root: dir, RequireRead: true, Limits: llmfs.Limits{MaxEditBytes: 8}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // TestReadMapped: a read whose scan maps the rest of the file returns exactly what the
@@ -53,7 +54,7 @@ func TestReadMapped(t *testing.T) {
 		for _, window := range []int64{page, 3 * page} {
 			for _, limits := range []llmfs.Limits{{}, {MaxReadLines: 40, MaxReadBytes: 3000, MaxLineLength: 100, MaxEditBytes: 100}} {
 				for _, tracked := range []bool{false, true} {
-					ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: tracked, Limits: limits})
+					ws, err := host.Open(&llmfs.Options{Root: dir, RequireRead: tracked, Limits: limits})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -132,7 +133,7 @@ func TestReadMappedTruncated(t *testing.T) {
 			if err := os.WriteFile(name, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: tracked, Limits: llmfs.Limits{MaxEditBytes: 1 << 30}})
+			ws, err := host.Open(&llmfs.Options{Root: dir, RequireRead: tracked, Limits: llmfs.Limits{MaxEditBytes: 1 << 30}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -174,7 +175,7 @@ func TestReadMappedTruncateRace(t *testing.T) {
 	if err := os.WriteFile(name, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func BenchmarkReadDeepMapped(b *testing.B) {
 		if err := os.WriteFile(filepath.Join(dir, "big.txt"), data, 0o644); err != nil {
 			b.Fatal(err)
 		}
-		ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+		ws, err := host.Open(&llmfs.Options{Root: dir})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -255,7 +256,7 @@ func FuzzReadMapped(f *testing.F) {
 	dir := f.TempDir()
 	name := filepath.Join(dir, "big.txt")
 	page := int64(os.Getpagesize())
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir, Limits: llmfs.Limits{MaxReadLines: 50, MaxReadBytes: 2000, MaxLineLength: 30}})
+	ws, err := host.Open(&llmfs.Options{Root: dir, Limits: llmfs.Limits{MaxReadLines: 50, MaxReadBytes: 2000, MaxLineLength: 30}})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -289,7 +290,7 @@ func TestReadMapFails(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "big.txt"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // Issue 13.1: a root reached through a symbolic link refused absolute paths spelled
@@ -54,20 +55,20 @@ func TestRootThroughSymlinkAcceptsItsPaths(t *testing.T) {
 		noErr(t, os.Remove(filepath.Join(real, "sub")))
 	}
 	t.Run("root", func(t *testing.T) {
-		w, err := llmfs.Open(&llmfs.Options{Root: link})
+		w, err := host.Open(&llmfs.Options{Root: link})
 		noErr(t, err)
 		check(t, w)
 	})
 	t.Run("relative root", func(t *testing.T) {
 		t.Chdir(top)
-		w, err := llmfs.Open(&llmfs.Options{Root: "link"})
+		w, err := host.Open(&llmfs.Options{Root: "link"})
 		noErr(t, err)
 		check(t, w)
 	})
 	t.Run("current directory", func(t *testing.T) {
 		t.Chdir(link)
 		t.Setenv("PWD", link) // as a shell that did cd link sets it
-		w, err := llmfs.Open(nil)
+		w, err := host.Open(nil)
 		noErr(t, err)
 		check(t, w)
 	})

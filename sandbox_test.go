@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 const secret = "TOP SECRET"
@@ -352,7 +353,7 @@ var attacks = []attack{
 // INVALID_PATH, promptly, and leave everything outside the root as it was.
 func TestSandboxAttacks(t *testing.T) {
 	site := newAttackSite(t)
-	w, err := llmfs.Open(&llmfs.Options{Root: site.root})
+	w, err := host.Open(&llmfs.Options{Root: site.root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +393,7 @@ func TestSandboxAttacks(t *testing.T) {
 // link and never its target.
 func TestSandboxDeleteLinkKeepsTarget(t *testing.T) {
 	site := newAttackSite(t)
-	w, err := llmfs.Open(&llmfs.Options{Root: site.root})
+	w, err := host.Open(&llmfs.Options{Root: site.root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,7 +416,7 @@ func TestSandboxDeleteLinkKeepsTarget(t *testing.T) {
 // changed.
 func TestSandboxSymlinkSwap(t *testing.T) {
 	site := newAttackSite(t)
-	w, err := llmfs.Open(&llmfs.Options{Root: site.root})
+	w, err := host.Open(&llmfs.Options{Root: site.root})
 	if err != nil {
 		t.Fatal(err)
 	}

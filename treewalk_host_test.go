@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store/osdir"
 )
 
@@ -124,7 +125,7 @@ func TestQuotaUsageWalkReopensLevels(t *testing.T) {
 			}
 		}
 	}
-	w, err := llmfs.Open(&llmfs.Options{Root: dir, Quota: llmfs.Quota{MaxBytes: 1 << 30}})
+	w, err := host.Open(&llmfs.Options{Root: dir, Quota: llmfs.Quota{MaxBytes: 1 << 30}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func TestQuotaUsageWalkSkipsTemporaryFiles(t *testing.T) {
 	if err := os.WriteFile(dir+"/.a.txt.llmfs-00000001x2y3z", []byte("partial write"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w, err := llmfs.Open(&llmfs.Options{Root: dir, Quota: llmfs.Quota{MaxBytes: 1 << 30}})
+	w, err := host.Open(&llmfs.Options{Root: dir, Quota: llmfs.Quota{MaxBytes: 1 << 30}})
 	if err != nil {
 		t.Fatal(err)
 	}

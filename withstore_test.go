@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store/mem"
 	"github.com/llmfs/llmfs/store/overlay"
 )
@@ -19,7 +20,7 @@ import (
 func TestWithStoreOverlayLeavesHost(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("old\n"), 0o644)
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // Issue 12.3: an append through a hard link changed the file outside the root that
@@ -23,7 +24,7 @@ func TestAppendThroughHardLinkLeavesOutsideAlone(t *testing.T) {
 		o := filepath.Join(outside, "o.txt")
 		noErr(t, os.WriteFile(o, []byte("outside\n"), 0o644))
 		noErr(t, os.Link(o, filepath.Join(ws, "h.txt")))
-		w, err := llmfs.Open(&llmfs.Options{Root: ws})
+		w, err := host.Open(&llmfs.Options{Root: ws})
 		noErr(t, err)
 		_, err = w.Write(bg, "h.txt", "APPENDED\n", llmfs.WriteOptions{Mode: mode})
 		noErr(t, err)
@@ -46,7 +47,7 @@ func TestCrashTempFilesNotListedOrCounted(t *testing.T) {
 	noErr(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a"), 0o644))
 	tmp := filepath.Join(root, ".a.txt.llmfs-0000000k3j2h1")
 	noErr(t, os.WriteFile(tmp, []byte(strings.Repeat("partial\n", 125)), 0o644))
-	w, err := llmfs.Open(&llmfs.Options{Root: root, Quota: llmfs.Quota{MaxFiles: 2, MaxBytes: 100}})
+	w, err := host.Open(&llmfs.Options{Root: root, Quota: llmfs.Quota{MaxFiles: 2, MaxBytes: 100}})
 	noErr(t, err)
 	entries, err := w.List(bg, ".")
 	noErr(t, err)
@@ -73,7 +74,7 @@ func TestCrashTempFilesNotListedOrCounted(t *testing.T) {
 	// A stale one is swept at the next open.
 	old := time.Now().Add(-time.Hour)
 	noErr(t, os.Chtimes(tmp, old, old))
-	_, err = llmfs.Open(&llmfs.Options{Root: root})
+	_, err = host.Open(&llmfs.Options{Root: root})
 	noErr(t, err)
 	if _, err := os.Lstat(tmp); err == nil {
 		t.Error("a stale temporary file survived an open")

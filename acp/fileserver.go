@@ -17,6 +17,7 @@ import (
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/acp/internal/jsonrpc"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -208,7 +209,7 @@ func (s *FileServer) workspace(dir string) (fsRoot, error) {
 			o = *s.opts.Workspace
 		}
 		o.Root, o.Mode, o.Limits = canon, mode, rawLimits
-		ws, err = llmfs.Open(&o)
+		ws, err = host.Open(&o)
 		if err != nil {
 			return fsRoot{}, fmt.Errorf("acp: session root %s: %w", dir, err)
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -534,7 +535,7 @@ func TestFileServerChangesOnJournal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: f.root})
+	ws, err := host.Open(&llmfs.Options{Root: f.root})
 	if err != nil {
 		t.Fatal(err)
 	}

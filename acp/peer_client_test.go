@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -122,7 +123,7 @@ func TestPromptTurnCheckpoint(t *testing.T) {
 	if want := "--- to take this turn back: llmfs restore --root " + shellQuote(p.root) + " " + sum.Checkpoint + "\n"; !strings.HasSuffix(out, want) {
 		t.Errorf("output does not end with %q:\n%s", want, out)
 	}
-	w, err := llmfs.Open(&llmfs.Options{Root: p.root})
+	w, err := host.Open(&llmfs.Options{Root: p.root})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/mcpserver"
 )
 
@@ -36,7 +37,7 @@ func BenchmarkToolCall(b *testing.B) {
 	}
 	var wss []*llmfs.Workspace
 	for _, d := range []string{dir, other} {
-		ws, err := llmfs.Open(&llmfs.Options{Root: d})
+		ws, err := host.Open(&llmfs.Options{Root: d})
 		if err != nil {
 			b.Fatal(err)
 		}

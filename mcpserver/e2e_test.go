@@ -31,6 +31,7 @@ import (
 	"github.com/llmfs/llmfs/internal/testcache"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/mcpserver"
 	"github.com/llmfs/llmfs/tools"
 )
@@ -450,7 +451,7 @@ func TestStrictArguments(t *testing.T) {
 	dir := tempDir(t)
 	writeFile(t, filepath.Join(dir, "a.txt"), "one\ntwo\n")
 	cs := stdioSession(t, nil, "--root", dir)
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // TestJournalActorStdioSession: issue 14.2, a stdio session has no protocol session ID,
@@ -22,7 +23,7 @@ func TestJournalActorStdioSession(t *testing.T) {
 	b := stdioSession(t, nil, "--root", dir)
 	ok(t, b, "file_write", `{"path":"b.txt","content":"from b\n"}`)
 	b.Close()
-	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	w, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func TestJournalActorPerSession(t *testing.T) {
 	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
 	dir := tempDir(t)
 	s := startServe(t, "--root", dir)
-	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	w, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

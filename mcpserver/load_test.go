@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/mcpserver"
 )
 
@@ -40,7 +41,7 @@ func TestHTTPLoad(t *testing.T) {
 	for i := range 100 {
 		writeFile(t, filepath.Join(dir, "data", fmt.Sprintf("f%03d.txt", i)), strings.Repeat("line of text\n", 20))
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir, RequireRead: true})
+	ws, err := host.Open(&llmfs.Options{Root: dir, RequireRead: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/mcpserver"
 	"github.com/llmfs/llmfs/store/mem"
 	"github.com/llmfs/llmfs/store/overlay"
@@ -88,7 +89,7 @@ func TestReviewerOverMCP(t *testing.T) {
 	}
 
 	// The reviewer's actions are in the root's journal, actor review.
-	w, err := llmfs.Open(&llmfs.Options{Root: dir})
+	w, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestReviewerInProcess(t *testing.T) {
 	ctx := context.Background()
 	dir := tempDir(t)
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("A\n"), 0o644)
-	base, err := llmfs.Open(&llmfs.Options{Root: dir, NoJournal: true})
+	base, err := host.Open(&llmfs.Options{Root: dir, NoJournal: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/mcpserver"
 	"github.com/llmfs/llmfs/tools"
 )
@@ -27,7 +28,7 @@ import (
 func openWS(t *testing.T, dir string, opts llmfs.Options) *llmfs.Workspace {
 	t.Helper()
 	opts.Root = dir
-	ws, err := llmfs.Open(&opts)
+	ws, err := host.Open(&opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/mcpserver"
 )
 
@@ -22,7 +23,7 @@ func TestHTTPSessionCost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode")
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: tempDir(t)})
+	ws, err := host.Open(&llmfs.Options{Root: tempDir(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -159,7 +160,7 @@ func stdioServer(t testing.TB) (*mcp.Server, func(string) string) {
 	}
 	var wss []*llmfs.Workspace
 	for _, d := range []string{dir, other} {
-		ws, err := llmfs.Open(&llmfs.Options{Root: d})
+		ws, err := host.Open(&llmfs.Options{Root: d})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store/mem"
 	"github.com/llmfs/llmfs/store/osdir"
 	"github.com/llmfs/llmfs/sysfiles"
@@ -17,7 +18,7 @@ import (
 )
 
 // TestAgentMDOnHostDirectory follows AGENT.md on a real directory across "restarts" (a
-// fresh llmfs.Open each time), with an edit made on disk while llmfs was not running.
+// fresh host.Open each time), with an edit made on disk while llmfs was not running.
 func TestAgentMDOnHostDirectory(t *testing.T) {
 	ctx := context.Background()
 	cache := t.TempDir()
@@ -30,7 +31,7 @@ func TestAgentMDOnHostDirectory(t *testing.T) {
 	opts := &sysfiles.Options{Tools: toolsOf(t, tools.Agentool, llmfs.Full)}
 	open := func() *llmfs.Workspace {
 		t.Helper()
-		ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+		ws, err := host.Open(&llmfs.Options{Root: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +106,7 @@ func TestAgentMDOnHostDirectory(t *testing.T) {
 // virtual stores keep generating it by default.
 func TestWanted(t *testing.T) {
 	host := func(m llmfs.Mode) *llmfs.Workspace {
-		ws, err := llmfs.Open(&llmfs.Options{Root: t.TempDir(), Mode: m})
+		ws, err := host.Open(&llmfs.Options{Root: t.TempDir(), Mode: m})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -32,7 +33,7 @@ func BenchmarkToolCall(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		b.Fatal(err)
 	}

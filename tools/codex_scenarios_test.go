@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store/sql/sqltest"
 	"github.com/llmfs/llmfs/tools"
 )
@@ -115,7 +116,7 @@ func TestApplyPatchScenarios(t *testing.T) {
 	}{
 		{"osdir", func(t *testing.T) (*llmfs.Workspace, func() map[string]string) {
 			dir := t.TempDir()
-			ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+			ws, err := host.Open(&llmfs.Options{Root: dir})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -112,7 +113,7 @@ func TestDefinitions_UnknownDialect(t *testing.T) {
 // defaults to the root. The descriptions are exact, and both listings default to the root.
 func TestToolDescriptionsExact(t *testing.T) {
 	dir := t.TempDir()
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -21,7 +22,7 @@ func TestResultsNotHTMLEscaped(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("if a < b && c > d {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

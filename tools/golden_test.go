@@ -21,6 +21,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store"
 	"github.com/llmfs/llmfs/store/mem"
 	"github.com/llmfs/llmfs/tools"
@@ -138,7 +139,7 @@ func runGolden(t *testing.T, ar *txtar.Archive, kind string) *txtar.Archive {
 		open = func() *llmfs.Workspace {
 			o := g.opts
 			o.Root = root
-			ws, err := llmfs.Open(&o)
+			ws, err := host.Open(&o)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -29,7 +30,7 @@ func historyBox(t *testing.T, d tools.Dialect, actor string) (*tools.Toolbox, st
 
 func openBox(t *testing.T, dir string, d tools.Dialect, actor string) *tools.Toolbox {
 	t.Helper()
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir, Actor: actor})
+	ws, err := host.Open(&llmfs.Options{Root: dir, Actor: actor})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -75,7 +76,7 @@ func TestReadImageEveryDialect(t *testing.T) {
 		files[n] = m
 	}
 	for _, r := range imageReads {
-		ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+		ws, err := host.Open(&llmfs.Options{Root: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +137,7 @@ func TestReadImageOverCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range imageReads {
-		ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+		ws, err := host.Open(&llmfs.Options{Root: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +163,7 @@ func TestReadManyFilesImages(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "big.png"), big, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestReadManyFilesImages(t *testing.T) {
 // overwrite the file.
 func TestReadImageCountsAsRead(t *testing.T) {
 	ctx := context.Background()
-	ws, err := llmfs.Open(&llmfs.Options{Root: imageDir(t)})
+	ws, err := host.Open(&llmfs.Options{Root: imageDir(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

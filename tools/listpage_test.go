@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -27,7 +28,7 @@ func TestListPaged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

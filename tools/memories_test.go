@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -20,11 +21,11 @@ import (
 func TestMemoriesElsewhere(t *testing.T) {
 	ctx := context.Background()
 	tree, notes := t.TempDir(), t.TempDir()
-	ws, err := llmfs.Open(&llmfs.Options{Root: tree})
+	ws, err := host.Open(&llmfs.Options{Root: tree})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := llmfs.Open(&llmfs.Options{Root: notes})
+	mem, err := host.Open(&llmfs.Options{Root: notes})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -27,7 +28,7 @@ func TestListNamesOnlyTextOneLineEach(t *testing.T) {
 			t.Skipf("this file system refuses the name %q: %v", name, err)
 		}
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestTreeNameOneLineEach(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a\n  b"), nil, 0o644); err != nil {
 		t.Skipf("this file system refuses the name: %v", err)
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestListNamesOnlyQuotedDirectory(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "d\nir"), 0o755); err != nil {
 		t.Skipf("this file system refuses the name: %v", err)
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

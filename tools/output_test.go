@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -90,7 +91,7 @@ func TestOutputSchemas(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+		ws, err := host.Open(&llmfs.Options{Root: dir})
 		if err != nil {
 			t.Fatal(err)
 		}

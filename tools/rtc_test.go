@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -72,7 +73,7 @@ func hostWorkspace(t *testing.T, opts llmfs.Options, files map[string]string) (*
 		}
 	}
 	opts.Root = dir
-	ws, err := llmfs.Open(&opts)
+	ws, err := host.Open(&opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -20,7 +21,7 @@ func newToolbox(t *testing.T, d tools.Dialect) (*tools.Toolbox, string) {
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\ntwo\nthree\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestCall_NullOptionalIsAbsent(t *testing.T) {
 
 func TestCall_ModeForbidsTool(t *testing.T) {
 	dir := t.TempDir()
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir, Mode: llmfs.ReadOnly})
+	ws, err := host.Open(&llmfs.Options{Root: dir, Mode: llmfs.ReadOnly})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	sqlstore "github.com/llmfs/llmfs/store/sql"
 	"github.com/llmfs/llmfs/sysfiles"
 	"github.com/llmfs/llmfs/tools"
@@ -129,7 +130,7 @@ func (f *wsFlags) open() (*llmfs.Workspace, error) {
 			return nil, err
 		}
 	} else {
-		ws, err = llmfs.Open(opts)
+		ws, err = host.Open(opts)
 		if err != nil {
 			return nil, fmt.Errorf("opening the workspace: %w", err)
 		}

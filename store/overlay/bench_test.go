@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/internal/cputime"
 	"github.com/llmfs/llmfs/store"
 	"github.com/llmfs/llmfs/store/osdir"
@@ -136,7 +137,7 @@ func BenchmarkReview1000(b *testing.B) {
 	b.Run("workspace-writes", func(b *testing.B) {
 		timed(b, func() func() {
 			dir, _ := hostBase(b, 1000)
-			ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+			ws, err := host.Open(&llmfs.Options{Root: dir})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 	"github.com/llmfs/llmfs/store"
 	"github.com/llmfs/llmfs/store/mem"
 	"github.com/llmfs/llmfs/store/overlay"
@@ -72,7 +73,7 @@ func TestReviewApplyJournaled(t *testing.T) {
 	}
 
 	// The apply is undone like any change set, through a workspace on the same directory.
-	ws, err := llmfs.Open(&llmfs.Options{Root: dir})
+	ws, err := host.Open(&llmfs.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/host"
 )
 
 // BenchmarkCore measures what an agent's tool calls cost: the llmfs core (llmfs.Workspace,
@@ -26,7 +27,7 @@ func BenchmarkCore(b *testing.B) {
 	}
 	targets := []target{
 		{"osdir", func(b *testing.B) *llmfs.Workspace {
-			ws, err := llmfs.Open(&llmfs.Options{Root: b.TempDir()})
+			ws, err := host.Open(&llmfs.Options{Root: b.TempDir()})
 			if err != nil {
 				b.Fatal(err)
 			}
