@@ -19,6 +19,7 @@ import (
 
 	"github.com/llmfs/llmfs/store"
 	sqlstore "github.com/llmfs/llmfs/store/sql"
+	_ "github.com/llmfs/llmfs/store/sql/sqlite" // the journal's database
 )
 
 // The journal of a host directory is an embedded SQLite database outside the directory,

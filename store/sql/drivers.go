@@ -7,12 +7,17 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
-
-	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
-	_ "modernc.org/sqlite"             // registers "sqlite"
 )
+
+// driverPackages are the packages that register each dialect's driver, by blank import;
+// this package imports none, so a program links only the databases it uses.
+var driverPackages = map[Dialect]string{
+	SQLite:   "github.com/llmfs/llmfs/store/sql/sqlite",
+	Postgres: "github.com/llmfs/llmfs/store/sql/postgres",
+}
 
 // Connect opens the database a DSN names and brings its schema up to date (see [New]):
 //
@@ -27,11 +32,17 @@ import (
 //     same database.
 //   - "postgres://..." or "postgresql://..." is a PostgreSQL database, in any form pgx accepts.
 //
+// The driver must be registered: import github.com/llmfs/llmfs/store/sql/sqlite or
+// github.com/llmfs/llmfs/store/sql/postgres for its side effect.
+//
 // Closing the DB closes the database handle.
 func Connect(ctx context.Context, dsn string) (*DB, error) {
 	driver, d, source, err := parseDSN(dsn)
 	if err != nil {
 		return nil, err
+	}
+	if !slices.Contains(sql.Drivers(), driver) {
+		return nil, fmt.Errorf("sqlstore: no %s driver registered: import _ %q", d, driverPackages[d])
 	}
 	db, err := sql.Open(driver, source)
 	if err != nil {

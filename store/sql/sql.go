@@ -4,7 +4,8 @@
 // It runs over [database/sql] with two dialects: [SQLite] (the pure Go driver
 // modernc.org/sqlite, the embedded default) and [Postgres] (github.com/jackc/pgx/v5 through its
 // stdlib adapter), for several llmfs processes sharing one database. [OpenDSN] and [Connect]
-// register and pick the drivers; [New] and [Open] take a *sql.DB the caller opened.
+// pick the driver, which a program registers by importing store/sql/sqlite or
+// store/sql/postgres for its side effect; [New] and [Open] take a *sql.DB the caller opened.
 //
 // # Layout
 //

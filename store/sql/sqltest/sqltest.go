@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	sqlstore "github.com/llmfs/llmfs/store/sql"
+	_ "github.com/llmfs/llmfs/store/sql/postgres" // the drivers the workspaces run on
+	_ "github.com/llmfs/llmfs/store/sql/sqlite"
 )
 
 var seq atomic.Int64
