@@ -22,7 +22,7 @@ func goCommand(t *testing.T) string {
 
 // TestCoreDependencies: the core imports no store implementation and no database driver
 // (a program chooses those by import), so a program that only wants a workspace in memory
-// does not link SQLite, PostgreSQL or the host store.
+// does not link SQLite, PostgreSQL or the host store; nor net/http.
 func TestCoreDependencies(t *testing.T) {
 	out, err := exec.Command(goCommand(t), "list", "-deps", "github.com/llmfs/llmfs").CombinedOutput()
 	if err != nil {
@@ -30,6 +30,9 @@ func TestCoreDependencies(t *testing.T) {
 	}
 	banned := []string{"modernc.org/", "pgx", "database/sql", "github.com/llmfs/llmfs/store/"}
 	for _, dep := range strings.Fields(string(out)) {
+		if dep == "net/http" { // the core has no network: an image is told by its signature
+			t.Errorf("the core depends on %s", dep)
+		}
 		for _, b := range banned {
 			if strings.Contains(dep, b) {
 				t.Errorf("the core depends on %s", dep)
