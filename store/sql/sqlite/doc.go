@@ -8,5 +8,3 @@
 //
 // [sqlstore.Connect]: https://pkg.go.dev/github.com/llmfs/llmfs/store/sql#Connect
 package sqlite
-
-import _ "modernc.org/sqlite" // registers "sqlite"

@@ -9,5 +9,3 @@
 //
 // [sqlstore.Connect]: https://pkg.go.dev/github.com/llmfs/llmfs/store/sql#Connect
 package postgres
-
-import _ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"

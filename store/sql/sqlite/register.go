@@ -1,0 +1,5 @@
+//go:build !js && !wasip1
+
+package sqlite
+
+import _ "modernc.org/sqlite" // registers "sqlite"
