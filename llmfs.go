@@ -26,7 +26,9 @@
 // repository.
 //
 // A workspace sits on a [store.Store]: a host directory (package store/osdir, opened
-// through [os.Root] so nothing escapes), memory (store/mem), or a database (store/sql).
+// through [os.Root] so nothing escapes; package host opens one as above), memory
+// (store/mem), or a database (store/sql). This package imports none of them, nor any
+// database driver: a program links only the stores it imports.
 // The faces of llmfs (tool definitions for models in package tools, the MCP server, the ACP
 // methods, the CLI) all call the Workspace API and nothing below it.
 package llmfs
