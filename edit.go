@@ -198,6 +198,10 @@ func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, in
 		case n > 1 && !e.ReplaceAll:
 			return "", 0, "", notUnique(p, text, old, n, label)
 		}
+		if !e.ReplaceAll {
+			// New that carries the indentation old left out replaces it (editmatch.WidenToIndent).
+			old = editmatch.WidenToIndent(text, old, new)
+		}
 		// Indentation or quotes in new that break the file's own conventions (editmatch.Adopt).
 		new, step := editmatch.Adopt(text, old, new)
 		matched = looser(matched, step)

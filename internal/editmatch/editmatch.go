@@ -56,6 +56,11 @@ func (s Step) Rank() int {
 // ErrNotFound says no step found the old text.
 var ErrNotFound = errors.New("old text not found")
 
+// ErrIndentation says old matched a window but for indentation that differs from the
+// file's by no one rule (tabs on one side, spaces on the other, some levels off), so
+// where new's lines go could only be guessed. It wraps [ErrNotFound].
+var ErrIndentation = fmt.Errorf("%w: its indentation differs from the file's", ErrNotFound)
+
 // Ambiguous says the old text matched several places at Step, first at Lines (1-based).
 type Ambiguous struct {
 	Step  Step
@@ -95,6 +100,10 @@ func Find(text, old, new string) (Result, error) {
 			i := strings.Index(text, o.old)
 			if t, ok := indentedWithin(text, i, old, new); ok {
 				return t, nil
+			}
+			if w := WidenToIndent(text, o.old, o.new); w != o.old {
+				i -= len(w) - len(o.old)
+				o.old = w
 			}
 			r := Result{Start: i, End: i + len(o.old), Step: Exact}
 			r.New, r.Step = Adopt(text, o.old, o.new)
@@ -166,7 +175,8 @@ func Tolerant(text, old, new string) (Result, error) {
 	f := newFile(text)
 	m := splitModel(old)
 	nw := splitModel(new)
-	if r, err := f.lineSteps(m, nw, ""); !errors.Is(err, ErrNotFound) {
+	// ErrIndentation (which wraps ErrNotFound) stops here too: the window was found.
+	if r, err := f.lineSteps(m, nw, ""); err != ErrNotFound {
 		return r, err
 	}
 	so, styles, ok := stripPrefixes(m.lines)
@@ -305,7 +315,7 @@ func (f *file) lineSteps(old, new model, as Step) (Result, error) {
 				}
 			}
 			if len(same) == 1 {
-				return f.replace(same[0], st.step, old, new), nil
+				return f.replace(same[0], st.step, old, new)
 			}
 		}
 		if count > 1 {
@@ -315,7 +325,7 @@ func (f *file) lineSteps(old, new model, as Step) (Result, error) {
 			}
 			return Result{}, a
 		}
-		return f.replace(hits[0], st.step, old, new), nil
+		return f.replace(hits[0], st.step, old, new)
 	}
 	return Result{}, ErrNotFound
 }
@@ -361,8 +371,8 @@ func (f *file) windows(want []string, norm func(string) string) ([]int, int) {
 }
 
 // replace renders new for the window of len(old.lines) lines starting at line w, matched
-// at step st.
-func (f *file) replace(w int, st Step, old, new model) Result {
+// at step st. The error is [ErrIndentation] when new's indentation cannot be told.
+func (f *file) replace(w int, st Step, old, new model) (Result, error) {
 	k := len(old.lines)
 	last := f.lines[w+k-1]
 	r := Result{Start: f.lines[w].start, End: last.end, Step: st}
@@ -370,7 +380,10 @@ func (f *file) replace(w int, st Step, old, new model) Result {
 	if f.crlf {
 		eol = "\r\n"
 	}
-	lines := f.render(w, st, old, new)
+	lines, err := f.render(w, st, old, new)
+	if err != nil {
+		return Result{}, err
+	}
 	text := strings.Join(lines, eol)
 	if old.endsNL {
 		r.End = last.next
@@ -381,13 +394,13 @@ func (f *file) replace(w int, st Step, old, new model) Result {
 		text += eol
 	}
 	r.New = text
-	return r
+	return r, nil
 }
 
 // render gives new's lines the conventions of the window they replace: lines the edit
 // leaves as they were keep the file's bytes; whitespace or punctuation the model added
 // where the file has none is dropped; at the indent step every line is re-indented.
-func (f *file) render(w int, st Step, old, new model) []string {
+func (f *file) render(w int, st Step, old, new model) ([]string, error) {
 	norm := lineSteps[0].norm
 	if st == Unicode {
 		norm = func(s string) string { return trimRight(ASCIIPunct(s)) }
@@ -396,17 +409,18 @@ func (f *file) render(w int, st Step, old, new model) []string {
 	if st == Indent || st == Unicode {
 		ind = f.newReindenter(w, old, new)
 	}
-	adjust := func(l string) string {
-		if ind == nil {
-			return l
-		}
-		return ind.apply(l)
-	}
-	// Old lines as the step sees them, indentation in the file's form, mapped to the
-	// file's lines: a new line equal to one of them is a line the edit keeps.
+	// Old lines as the step sees them, indentation in the file's form (the window
+	// line's own), mapped to the file's lines: a new line equal to one of them is a
+	// line the edit keeps.
 	same := map[string]int{}
 	for j, l := range old.lines {
-		key := norm(adjust(l))
+		if ind != nil {
+			l = leading(f.content(w+j)) + strings.TrimLeft(l, " \t")
+			if strings.TrimSpace(l) == "" {
+				l = ""
+			}
+		}
+		key := norm(l)
 		if _, dup := same[key]; dup {
 			same[key] = -1
 		} else {
@@ -436,7 +450,13 @@ func (f *file) render(w int, st Step, old, new model) []string {
 	modelPunct := strings.NewReplacer(made...)
 	out := make([]string, len(new.lines))
 	for i, l := range new.lines {
-		a := adjust(l)
+		a := l
+		if ind != nil {
+			var ok bool
+			if a, ok = ind.apply(i, l); !ok {
+				return nil, ErrIndentation
+			}
+		}
 		if fi, ok := same[norm(a)]; ok && fi >= 0 {
 			out[i] = f.content(fi)
 			continue
@@ -449,7 +469,7 @@ func (f *file) render(w int, st Step, old, new model) []string {
 		}
 		out[i] = a
 	}
-	return out
+	return out, nil
 }
 
 // IsCRLF reports whether text's first line ends in CRLF.

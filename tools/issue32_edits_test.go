@@ -1,0 +1,117 @@
+package tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/store/mem"
+	"github.com/llmfs/llmfs/tools"
+)
+
+// dialectWith returns a toolbox of dialect d over a memory workspace holding files.
+func dialectWith(t *testing.T, d tools.Dialect, files map[string]string) (*tools.Toolbox, *llmfs.Workspace) {
+	t.Helper()
+	ws := llmfs.New(mem.New(), nil)
+	for p, s := range files {
+		if _, err := ws.Write(context.Background(), p, s, llmfs.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb, err := tools.New(ws, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb, ws
+}
+
+func callArgs(tb *tools.Toolbox, name string, args map[string]any) (string, error) {
+	raw, _ := json.Marshal(args)
+	out, err := tb.Call(context.Background(), name, raw)
+	return string(out), err
+}
+
+// Issue 32.1 (the reference MCP server's case): on "  line1\n    line2\n", agentool
+// file_edit of "line1\nline2" -> "LINE1\nLINE2" kept line 1's indentation for line 2
+// too. Each replaced line keeps its own file line's indentation.
+func TestIssue32ToleratedIndentKeepsEachLine(t *testing.T) {
+	tb, ws := dialectWith(t, tools.Agentool, map[string]string{"a.txt": "  line1\n    line2\n"})
+	out, err := callArgs(tb, "file_edit", map[string]any{"path": "a.txt", "old_text": "line1\nline2", "new_text": "LINE1\nLINE2"})
+	if err != nil {
+		t.Fatalf("file_edit: %v", err)
+	}
+	if got := readFile(t, ws, "a.txt"); got != "  LINE1\n    LINE2\n" {
+		t.Errorf("file %q (%s), want %q", got, out, "  LINE1\n    LINE2\n")
+	}
+}
+
+// Issue 32.1 (edit benchmark): a model writing tabs in a 2-space JavaScript file with
+// JSDoc comments, old text one level deep: the nested return went to 6 spaces.
+func TestIssue32TabsForTwoSpacesNested(t *testing.T) {
+	js := "/**\n * Serve.\n */\nasync function handle(request) {\n  const url = new URL(request.url);\n  return fetch(request);\n}\n"
+	want := "/**\n * Serve.\n */\nasync function handle(request) {\n  const url = new URL(request.url);\n  if (url.pathname.startsWith('/cache')) {\n    return getCache(request);\n  }\n  return fetch(request);\n}\n"
+	old := "\treturn fetch(request);\n"
+	new := "\tif (url.pathname.startsWith('/cache')) {\n\t\treturn getCache(request);\n\t}\n\treturn fetch(request);\n"
+	for _, c := range []struct {
+		d    tools.Dialect
+		tool string
+		args map[string]any
+	}{
+		{tools.Agentool, "file_edit", map[string]any{"path": "a.js", "old_text": old, "new_text": new}},
+		{tools.Anthropic, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "a.js", "old_str": old, "new_str": new}},
+		{tools.Gemini, "replace", map[string]any{"file_path": "a.js", "old_string": old, "new_string": new}},
+	} {
+		tb, ws := dialectWith(t, c.d, map[string]string{"a.js": js})
+		out, err := callArgs(tb, c.tool, c.args)
+		if err != nil {
+			t.Errorf("%s %s: %v", c.d, c.tool, err)
+			continue
+		}
+		if got := readFile(t, ws, "a.js"); got != want {
+			t.Errorf("%s %s: %q (%s)", c.d, c.tool, got, out)
+		}
+	}
+}
+
+// Issue 32.1: tabs on the model's side, spaces in the file, and old's levels at no one
+// ratio to the file's: the edit is refused with a message saying so, nothing written.
+func TestIssue32IndentationGuessRefused(t *testing.T) {
+	text := "  a\n    b\n      c\n"
+	tb, ws := dialectWith(t, tools.Agentool, map[string]string{"a.txt": text})
+	_, err := callArgs(tb, "file_edit", map[string]any{"path": "a.txt", "old_text": "\ta\n\t\tb\n\t\t\t\tc\n", "new_text": "\ta\n\t\tb\n\t\t\tX\n\t\t\t\tc\n"})
+	if llmfs.CodeOf(err) != llmfs.CodePatternNotFound || !strings.Contains(err.Error(), "indentation differs") {
+		t.Fatalf("file_edit: %v, want PATTERN_NOT_FOUND saying the indentation differs", err)
+	}
+	if got := readFile(t, ws, "a.txt"); got != text {
+		t.Errorf("file changed: %q", got)
+	}
+}
+
+// Issue 32.4: gemini replace whose new text already carries the file's indentation was
+// indented again (2 spaces became 4): old copied without the indentation (tolerated as
+// indent, or found exactly after the line's indentation), new written as the file has it.
+func TestIssue32IndentationNotAddedTwice(t *testing.T) {
+	two := "function f() {\n  foo();\n  bar();\n}\n"
+	want := "function f() {\n  foo();\n  baz();\n}\n"
+	for _, c := range []struct{ text, old, new, want string }{
+		{two, "foo();\nbar();", "  foo();\n  baz();", want},
+		{two, "foo();\nbar();\n", "  foo();\n  baz();\n", want},
+		{two, "foo();\n  bar();", "  foo();\n  baz();", want},
+		{"function f() {\n  foo();\n}\n", "foo();", "  baz();", "function f() {\n  baz();\n}\n"},
+		{"function f() {\n    foo();\n    bar();\n}\n", "  foo();\n  bar();", "    foo();\n    baz();", "function f() {\n    foo();\n    baz();\n}\n"},
+		// New deeper than old by its own offset is still re-indented.
+		{two, "foo();\nbar();", "foo();\nif (x) {\n  baz();\n}", "function f() {\n  foo();\n  if (x) {\n    baz();\n  }\n}\n"},
+	} {
+		tb, ws := dialectWith(t, tools.Gemini, map[string]string{"a.js": c.text})
+		out, err := callArgs(tb, "replace", map[string]any{"file_path": "a.js", "old_string": c.old, "new_string": c.new})
+		if err != nil {
+			t.Errorf("replace %q -> %q: %v", c.old, c.new, err)
+			continue
+		}
+		if got := readFile(t, ws, "a.js"); got != c.want {
+			t.Errorf("replace %q -> %q: %q, want %q (%s)", c.old, c.new, got, c.want, out)
+		}
+	}
+}
