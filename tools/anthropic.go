@@ -117,6 +117,11 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 		if memory {
 			mode = llmfs.Overwrite
 		}
+		if !memory {
+			if err := tb.checkWriteText(ctx, p, a.String("file_text", ""), "file_text"); err != nil {
+				return nil, err
+			}
+		}
 		res, err := tb.ws.Write(ctx, p, a.String("file_text", ""), llmfs.WriteOptions{Mode: mode})
 		if err != nil {
 			return nil, err
@@ -125,6 +130,11 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 	case "str_replace":
 		if err := need(a, cmd, "old_str"); err != nil {
 			return nil, err
+		}
+		if !memory {
+			if err := checkEditText(p, a.String("old_str", ""), a.String("new_str", ""), "new_str"); err != nil {
+				return nil, err
+			}
 		}
 		res, err := tb.ws.Edit(ctx, p, a.String("old_str", ""), a.String("new_str", ""), false)
 		if err != nil {
@@ -143,6 +153,11 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 		}
 		if !ok {
 			return nil, invalid("insert needs the parameter \"insert_text\" (or \"new_str\")")
+		}
+		if !memory {
+			if err := checkEditText(p, "", text, "insert_text"); err != nil {
+				return nil, err
+			}
 		}
 		res, err := tb.ws.Insert(ctx, p, int(a.Int("insert_line", 0)), text)
 		if err != nil {

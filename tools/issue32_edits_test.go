@@ -115,3 +115,66 @@ func TestIssue32IndentationNotAddedTwice(t *testing.T) {
 		}
 	}
 }
+
+// Issue 32.3: gemini-cli refuses new text with an omission placeholder such as
+// "// ... rest of methods ..."; written as given it replaces the real code. Every
+// dialect's edit, write and patch refuses it (INVALID_ARGUMENT saying to send the complete
+// text, nothing changed), unless the placeholder is already in the text it replaces.
+func TestIssue32PlaceholdersRefused(t *testing.T) {
+	const text = "class A {\n  one() {}\n  two() {}\n}\n"
+	full := map[string]string{"a.js": text}
+	withPlaceholder := "class A {\n  one() { return 1; }\n  // ... rest of methods ...\n}\n"
+	for _, c := range []struct {
+		d    tools.Dialect
+		tool string
+		args map[string]any
+	}{
+		{tools.Gemini, "replace", map[string]any{"file_path": "a.js", "old_string": text, "new_string": withPlaceholder}},
+		{tools.Gemini, "write_file", map[string]any{"file_path": "a.js", "content": withPlaceholder}},
+		{tools.Gemini, "write_file", map[string]any{"file_path": "new.js", "content": withPlaceholder}},
+		{tools.Agentool, "file_edit", map[string]any{"path": "a.js", "old_text": "  two() {}\n", "new_text": "  # ... existing code ...\n"}},
+		{tools.Agentool, "file_edit", map[string]any{"path": "a.js", "edits": []map[string]any{{"old_text": "one", "new_text": "uno"}, {"old_text": "  two() {}\n", "new_text": "  /* ... */\n"}}}},
+		{tools.Agentool, "file_write", map[string]any{"path": "a.js", "content": withPlaceholder}},
+		{tools.Agentool, "patch", map[string]any{"patch": "a.js\n<<<<<<< SEARCH\n  two() {}\n=======\n  // ... rest of methods ...\n>>>>>>> REPLACE\n"}},
+		{tools.RTC, "edit", map[string]any{"path": "a.js", "old_string": "  two() {}\n", "new_string": "  // ... remaining methods unchanged ...\n"}},
+		{tools.RTC, "write", map[string]any{"path": "b.html", "content": "<ul>\n<!-- ... -->\n</ul>\n"}},
+		{tools.Anthropic, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "a.js", "old_str": "  two() {}\n", "new_str": "  // ... rest of methods ...\n"}},
+		{tools.Anthropic, "str_replace_based_edit_tool", map[string]any{"command": "create", "path": "c.js", "file_text": withPlaceholder}},
+		{tools.Anthropic, "str_replace_based_edit_tool", map[string]any{"command": "insert", "path": "a.js", "insert_line": 2, "insert_text": "  // ... other methods ...\n"}},
+		{tools.Codex, "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: a.js\n@@\n   one() {}\n-  two() {}\n+  // ... rest of methods ...\n }\n*** End Patch\n"}},
+		{tools.Codex, "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Add File: d.js\n+x();\n+// ... rest of file ...\n*** End Patch\n"}},
+	} {
+		tb, ws := dialectWith(t, c.d, full)
+		if c.d == tools.RTC || c.d == tools.Anthropic {
+			readFile(t, ws, "a.js")
+		}
+		out, err := callArgs(tb, c.tool, c.args)
+		if llmfs.CodeOf(err) != llmfs.CodeInvalidArgument || !strings.Contains(err.Error(), "send the complete text") {
+			t.Errorf("%s %s: %s, %v; want INVALID_ARGUMENT saying to send the complete text", c.d, c.tool, out, err)
+		}
+		if got := readFile(t, ws, "a.js"); got != text {
+			t.Errorf("%s %s: a.js changed: %q", c.d, c.tool, got)
+		}
+		for _, p := range []string{"new.js", "b.html", "c.js", "d.js"} {
+			if _, err := ws.Read(context.Background(), p, llmfs.ReadOptions{}); err == nil {
+				t.Errorf("%s %s: %s was created", c.d, c.tool, p)
+			}
+		}
+	}
+}
+
+// A file that really holds a placeholder comment can still be edited and rewritten with it.
+func TestIssue32PlaceholderAlreadyInFile(t *testing.T) {
+	const text = "def f():\n    # ... existing code ...\n    return 1\n"
+	tb, ws := dialectWith(t, tools.Gemini, map[string]string{"a.py": text})
+	if _, err := callArgs(tb, "replace", map[string]any{"file_path": "a.py", "old_string": "    # ... existing code ...\n    return 1\n", "new_string": "    # ... existing code ...\n    return 2\n"}); err != nil {
+		t.Fatalf("replace: %v", err)
+	}
+	again := "def f():\n    # ... existing code ...\n    return 3\n"
+	if _, err := callArgs(tb, "write_file", map[string]any{"file_path": "a.py", "content": again}); err != nil {
+		t.Fatalf("write_file: %v", err)
+	}
+	if got := readFile(t, ws, "a.py"); got != again {
+		t.Errorf("a.py = %q", got)
+	}
+}
