@@ -178,3 +178,57 @@ func TestIssue32PlaceholderAlreadyInFile(t *testing.T) {
 		t.Errorf("a.py = %q", got)
 	}
 }
+
+// Issue 32.9: a copied line-number prefix names the line, so it picks one of several
+// equal places instead of answering "not unique"; a number that names none of them
+// still does.
+func TestIssue32LineNumberPicksPlace(t *testing.T) {
+	const text = "func a() {\n\treturn nil\n}\n\nfunc b() {\n\treturn nil\n}\n"
+	for _, c := range []struct {
+		d         tools.Dialect
+		tool      string
+		args      map[string]any
+		want      string
+		notUnique bool
+	}{
+		{tools.Agentool, "file_edit", map[string]any{"path": "a.go", "old_text": "     6\t\treturn nil", "new_text": "     6\t\treturn err"},
+			strings.Replace(text, "}\n\nfunc b() {\n\treturn nil", "}\n\nfunc b() {\n\treturn err", 1), false},
+		{tools.Gemini, "replace", map[string]any{"file_path": "a.go", "old_string": "L2: \treturn nil\nL3: }", "new_string": "L2: \treturn err\nL3: }"},
+			strings.Replace(text, "return nil", "return err", 1), false},
+		{tools.Agentool, "file_edit", map[string]any{"path": "a.go", "old_text": "     4\t\treturn nil", "new_text": "     4\t\treturn err"}, text, true},
+	} {
+		tb, ws := dialectWith(t, c.d, map[string]string{"a.go": text})
+		out, err := callArgs(tb, c.tool, c.args)
+		switch {
+		case c.notUnique && llmfs.CodeOf(err) != llmfs.CodePatternNotUnique:
+			t.Errorf("%s %s: %s, %v; want PATTERN_NOT_UNIQUE", c.d, c.tool, out, err)
+		case !c.notUnique && err != nil:
+			t.Errorf("%s %s: %v", c.d, c.tool, err)
+		}
+		if got := readFile(t, ws, "a.go"); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.d, c.tool, got, c.want)
+		}
+	}
+}
+
+// Issue 32.9: an old text with wrong indentation that ends inside a line is matched like
+// one ending at a line end, and a not-found message never says to fix what is forgiven.
+func TestIssue32MidLineAndMessage(t *testing.T) {
+	const py = "def f():\n    if x:\n        return 1\n"
+	tb, ws := dialectWith(t, tools.Agentool, map[string]string{"a.py": py})
+	if _, err := callArgs(tb, "file_edit", map[string]any{"path": "a.py", "old_text": "  if x:\n      return", "new_text": "  if x:\n      yield"}); err != nil {
+		t.Fatalf("file_edit: %v", err)
+	}
+	if got := readFile(t, ws, "a.py"); got != "def f():\n    if x:\n        yield 1\n" {
+		t.Errorf("a.py = %q", got)
+	}
+	_, err := callArgs(tb, "file_edit", map[string]any{"path": "a.py", "old_text": "  if x:\n      returns", "new_text": "  if y:\n"})
+	if llmfs.CodeOf(err) != llmfs.CodePatternNotFound {
+		t.Fatalf("file_edit: %v, want PATTERN_NOT_FOUND", err)
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "differs from its first line only in whitespace") || strings.Contains(msg, "including whitespace and indentation") ||
+		!strings.Contains(msg, "matches its first line but for indentation, which is forgiven, so a later line differs") {
+		t.Errorf("message contradicts the tolerant match: %s", msg)
+	}
+}

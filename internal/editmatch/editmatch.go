@@ -128,7 +128,7 @@ func indentedWithin(text string, i int, old, new string) (Result, bool) {
 	}
 	f := newFile(text)
 	m, nw := splitModel(old), splitModel(new)
-	r, err := f.lineSteps(m, nw, "")
+	r, err := f.lineSteps(m, nw, "", 0)
 	if err != nil || r.Start != ls || r.Step != Indent {
 		return Result{}, false
 	}
@@ -176,9 +176,10 @@ func Tolerant(text, old, new string) (Result, error) {
 	m := splitModel(old)
 	nw := splitModel(new)
 	// ErrIndentation (which wraps ErrNotFound) stops here too: the window was found.
-	if r, err := f.lineSteps(m, nw, ""); err != ErrNotFound {
+	if r, err := f.lineSteps(m, nw, "", 0); err != ErrNotFound {
 		return r, err
 	}
+	hint, _, _, _ := numberPrefix(m.lines[0])
 	so, styles, ok := stripPrefixes(m.lines)
 	if !ok {
 		return Result{}, ErrNotFound
@@ -201,6 +202,10 @@ func Tolerant(text, old, new string) (Result, error) {
 			i := at[0]
 			return Result{Start: i, End: i + len(o.old), New: o.new, Step: Prefix}, nil
 		case len(at) > 1:
+			// The copied number names the line: it picks one of equal places.
+			if i, ok := atLine(text, at, hint); ok {
+				return Result{Start: i, End: i + len(o.old), New: o.new, Step: Prefix}, nil
+			}
 			a := &Ambiguous{Step: Prefix, Count: len(at)}
 			for _, i := range at[:min(len(at), maxAmbiguousLines)] {
 				a.Lines = append(a.Lines, 1+strings.Count(text[:i], "\n"))
@@ -208,7 +213,24 @@ func Tolerant(text, old, new string) (Result, error) {
 			return Result{}, a
 		}
 	}
-	return f.lineSteps(m, nw, Prefix)
+	return f.lineSteps(m, nw, Prefix, hint)
+}
+
+// atLine returns the offset among at (offsets of line starts in text, ascending) that
+// starts line n (from 1).
+func atLine(text string, at []int, n int) (int, bool) {
+	if n <= 0 {
+		return 0, false
+	}
+	line, from := 1, 0
+	for _, i := range at {
+		line += strings.Count(text[from:i], "\n")
+		from = i
+		if line == n {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // atLineStarts returns the offsets in text where s occurs at the start of a line.
@@ -231,6 +253,14 @@ func atLineStarts(text, s string) []int {
 type model struct {
 	lines  []string
 	endsNL bool
+	// partial says old's last line matched only the start of a file line (see midLine).
+	partial bool
+}
+
+// midLine reports whether old may end inside a line: it has several lines, no final
+// newline, and a last line with text.
+func (m model) midLine() bool {
+	return len(m.lines) > 1 && !m.endsNL && strings.TrimSpace(m.lines[len(m.lines)-1]) != ""
 }
 
 func splitModel(s string) model {
@@ -283,9 +313,12 @@ var lineSteps = []struct {
 
 func trimRight(s string) string { return strings.TrimRight(s, " \t\r\f\v") }
 
-// lineSteps tries the line-window steps; as, when not empty, is the step to report instead.
-func (f *file) lineSteps(old, new model, as Step) (Result, error) {
+// lineSteps tries the line-window steps; as, when not empty, is the step to report
+// instead. hint, when positive, is the line (from 1) a copied line number names: of
+// several equal windows, the one starting there is taken.
+func (f *file) lineSteps(old, new model, as Step, hint int) (Result, error) {
 	for _, st := range lineSteps {
+		old.partial = false
 		norm := make([]string, len(old.lines))
 		blank := true
 		for i, l := range old.lines {
@@ -297,13 +330,29 @@ func (f *file) lineSteps(old, new model, as Step) (Result, error) {
 		if blank {
 			return Result{}, ErrNotFound
 		}
-		hits, count := f.windows(norm, st.norm)
+		hits, count := f.windows(norm, st.norm, nil)
+		if count == 0 && old.midLine() && st.step != Unicode {
+			// Old ends inside a line: its last line need only start the file's line.
+			k := len(old.lines)
+			body := strings.TrimLeft(old.lines[k-1], " \t")
+			hits, count = f.windows(norm[:k-1], st.norm, func(w int) bool {
+				fl := f.content(w + k - 1)
+				if st.step == Whitespace && leading(fl) != leading(old.lines[k-1]) {
+					return false
+				}
+				return strings.HasPrefix(strings.TrimLeft(fl, " \t"), body)
+			})
+			old.partial = true
+		}
 		if count == 0 {
 			continue
 		}
 		step := st.step
 		if as != "" {
 			step = as
+		}
+		if count > 1 && !old.partial && f.windowAt(hint-1, norm, st.norm) {
+			return f.replace(hint-1, st.step, old, new)
 		}
 		if count > 1 && st.step == Indent && count <= len(hits) {
 			// Several windows equal but for indentation: one where old's lines keep their
@@ -330,12 +379,27 @@ func (f *file) lineSteps(old, new model, as Step) (Result, error) {
 	return Result{}, ErrNotFound
 }
 
+// windowAt reports whether the window of the file starting at line index w has the
+// normalized lines want.
+func (f *file) windowAt(w int, want []string, norm func(string) string) bool {
+	if w < 0 || w+len(want) > len(f.lines) {
+		return false
+	}
+	for j, l := range want {
+		if norm(f.content(w+j)) != l {
+			return false
+		}
+	}
+	return true
+}
+
 // windows returns the first line indexes (at most maxAmbiguousLines) of the windows of
-// the file whose normalized lines equal want, and how many there are. It is
-// Knuth-Morris-Pratt over lines, so linear in the file and want whatever they hold.
-func (f *file) windows(want []string, norm func(string) string) ([]int, int) {
+// the file whose normalized lines equal want (and that accept, when not nil, takes), and
+// how many there are. It is Knuth-Morris-Pratt over lines, so linear in the file and want
+// whatever they hold.
+func (f *file) windows(want []string, norm func(string) string, accept func(w int) bool) ([]int, int) {
 	k := len(want)
-	if k > len(f.lines) {
+	if k > len(f.lines) || k == 0 {
 		return nil, 0
 	}
 	fail := make([]int, k)
@@ -360,9 +424,11 @@ func (f *file) windows(want []string, norm func(string) string) ([]int, int) {
 			j++
 		}
 		if j == k {
-			count++
-			if len(hits) < maxAmbiguousLines {
-				hits = append(hits, i-k+1)
+			if accept == nil || accept(i-k+1) {
+				count++
+				if len(hits) < maxAmbiguousLines {
+					hits = append(hits, i-k+1)
+				}
 			}
 			j = fail[j-1]
 		}
@@ -380,6 +446,10 @@ func (f *file) replace(w int, st Step, old, new model) (Result, error) {
 	k := len(old.lines)
 	last := f.lines[w+k-1]
 	r := Result{Start: f.lines[w].start, End: last.end, Step: st}
+	if old.partial {
+		fl := f.content(w + k - 1)
+		r.End = last.start + len(leading(fl)) + len(strings.TrimLeft(old.lines[k-1], " \t"))
+	}
 	lines, src, err := f.render(w, st, old, new)
 	if err != nil {
 		return Result{}, err
@@ -458,6 +528,11 @@ func (f *file) render(w int, st Step, old, new model) ([]string, []int, error) {
 			}
 		}
 		key := norm(l)
+		if old.partial && j == len(old.lines)-1 {
+			// Only the start of the file's line: no new line stands for all of it.
+			keys[j] = "\x00"
+			continue
+		}
 		keys[j] = key
 		if _, dup := same[key]; dup {
 			same[key] = -1

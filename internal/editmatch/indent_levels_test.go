@@ -2,6 +2,7 @@ package editmatch
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,30 @@ func TestSpaceUnit(t *testing.T) {
 		if got := spaceUnit(tt.text); got != tt.want {
 			t.Errorf("spaceUnit(%q) = %d, want %d", tt.text, got, tt.want)
 		}
+	}
+}
+
+// Issue 32.9: an old text with wrong indentation that ends inside a line matches as one
+// that ends at a line end does; the rest of the file's line stays.
+func TestMidLineEndWithWrongIndent(t *testing.T) {
+	py := "def f():\n    if x:\n        return 1\n"
+	for _, old := range []string{"  if x:\n      return", "if x:\n    return", "    if x:\n      return"} {
+		r, err := Find(py, old, strings.ReplaceAll(old, "return", "yield"))
+		if err != nil {
+			t.Errorf("Find(%q): %v", old, err)
+			continue
+		}
+		if got := r.Apply(py); got != "def f():\n    if x:\n        yield 1\n" {
+			t.Errorf("Find(%q): %q", old, got)
+		}
+	}
+	// Ending inside a line is no licence to match a line that merely starts the same way twice.
+	_, err := Find("a:\n  return 1\nb:\n  return 2\n", "a:\n    return", "a:\n    yield")
+	if err != nil {
+		t.Errorf("unique window: %v", err)
+	}
+	var amb *Ambiguous
+	if _, err := Find("a:\n  return 1\na:\n  return 2\n", "a:\n    return", "a:\n    yield"); !errors.As(err, &amb) {
+		t.Errorf("two windows: %v, want ambiguous", err)
 	}
 }
