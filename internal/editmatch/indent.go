@@ -223,7 +223,8 @@ func (r *reindenter) apply(i int, l string) (string, bool) {
 		// A part of a unit (alignment) stays as spaces, in the model's columns.
 		return strings.Repeat("\t", n) + strings.Repeat(" ", rem/max(r.num, 1)) + body, true
 	}
-	return strings.Repeat(" ", n) + body, true
+	// Alignment past a level (" * " under "/**" after a tab) stays too.
+	return strings.Repeat(" ", n+rem/max(r.num, 1)) + body, true
 }
 
 func leading(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }

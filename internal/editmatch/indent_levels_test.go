@@ -99,3 +99,16 @@ func TestMidLineEndWithWrongIndent(t *testing.T) {
 		t.Errorf("two windows: %v, want ambiguous", err)
 	}
 }
+
+// editbench "tabs for spaces" (web/static/llmfs.js): a JSDoc comment added with a tab
+// and a space before each " * " line kept its level but lost the alignment space.
+func TestReindentKeepsAlignment(t *testing.T) {
+	text := "class A {\n  a() {}\n  b() {}\n}\n"
+	r, err := Find(text, "\ta() {}\n\tb() {}\n", "\ta() {}\n\t/**\n\t * B.\n\t */\n\tb() {}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.Apply(text), "class A {\n  a() {}\n  /**\n   * B.\n   */\n  b() {}\n}\n"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
