@@ -336,6 +336,9 @@ func (f *file) lineSteps(old, new model, as Step, hint int) (Result, error) {
 			k := len(old.lines)
 			body := strings.TrimLeft(old.lines[k-1], " \t")
 			hits, count = f.windows(norm[:k-1], st.norm, func(w int) bool {
+				if w+k-1 >= len(f.lines) {
+					return false
+				}
 				fl := f.content(w + k - 1)
 				if st.step == Whitespace && leading(fl) != leading(old.lines[k-1]) {
 					return false
