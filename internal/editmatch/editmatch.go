@@ -7,14 +7,23 @@
 //   - whitespace: a window of whole lines equal to old's lines but for trailing whitespace
 //     (and a final newline the file lacks);
 //   - indent: a window equal but for leading and trailing whitespace; the replacement is
-//     re-indented to the file's indentation, tabs or spaces, keeping its relative depth;
+//     re-indented to the file's indentation, tabs or spaces, keeping its relative depth
+//     by one rule that holds at every level of old's lines; when none does, each line
+//     keeps the indentation of the file line it stands for, or, where that would be a
+//     guess (tabs against spaces), the edit is refused with [ErrIndentation]. A
+//     replacement already written at the file's indentation is taken as written;
 //   - unicode: as indent, with typographic quotes, dashes, ellipses and unusual spaces
 //     read as their ASCII forms;
 //   - prefix: old's lines carry line-number prefixes copied from a numbered read (cat -n
 //     style "     7\t", "     7→", or "L7: "), numbered consecutively; they are stripped
 //     from old (and from new's lines that carry one) and the steps above run again.
 //
-// A step is accepted only when it matches exactly one place; several matches stop the search
+// The last line of an old text without a final newline may end inside the file's line.
+// Each replaced line keeps a line ending of the file's (the one of the line it stands
+// for), so a file with both CRLF and LF lines keeps both.
+//
+// A step is accepted only when it matches exactly one place, or when a copied line
+// number names one of several; several matches stop the search
 // with an [*Ambiguous] error, since a looser step would match them too. There is no
 // similarity or edit-distance guessing: when no step matches, the result is [ErrNotFound].
 package editmatch
