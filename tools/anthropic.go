@@ -120,6 +120,11 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memRoot string) (any
 			return nil, err
 		}
 		// Both SDKs' memory tools, like the text editor, refuse to create a file that exists.
+		if !memory {
+			if err := tb.checkWriteText(ctx, p, a.String("file_text", ""), "file_text"); err != nil {
+				return nil, err
+			}
+		}
 		res, err := tb.ws.Write(ctx, p, a.String("file_text", ""), llmfs.WriteOptions{Mode: llmfs.Create})
 		if err != nil {
 			instead := "change it with str_replace or insert"
@@ -132,6 +137,11 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memRoot string) (any
 	case "str_replace":
 		if err := need(a, cmd, "old_str"); err != nil {
 			return nil, err
+		}
+		if !memory {
+			if err := checkEditText(p, a.String("old_str", ""), a.String("new_str", ""), "new_str"); err != nil {
+				return nil, err
+			}
 		}
 		res, err := tb.ws.Edit(ctx, p, a.String("old_str", ""), a.String("new_str", ""), false)
 		if err != nil {
@@ -150,6 +160,11 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memRoot string) (any
 		}
 		if !ok {
 			return nil, invalid("insert needs the parameter \"insert_text\" (or \"new_str\")")
+		}
+		if !memory {
+			if err := checkEditText(p, "", text, "insert_text"); err != nil {
+				return nil, err
+			}
 		}
 		res, err := tb.ws.Insert(ctx, p, int(a.Int("insert_line", 0)), text)
 		if err != nil {
