@@ -97,6 +97,14 @@ var codexScenarios = []scenario{
 	{name: "022 a chunk anchored at the end of the file", in: map[string]string{"e.txt": "x\ny\nx\ny\n"},
 		patch: scenarioPatch("*** Update File: e.txt\n@@\n x\n-y\n+Y\n*** End of File\n"),
 		want:  map[string]string{"e.txt": "x\ny\nx\nY\n"}},
+	// Issue 31.8: a second add of one path would silently drop the first; refused, nothing written.
+	{name: "023 two adds of one path", in: map[string]string{"k.txt": "k\n"},
+		patch: scenarioPatch("*** Add File: twice.txt\n+first\n*** Add File: twice.txt\n+second\n"), code: llmfs.CodeInvalidArgument},
+	{name: "024 an add after an update of the file", in: map[string]string{"k.txt": "k\n"},
+		patch: scenarioPatch("*** Update File: k.txt\n@@\n-k\n+K\n*** Add File: k.txt\n+again\n"), code: llmfs.CodeInvalidArgument},
+	{name: "025 a delete then an add replaces the file", in: map[string]string{"k.txt": "k\n"},
+		patch: scenarioPatch("*** Delete File: k.txt\n*** Add File: k.txt\n+new\n"),
+		want:  map[string]string{"k.txt": "new\n"}},
 }
 
 // Issue 17.1, 17.3: Codex's apply_patch scenarios, each through the codex dialect's
