@@ -86,6 +86,28 @@ func inMemories(p string) error {
 	return nil
 }
 
+// inMemoriesReal checks that p is below /memories and, once its symbolic links are
+// followed, still below the directory /memories really is: a link inside the memory
+// directory must not lead the tool to the rest of the workspace (/memories itself may be a
+// link, to wherever the operator keeps the notes).
+func (tb *Toolbox) inMemoriesReal(ctx context.Context, p string) error {
+	if err := inMemories(p); err != nil {
+		return err
+	}
+	real, err := tb.ws.RealPath(ctx, p)
+	if err != nil {
+		return err
+	}
+	base, err := tb.ws.RealPath(ctx, MemoryRoot)
+	if err != nil {
+		return err
+	}
+	if real != base && !strings.HasPrefix(real, strings.TrimSuffix(base, "/")+"/") {
+		return &llmfs.Error{Code: llmfs.CodeInvalidPath, Path: p, Msg: fmt.Sprintf("%s leads through a symbolic link to %s, outside %s; the memory tool works only inside it", p, real, MemoryRoot)}
+	}
+	return nil
+}
+
 func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, error) {
 	cmd := a.String("command", "")
 	if !a.Has("command") {
@@ -97,7 +119,7 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 			return nil, err
 		}
 		if memory {
-			if err := inMemories(p); err != nil {
+			if err := tb.inMemoriesReal(ctx, p); err != nil {
 				return nil, err
 			}
 		}
@@ -180,7 +202,7 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memory bool) (any, e
 			return nil, err
 		}
 		for _, q := range []string{a.String("old_path", ""), a.String("new_path", "")} {
-			if err := inMemories(q); err != nil {
+			if err := tb.inMemoriesReal(ctx, q); err != nil {
 				return nil, err
 			}
 		}
@@ -209,7 +231,11 @@ func (tb *Toolbox) view(ctx context.Context, p string, a sj.Object, memory bool)
 		}
 		var lines []string
 		if !emptyMemories {
-			if lines, err = tb.tree(ctx, p, 2, 2000); err != nil {
+			var descend func(string) bool
+			if memory { // not into a link that leads out of /memories
+				descend = func(d string) bool { return tb.inMemoriesReal(ctx, d) == nil }
+			}
+			if lines, err = tb.tree(ctx, p, 2, 2000, descend); err != nil {
 				return nil, err
 			}
 		}
