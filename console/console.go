@@ -60,6 +60,7 @@ import (
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/console/history"
 	"github.com/llmfs/llmfs/internal/hostcheck"
+	"github.com/llmfs/llmfs/internal/pagepolicy"
 	"github.com/llmfs/llmfs/sysfiles"
 )
 
@@ -132,6 +133,7 @@ type guard struct {
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	pagepolicy.Set(w.Header(), false)
 	if !g.hosts.Host(r.Host) {
 		http.Error(w, "forbidden host", http.StatusForbidden)
 		return
@@ -140,9 +142,6 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "forbidden origin", http.StatusForbidden)
 		return
 	}
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("X-Frame-Options", "DENY")
-	w.Header().Set("Referrer-Policy", "no-referrer")
 	if strings.HasPrefix(r.URL.Path, "/api/") && !g.authorized(r.Header.Get("Authorization")) {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 		fail(w, http.StatusUnauthorized, "UNAUTHENTICATED", "missing or wrong bearer token")
