@@ -92,3 +92,24 @@ func TestNoArgumentsPrintsShortHelp(t *testing.T) {
 		t.Errorf("help is %d lines, want a short one", n)
 	}
 }
+
+// TestDoctorQuotesControlCharacters: a root whose name holds an escape sequence or a newline
+// is printed quoted, so it can neither drive the terminal nor forge a check's line (issue 31,
+// item 13).
+func TestDoctorQuotesControlCharacters(t *testing.T) {
+	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
+	base := t.TempDir()
+	good := filepath.Join(base, "a\x1b[2K\nok    forged")
+	if err := os.Mkdir(good, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{good, filepath.Join(base, "missing\x1b]0;title\a\r")} {
+		_, out := runDoctor(t, "--root", root, "--addr", "127.0.0.1:0")
+		if strings.ContainsAny(out, "\x1b\r\a") || strings.Contains(out, "\nok    forged") {
+			t.Errorf("root %q printed raw:\n%s", root, out)
+		}
+		if !strings.Contains(out, `\x1b`) {
+			t.Errorf("root %q: the escape is not shown quoted:\n%s", root, out)
+		}
+	}
+}
