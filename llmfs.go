@@ -104,8 +104,10 @@ type Workspace struct {
 	virtual bool         // paths are virtual: "/" is the root, ".." refused (see Virtual)
 	windows bool         // paths follow the Windows rules too (path_windows_rules.go)
 	deny    *denyRules   // nil: nothing denied
-	quota   *quotaState  // nil: no quota; shared by sessions
-	bad     error        // invalid options: every operation fails with it
+	// reserved are the store names llmfs keeps for itself, case-folded (reserved.go).
+	reserved []string
+	quota    *quotaState // nil: no quota; shared by sessions
+	bad      error       // invalid options: every operation fails with it
 
 	actor     string          // who makes the changes, for the journal (journal.go)
 	jr        store.Journaler // nil: changes are not journaled
@@ -161,7 +163,7 @@ func (w *Workspace) setPolicy(opts *Options) error {
 		return err
 	}
 	w.deny = d
-	return nil
+	return w.setReserved()
 }
 
 // Err returns the error that makes every operation of w fail, if its options were invalid.

@@ -791,3 +791,7 @@ func (e *upperEntry) Info() (fs.FileInfo, error) {
 	fi, err := store.Lstat(e.ctx, e.o.upper.Store, up(e.name))
 	return fi, rename(err, e.name)
 }
+
+// Reserved implements [store.Reserver]: what the base keeps for llmfs is out of bounds in
+// the overlay too.
+func (o *Overlay) Reserved() []string { return store.Reserved(o.base) }
