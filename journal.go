@@ -78,9 +78,10 @@ func (w *Workspace) Prune(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// maxJournalBlob is the largest content the journal keeps of a file; a larger file's
-// versions are recorded by hash and size alone, and a change to it cannot be undone.
-const maxJournalBlob = 64 << 20
+// DefaultUndoMaxFileBytes is the largest content the journal keeps of a file unless
+// [Options.UndoMaxFileBytes] says otherwise; a larger file's versions are recorded by hash
+// and size alone, and a change to it cannot be undone.
+const DefaultUndoMaxFileBytes = 64 << 20
 
 // WithActor returns a session of w (see [Workspace.Session]) whose changes are journaled as
 // made by actor: "cli", "mcp:<session>", "acp:<session>", "web", "review", or any name.
@@ -120,7 +121,7 @@ func journaled[T any](ctx context.Context, w *Workspace, op string, fn func(w *W
 	var ferr error
 	err := j.Apply(ctx, w.Actor(), func(tx store.JournalTx) error {
 		v := *w
-		v.store = &recorder{tx: tx, op: op}
+		v.store = &recorder{tx: tx, op: op, max: w.undoMax}
 		v.inJournal = true
 		res, ferr = fn(&v)
 		return ferr
@@ -151,8 +152,9 @@ func (w *Workspace) Record(ctx context.Context, actor, op string, fn func(s stor
 // recorder is the store a change set's operations see: the change set's transaction, with
 // each change recorded before it is made and settled after.
 type recorder struct {
-	tx store.JournalTx
-	op string
+	tx  store.JournalTx
+	op  string
+	max int64 // the largest content kept ([Options.UndoMaxFileBytes])
 }
 
 var (
@@ -226,7 +228,7 @@ func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, op
 	}
 	var n int64
 	err = r.do(ctx, func() (plan, error) {
-		before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
+		before, old, err := store.Snapshot(ctx, r.tx, name, r.max)
 		if err != nil {
 			return plan{}, err
 		}
@@ -240,7 +242,7 @@ func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, op
 			} else if after, err = r.appendedVersion(ctx, name, before, data); err != nil {
 				return plan{}, err
 			}
-		} else if len(data) <= maxJournalBlob {
+		} else if int64(len(data)) <= r.max {
 			blobs = append(blobs, data)
 		}
 		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: after}}, blobs}, nil
@@ -307,7 +309,7 @@ func (r *recorder) Mkdir(ctx context.Context, name string) error {
 
 func (r *recorder) Remove(ctx context.Context, name string) error {
 	return r.do(ctx, func() (plan, error) {
-		before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
+		before, old, err := store.Snapshot(ctx, r.tx, name, r.max)
 		if err != nil {
 			return plan{}, err
 		}
@@ -319,7 +321,7 @@ func (r *recorder) Remove(ctx context.Context, name string) error {
 // content with hash.
 func (r *recorder) RemoveIf(ctx context.Context, name, hash string) error {
 	return r.do(ctx, func() (plan, error) {
-		before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
+		before, old, err := store.Snapshot(ctx, r.tx, name, r.max)
 		if err != nil {
 			return plan{}, err
 		}
@@ -329,7 +331,7 @@ func (r *recorder) RemoveIf(ctx context.Context, name, hash string) error {
 
 func (r *recorder) Rename(ctx context.Context, oldname, newname string) error {
 	return r.do(ctx, func() (plan, error) {
-		before, old, err := store.Snapshot(ctx, r.tx, oldname, maxJournalBlob)
+		before, old, err := store.Snapshot(ctx, r.tx, oldname, r.max)
 		if err != nil {
 			return plan{}, err
 		}
@@ -345,7 +347,7 @@ func (r *recorder) Rename(ctx context.Context, oldname, newname string) error {
 
 func (r *recorder) Copy(ctx context.Context, src, dst string) error {
 	return r.do(ctx, func() (plan, error) {
-		v, data, err := store.Snapshot(ctx, r.tx, src, maxJournalBlob)
+		v, data, err := store.Snapshot(ctx, r.tx, src, r.max)
 		if err != nil {
 			return plan{}, err
 		}

@@ -9,6 +9,7 @@
 package llmfs
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"strings"
@@ -88,6 +89,12 @@ type Options struct {
 	// Retention bounds the history kept; the zero value means [DefaultRetention], and a
 	// negative field no bound. History never counts against the quota.
 	Retention store.Retention
+	// UndoMaxFileBytes is the largest file whose content the journal keeps, before and
+	// after each change, so that the change can be undone; a change to a larger file is
+	// recorded by hash and size alone and cannot be undone. 0 means
+	// [DefaultUndoMaxFileBytes]. The journal holds such content in memory while it
+	// records it.
+	UndoMaxFileBytes int64
 }
 
 // Workspace is a file system for an agent: a store, a root, and the rules for paths.
@@ -113,6 +120,7 @@ type Workspace struct {
 	jr        store.Journaler // nil: changes are not journaled
 	inJournal bool            // a view inside a change set: do not start another
 	keep      store.Retention // Options.Retention
+	undoMax   int64           // Options.UndoMaxFileBytes, default filled in
 }
 
 // New returns a workspace over s. Store names map to absolute paths under opts.Root
@@ -140,6 +148,7 @@ func New(s store.Store, opts *Options) *Workspace {
 		quota:   newQuotaState(opts.Quota),
 		actor:   opts.Actor,
 		keep:    opts.Retention,
+		undoMax: cmp.Or(opts.UndoMaxFileBytes, DefaultUndoMaxFileBytes),
 	}
 	if j, ok := s.(store.Journaler); ok && !opts.NoJournal {
 		w.jr = j
@@ -157,6 +166,9 @@ func (w *Workspace) setPolicy(opts *Options) error {
 	}
 	if err := opts.Quota.validate(); err != nil {
 		return err
+	}
+	if opts.UndoMaxFileBytes < 0 {
+		return &Error{Code: CodeInvalidArgument, Msg: fmt.Sprintf("invalid UndoMaxFileBytes %d: want 0 (the default, %d) or a positive size in bytes", opts.UndoMaxFileBytes, DefaultUndoMaxFileBytes)}
 	}
 	d, err := newDenyRules(opts)
 	if err != nil {
