@@ -163,6 +163,7 @@ var (
 	_ store.Lstater            = (*recorder)(nil)
 	_ store.Resolver           = (*recorder)(nil)
 	_ store.ConditionalRemover = (*recorder)(nil)
+	_ store.ChainMaker         = (*recorder)(nil)
 )
 
 func (r *recorder) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
@@ -200,6 +201,17 @@ const maxLookAgain = 100
 // do plans the changes (looking at the paths now), records them, runs the change, and
 // settles them by its outcome.
 func (r *recorder) do(ctx context.Context, prepare func() (plan, error), change func() error) error {
+	return r.doPart(ctx, prepare, func(n int) (int, error) {
+		if err := change(); err != nil {
+			return 0, err
+		}
+		return n, nil
+	})
+}
+
+// doPart is do for a change that may land in part: given the number of changes planned,
+// it returns how many of the first landed.
+func (r *recorder) doPart(ctx context.Context, prepare func() (plan, error), change func(n int) (int, error)) error {
 	for attempt := 1; ; attempt++ {
 		p, err := prepare()
 		if err == nil {
@@ -213,9 +225,16 @@ func (r *recorder) do(ctx context.Context, prepare func() (plan, error), change 
 		if err != nil {
 			return err
 		}
-		err = change()
-		if serr := r.tx.Settle(ctx, p.changes, err == nil); serr != nil && err == nil {
-			err = serr
+		landed, err := change(len(p.changes))
+		if landed > 0 {
+			if serr := r.tx.Settle(ctx, p.changes[:landed], true); serr != nil && err == nil {
+				err = serr
+			}
+		}
+		if landed < len(p.changes) {
+			if serr := r.tx.Settle(ctx, p.changes[landed:], false); serr != nil && err == nil {
+				err = serr
+			}
 		}
 		return err
 	}
@@ -293,18 +312,36 @@ func nonNil(blobs [][]byte) [][]byte {
 }
 
 func (r *recorder) Mkdir(ctx context.Context, name string) error {
+	_, err := r.MkdirChain(ctx, []string{name})
+	return err
+}
+
+// MkdirChain implements [store.ChainMaker]: one record for the whole chain. Only its
+// first directory is looked at: the others lie inside it, so they are absent if it is.
+func (r *recorder) MkdirChain(ctx context.Context, dirs []string) (int, error) {
 	op := ChangeMkdir // also the parents a write or a move makes
 	switch r.op {
 	case ChangeUndo, ChangeRestore, ChangeSystem:
 		op = r.op
 	}
-	return r.do(ctx, func() (plan, error) {
-		before, _, err := store.Snapshot(ctx, r.tx, name, 0)
+	var made int
+	err := r.doPart(ctx, func() (plan, error) {
+		before, _, err := store.Snapshot(ctx, r.tx, dirs[0], 0)
 		if err != nil {
 			return plan{}, err
 		}
-		return plan{changes: []*store.Change{{Op: op, Path: name, Before: before, After: store.Version{Kind: store.Dir}}}}, nil
-	}, func() error { return r.tx.Mkdir(ctx, name) })
+		changes := make([]*store.Change, len(dirs))
+		for i, d := range dirs {
+			changes[i] = &store.Change{Op: op, Path: d, Before: before, After: store.Version{Kind: store.Dir}}
+			before = store.Version{Kind: store.Absent}
+		}
+		return plan{changes: changes}, nil
+	}, func(int) (int, error) {
+		var err error
+		made, err = store.MkdirChain(ctx, r.tx, dirs)
+		return made, err
+	})
+	return made, err
 }
 
 func (r *recorder) Remove(ctx context.Context, name string) error {
