@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/store/mem"
+	"github.com/llmfs/llmfs/store/overlay"
 )
 
 // openWithCacheInside opens a workspace whose root holds llmfs's cache directory, as
@@ -210,5 +212,28 @@ func TestReservedRelaxed(t *testing.T) {
 func closeStore(w *llmfs.Workspace) {
 	if c, ok := w.Store().(io.Closer); ok {
 		c.Close()
+	}
+}
+
+// TestReservedUnderReview: over a review layer (--review), a symbolic link into the cache
+// is refused too: the overlay resolves links as its base does.
+func TestReservedUnderReview(t *testing.T) {
+	ctx := context.Background()
+	w, root, _ := openWithCacheInside(t, ".cache/llmfs", llmfs.Options{})
+	if err := os.Symlink(".cache/llmfs", filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	ov, err := overlay.New(ctx, w.Store(), mem.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw := w.WithStore(ov)
+	for _, p := range []string{".cache/llmfs/note.txt", "link/note.txt"} {
+		if _, err := rw.Read(ctx, p, llmfs.ReadOptions{}); llmfs.CodeOf(err) != llmfs.CodePermissionDenied {
+			t.Errorf("read %s under review: err = %v, want PERMISSION_DENIED", p, err)
+		}
+		if _, err := rw.Write(ctx, p, "x", llmfs.WriteOptions{}); llmfs.CodeOf(err) != llmfs.CodePermissionDenied {
+			t.Errorf("write %s under review: err = %v, want PERMISSION_DENIED", p, err)
+		}
 	}
 }

@@ -807,3 +807,10 @@ func (e *upperEntry) Info() (fs.FileInfo, error) {
 // Reserved implements [store.Reserver]: what the base keeps for llmfs is out of bounds in
 // the overlay too.
 func (o *Overlay) Reserved() []string { return store.Reserved(o.base) }
+
+// RealName implements [store.Resolver] with the base's answer: symbolic links live in the
+// base only (the overlay makes none), so a link the agent reads through leads where the
+// base says, and the workspace's deny rules and reserved names judge its target.
+func (o *Overlay) RealName(ctx context.Context, name string) (string, error) {
+	return store.RealName(ctx, o.base, name)
+}
