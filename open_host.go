@@ -67,6 +67,10 @@ func Open(opts *Options) (*Workspace, error) {
 		if w.base == "" {
 			w.base = "."
 		}
+		if err := w.setReserved(); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	return w, nil
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/internal/termtext"
+	"github.com/llmfs/llmfs/store/osdir"
 )
 
 var doctorCmd = &command{
@@ -72,6 +73,11 @@ func oneLine(s string) string {
 	return strings.ReplaceAll(termtext.Text(s), "\n", `\n`)
 }
 
+// warn reports something that works but should be changed, and how; it is no failure.
+func (d *doctor) warn(what, msg, fix string) {
+	fmt.Fprintf(d.w, "WARN  %-10s %s\n      fix: %s\n", what, msg, fix)
+}
+
 func (d *doctor) run(ctx context.Context, f *wsFlags, addr string) {
 	version := "(devel)"
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
@@ -82,7 +88,7 @@ func (d *doctor) run(ctx context.Context, f *wsFlags, addr string) {
 	if f.storeDSN != "" || d.checkRoot(f) {
 		d.checkWorkspace(ctx, f)
 	}
-	d.checkCache()
+	d.checkCache(f)
 	d.checkAddr(addr)
 }
 
@@ -146,15 +152,11 @@ func (d *doctor) checkWorkspace(ctx context.Context, f *wsFlags) {
 }
 
 // checkCache checks the directory where a host workspace keeps its metadata.
-func (d *doctor) checkCache() {
-	dir := os.Getenv("LLMFS_CACHE_DIR")
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			d.fail("cache", err, "set LLMFS_CACHE_DIR to a directory you own (or set HOME)")
-			return
-		}
-		dir = filepath.Join(cache, "llmfs")
+func (d *doctor) checkCache(f *wsFlags) {
+	dir, err := osdir.CacheDir()
+	if err != nil {
+		d.fail("cache", err, "set LLMFS_CACHE_DIR to a directory you own (or set HOME)")
+		return
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		d.fail("cache", err, "set LLMFS_CACHE_DIR to a directory you own")
@@ -165,6 +167,24 @@ func (d *doctor) checkCache() {
 		return
 	}
 	d.ok("cache", "%s is writable", termtext.Name(dir))
+	if f.storeDSN == "" {
+		d.checkCacheInRoot(cmp.Or(f.root, "."), dir)
+	}
+}
+
+// checkCacheInRoot warns when the cache directory lies inside the root (llmfs mcp --root ~):
+// llmfs hides it from the agent and refuses every operation on it, but the user's own
+// tools over the root (version control, backups, a search) see the journal.
+func (d *doctor) checkCacheInRoot(root, cache string) {
+	r, err1 := filepath.EvalSymlinks(root)
+	c, err2 := filepath.EvalSymlinks(cache)
+	if err1 != nil || err2 != nil {
+		return
+	}
+	if rel, err := filepath.Rel(r, c); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+		d.warn("cache", fmt.Sprintf("the cache directory %s lies inside the root %s: llmfs keeps it from the agent, but it is part of the tree your own tools see", termtext.Name(cache), termtext.Name(root)),
+			"set LLMFS_CACHE_DIR to a directory outside the root, e.g. export LLMFS_CACHE_DIR=/var/tmp/llmfs-$USER")
+	}
 }
 
 // portFix is what to do when serve's address is taken; doctor and serve both say it.

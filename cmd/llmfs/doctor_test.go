@@ -113,3 +113,21 @@ func TestDoctorQuotesControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorWarnsCacheInsideRoot: doctor says when llmfs's cache lies inside the root,
+// and how to move it (issue 31, item 1).
+func TestDoctorWarnsCacheInsideRoot(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("LLMFS_CACHE_DIR", filepath.Join(root, ".cache", "llmfs"))
+	code, out := runDoctor(t, "--root", root, "--addr", "127.0.0.1:0")
+	if code != 0 {
+		t.Errorf("exit %d, want 0 (a warning is no failure):\n%s", code, out)
+	}
+	if !strings.Contains(out, "WARN  cache") || !strings.Contains(out, "set LLMFS_CACHE_DIR to a directory outside the root") {
+		t.Errorf("no warning about the cache inside the root:\n%s", out)
+	}
+	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
+	if _, out := runDoctor(t, "--root", root, "--addr", "127.0.0.1:0"); strings.Contains(out, "WARN") {
+		t.Errorf("a warning with the cache elsewhere:\n%s", out)
+	}
+}
