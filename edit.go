@@ -198,6 +198,10 @@ func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, in
 		case n > 1 && !e.ReplaceAll:
 			return "", 0, "", notUnique(p, text, old, n, label)
 		}
+		if !e.ReplaceAll {
+			// New that carries the indentation old left out replaces it (editmatch.WidenToIndent).
+			old = editmatch.WidenToIndent(text, old, new)
+		}
 		// Indentation or quotes in new that break the file's own conventions (editmatch.Adopt).
 		new, step := editmatch.Adopt(text, old, new)
 		matched = looser(matched, step)
@@ -294,7 +298,9 @@ func notUnique(p, text, old string, n int, label string) error {
 // notFound says the old text is absent and points to the line of the file most like the
 // first non-blank line of old, if one is close enough to be the intended one.
 func notFound(p, text, old, label string) error {
-	msg := fmt.Sprintf("%sthe old text was not found in %s. It must match the file exactly, including whitespace and indentation.", label, p)
+	// The tolerant steps forgive some differences (editmatch.go): the message says which,
+	// so that it never tells the model to fix what was forgiven.
+	msg := fmt.Sprintf("%sthe old text was not found in %s, even with differences in indentation, trailing whitespace, quotes and copied line numbers forgiven. Copy it from the file exactly.", label, p)
 	first := ""
 	for l := range strings.SplitSeq(old, "\n") {
 		if strings.TrimSpace(l) != "" {
@@ -311,6 +317,8 @@ func notFound(p, text, old, label string) error {
 		msg += " No line of the file is similar to its first line; read the file to see its current content."
 	case line == first:
 		msg += fmt.Sprintf(" Line %d matches its first line exactly, so a later line differs; read the file again from line %d and copy the text exactly.", n, n)
+	case strings.TrimSpace(line) == strings.TrimSpace(first):
+		msg += fmt.Sprintf(" Line %d matches its first line but for indentation, which is forgiven, so a later line differs; read the file again from line %d and copy the text exactly.", n, n)
 	case score == 1:
 		msg += fmt.Sprintf(" The most similar line is %d, which differs from its first line only in whitespace: %q.", n, clip(line))
 	default:

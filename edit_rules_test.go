@@ -71,9 +71,9 @@ func TestEditRules(t *testing.T) {
 			{"x := 1", "x := 1", llmfs.CodeInvalidArgument, "the old and new text are the same, so the edit would change nothing"},
 			{"return nil", "return err", llmfs.CodePatternNotUnique, "the old text occurs 9 times in f.go (first at lines 2, 4, 6, 8, 10). Include more surrounding lines to make it unique, or set replace_all to replace every occurrence."},
 			{"x := 3\nreturn nil", "x := 3\nreturn err", "", ""},
-			{"return  nil", "y", llmfs.CodePatternNotFound, "the old text was not found in f.go. It must match the file exactly, including whitespace and indentation. The most similar line is 2, which differs from its first line only in whitespace: \"return nil\"."},
-			{"x := 10", "y", llmfs.CodePatternNotFound, "the old text was not found in f.go. It must match the file exactly, including whitespace and indentation. The most similar line is 1: \"x := 1\"."},
-			{"\n\n  zzz qqq\n", "y", llmfs.CodePatternNotFound, "the old text was not found in f.go. It must match the file exactly, including whitespace and indentation. No line of the file is similar to its first line; read the file to see its current content."},
+			{"return  nil", "y", llmfs.CodePatternNotFound, "the old text was not found in f.go, even with differences in indentation, trailing whitespace, quotes and copied line numbers forgiven. Copy it from the file exactly. The most similar line is 2, which differs from its first line only in whitespace: \"return nil\"."},
+			{"x := 10", "y", llmfs.CodePatternNotFound, "the old text was not found in f.go, even with differences in indentation, trailing whitespace, quotes and copied line numbers forgiven. Copy it from the file exactly. The most similar line is 1: \"x := 1\"."},
+			{"\n\n  zzz qqq\n", "y", llmfs.CodePatternNotFound, "the old text was not found in f.go, even with differences in indentation, trailing whitespace, quotes and copied line numbers forgiven. Copy it from the file exactly. No line of the file is similar to its first line; read the file to see its current content."},
 		}
 		for _, tc := range tests {
 			_, err := ws.Edit(ctx, "f.go", tc.old, tc.new, false)

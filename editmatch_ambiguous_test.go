@@ -10,7 +10,8 @@ import (
 // Issue 17.4: at every tolerant level (trailing whitespace, indentation, typographic
 // punctuation, copied line-number prefixes) an old text that the level matches in two
 // places is refused, by an edit and by a patch alike, with PATTERN_NOT_UNIQUE naming the
-// level, and the file is left as it was. A tolerant step never picks one of several.
+// level, and the file is left as it was. A tolerant step never picks one of several,
+// unless a copied line number names one of them (issue 32.9).
 func TestTolerantAmbiguousRefused(t *testing.T) {
 	type test struct {
 		level, text, old, new string
@@ -20,7 +21,8 @@ func TestTolerantAmbiguousRefused(t *testing.T) {
 		{"whitespace", "x  \ny\nx\t\ny\n", "x\ny\n", "x\nz\n", "ignoring trailing whitespace"},
 		{"indent", "a:\n  x = 1\nb:\n    x = 1\n", "\tx = 1\n", "\tx = 2\n", "ignoring indentation"},
 		{"unicode", "s = 'a - b'\n  s = 'a - b'\n", "s = \u2018a \u2014 b\u2019\n", "s = 'c'\n", "ignoring indentation and typographic punctuation"},
-		{"prefix", "x()\ny()\nx()\ny()\n", "     1\tx()\n     2\ty()\n", "     1\tx()\n     2\tz()\n", "ignoring copied line-number prefixes"},
+		// Numbers that name neither place (issue 32.9: one that names a place picks it).
+		{"prefix", "x()\ny()\nx()\ny()\n", "     7\tx()\n     8\ty()\n", "     7\tx()\n     8\tz()\n", "ignoring copied line-number prefixes"},
 	}
 	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
 		for _, tt := range tests {

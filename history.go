@@ -269,6 +269,9 @@ func (w *Workspace) WaitChange(ctx context.Context, after int64) error {
 // deniedName reports whether the store name falls under a deny rule, by its name alone: the
 // journal shows what happened to a path, which may no longer exist to be resolved.
 func (w *Workspace) deniedName(name string) bool {
+	if w.isReserved(name) {
+		return true
+	}
 	if w.deny == nil {
 		return false
 	}

@@ -86,9 +86,10 @@ func (w *Workspace) Prune(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// maxJournalBlob is the largest content the journal keeps of a file; a larger file's
-// versions are recorded by hash and size alone, and a change to it cannot be undone.
-const maxJournalBlob = 64 << 20
+// DefaultUndoMaxFileBytes is the largest content the journal keeps of a file unless
+// [Options.UndoMaxFileBytes] says otherwise; a larger file's versions are recorded by hash
+// and size alone, and a change to it cannot be undone.
+const DefaultUndoMaxFileBytes = 64 << 20
 
 // WithActor returns a session of w (see [Workspace.Session]) whose changes are journaled as
 // made by actor: "cli", "mcp:<session>", "acp:<session>", "web", "review", or any name.
@@ -128,7 +129,7 @@ func journaled[T any](ctx context.Context, w *Workspace, op string, fn func(w *W
 	var ferr error
 	err := j.Apply(ctx, w.Actor(), func(tx store.JournalTx) error {
 		v := *w
-		v.store = &recorder{tx: tx, op: op}
+		v.store = &recorder{tx: tx, op: op, max: w.undoMax}
 		v.inJournal = true
 		res, ferr = fn(&v)
 		return ferr
@@ -159,8 +160,9 @@ func (w *Workspace) Record(ctx context.Context, actor, op string, fn func(s stor
 // recorder is the store a change set's operations see: the change set's transaction, with
 // each change recorded before it is made and settled after.
 type recorder struct {
-	tx store.JournalTx
-	op string
+	tx  store.JournalTx
+	op  string
+	max int64 // the largest content kept ([Options.UndoMaxFileBytes])
 }
 
 var (
@@ -169,6 +171,7 @@ var (
 	_ store.Lstater            = (*recorder)(nil)
 	_ store.Resolver           = (*recorder)(nil)
 	_ store.ConditionalRemover = (*recorder)(nil)
+	_ store.ChainMaker         = (*recorder)(nil)
 )
 
 func (r *recorder) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
@@ -206,6 +209,17 @@ const maxLookAgain = 100
 // do plans the changes (looking at the paths now), records them, runs the change, and
 // settles them by its outcome.
 func (r *recorder) do(ctx context.Context, prepare func() (plan, error), change func() error) error {
+	return r.doPart(ctx, prepare, func(n int) (int, error) {
+		if err := change(); err != nil {
+			return 0, err
+		}
+		return n, nil
+	})
+}
+
+// doPart is do for a change that may land in part: given the number of changes planned,
+// it returns how many of the first landed.
+func (r *recorder) doPart(ctx context.Context, prepare func() (plan, error), change func(n int) (int, error)) error {
 	for attempt := 1; ; attempt++ {
 		p, err := prepare()
 		if err == nil {
@@ -219,9 +233,16 @@ func (r *recorder) do(ctx context.Context, prepare func() (plan, error), change 
 		if err != nil {
 			return err
 		}
-		err = change()
-		if serr := r.tx.Settle(ctx, p.changes, err == nil); serr != nil && err == nil {
-			err = serr
+		landed, err := change(len(p.changes))
+		if landed > 0 {
+			if serr := r.tx.Settle(ctx, p.changes[:landed], true); serr != nil && err == nil {
+				err = serr
+			}
+		}
+		if landed < len(p.changes) {
+			if serr := r.tx.Settle(ctx, p.changes[landed:], false); serr != nil && err == nil {
+				err = serr
+			}
 		}
 		return err
 	}
@@ -234,7 +255,7 @@ func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, op
 	}
 	var n int64
 	err = r.do(ctx, func() (plan, error) {
-		before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
+		before, old, err := store.Snapshot(ctx, r.tx, name, r.max)
 		if err != nil {
 			return plan{}, err
 		}
@@ -248,7 +269,7 @@ func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, op
 			} else if after, err = r.appendedVersion(ctx, name, before, data); err != nil {
 				return plan{}, err
 			}
-		} else if len(data) <= maxJournalBlob {
+		} else if int64(len(data)) <= r.max {
 			blobs = append(blobs, data)
 		}
 		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: after}}, blobs}, nil
@@ -299,23 +320,41 @@ func nonNil(blobs [][]byte) [][]byte {
 }
 
 func (r *recorder) Mkdir(ctx context.Context, name string) error {
+	_, err := r.MkdirChain(ctx, []string{name})
+	return err
+}
+
+// MkdirChain implements [store.ChainMaker]: one record for the whole chain. Only its
+// first directory is looked at: the others lie inside it, so they are absent if it is.
+func (r *recorder) MkdirChain(ctx context.Context, dirs []string) (int, error) {
 	op := ChangeMkdir // also the parents a write or a move makes
 	switch r.op {
 	case ChangeUndo, ChangeRestore, ChangeGenerate, ChangeSystem:
 		op = r.op
 	}
-	return r.do(ctx, func() (plan, error) {
-		before, _, err := store.Snapshot(ctx, r.tx, name, 0)
+	var made int
+	err := r.doPart(ctx, func() (plan, error) {
+		before, _, err := store.Snapshot(ctx, r.tx, dirs[0], 0)
 		if err != nil {
 			return plan{}, err
 		}
-		return plan{changes: []*store.Change{{Op: op, Path: name, Before: before, After: store.Version{Kind: store.Dir}}}}, nil
-	}, func() error { return r.tx.Mkdir(ctx, name) })
+		changes := make([]*store.Change, len(dirs))
+		for i, d := range dirs {
+			changes[i] = &store.Change{Op: op, Path: d, Before: before, After: store.Version{Kind: store.Dir}}
+			before = store.Version{Kind: store.Absent}
+		}
+		return plan{changes: changes}, nil
+	}, func(int) (int, error) {
+		var err error
+		made, err = store.MkdirChain(ctx, r.tx, dirs)
+		return made, err
+	})
+	return made, err
 }
 
 func (r *recorder) Remove(ctx context.Context, name string) error {
 	return r.do(ctx, func() (plan, error) {
-		before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
+		before, old, err := store.Snapshot(ctx, r.tx, name, r.max)
 		if err != nil {
 			return plan{}, err
 		}
@@ -327,7 +366,7 @@ func (r *recorder) Remove(ctx context.Context, name string) error {
 // content with hash.
 func (r *recorder) RemoveIf(ctx context.Context, name, hash string) error {
 	return r.do(ctx, func() (plan, error) {
-		before, old, err := store.Snapshot(ctx, r.tx, name, maxJournalBlob)
+		before, old, err := store.Snapshot(ctx, r.tx, name, r.max)
 		if err != nil {
 			return plan{}, err
 		}
@@ -337,7 +376,7 @@ func (r *recorder) RemoveIf(ctx context.Context, name, hash string) error {
 
 func (r *recorder) Rename(ctx context.Context, oldname, newname string) error {
 	return r.do(ctx, func() (plan, error) {
-		before, old, err := store.Snapshot(ctx, r.tx, oldname, maxJournalBlob)
+		before, old, err := store.Snapshot(ctx, r.tx, oldname, r.max)
 		if err != nil {
 			return plan{}, err
 		}
@@ -353,7 +392,7 @@ func (r *recorder) Rename(ctx context.Context, oldname, newname string) error {
 
 func (r *recorder) Copy(ctx context.Context, src, dst string) error {
 	return r.do(ctx, func() (plan, error) {
-		v, data, err := store.Snapshot(ctx, r.tx, src, maxJournalBlob)
+		v, data, err := store.Snapshot(ctx, r.tx, src, r.max)
 		if err != nil {
 			return plan{}, err
 		}

@@ -34,6 +34,7 @@
 package llmfs
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"strings"
@@ -113,6 +114,12 @@ type Options struct {
 	// Retention bounds the history kept; the zero value means [DefaultRetention], and a
 	// negative field no bound. History never counts against the quota.
 	Retention store.Retention
+	// UndoMaxFileBytes is the largest file whose content the journal keeps, before and
+	// after each change, so that the change can be undone; a change to a larger file is
+	// recorded by hash and size alone and cannot be undone. 0 means
+	// [DefaultUndoMaxFileBytes]. The journal holds such content in memory while it
+	// records it.
+	UndoMaxFileBytes int64
 
 	// Host describes how the store maps onto the host's file system. Package host sets it
 	// for a store over a host directory; leave it zero for any other store.
@@ -149,13 +156,16 @@ type Workspace struct {
 	virtual bool         // paths are virtual: "/" is the root, ".." refused (see Virtual)
 	windows bool         // paths follow the Windows rules too (path_windows_rules.go)
 	deny    *denyRules   // nil: nothing denied
-	quota   *quotaState  // nil: no quota; shared by sessions
-	bad     error        // invalid options: every operation fails with it
+	// reserved are the store names llmfs keeps for itself, case-folded (reserved.go).
+	reserved []string
+	quota    *quotaState // nil: no quota; shared by sessions
+	bad      error       // invalid options: every operation fails with it
 
 	actor     string          // who makes the changes, for the journal (journal.go)
 	jr        store.Journaler // nil: changes are not journaled
 	inJournal bool            // a view inside a change set: do not start another
 	keep      store.Retention // Options.Retention
+	undoMax   int64           // Options.UndoMaxFileBytes, default filled in
 }
 
 // New returns a workspace over s. Store names map to absolute paths under opts.Root
@@ -183,6 +193,7 @@ func New(s store.Store, opts *Options) *Workspace {
 		quota:   newQuotaState(opts.Quota),
 		actor:   opts.Actor,
 		keep:    opts.Retention,
+		undoMax: cmp.Or(opts.UndoMaxFileBytes, DefaultUndoMaxFileBytes),
 	}
 	if j, ok := s.(store.Journaler); ok && !opts.NoJournal {
 		w.jr = j
@@ -215,12 +226,15 @@ func (w *Workspace) setPolicy(opts *Options) error {
 	if err := opts.Quota.validate(); err != nil {
 		return err
 	}
+	if opts.UndoMaxFileBytes < 0 {
+		return &Error{Code: CodeInvalidArgument, Msg: fmt.Sprintf("invalid UndoMaxFileBytes %d: want 0 (the default, %d) or a positive size in bytes", opts.UndoMaxFileBytes, DefaultUndoMaxFileBytes)}
+	}
 	d, err := newDenyRules(opts)
 	if err != nil {
 		return err
 	}
 	w.deny = d
-	return nil
+	return w.setReserved()
 }
 
 // Err returns the error that makes every operation of w fail, if its options were invalid.

@@ -181,9 +181,9 @@ func (w *Workspace) commitPatch(ctx context.Context, pl *patch.Plan, files map[s
 	var done []*patchFile
 	var made []string
 	fail := func(err error) error {
-		w.undoPatch(ctx, done)
+		left := w.undoPatch(ctx, done)
 		w.removeMade(ctx, made)
-		return err
+		return halfApplied(err, left)
 	}
 	for pass := 0; pass < 2; pass++ {
 		for _, fp := range pl.Files {
@@ -249,22 +249,63 @@ func (w *Workspace) patchRemove(ctx context.Context, pf *patchFile) error {
 }
 
 // undoPatch puts back the files a failed patch already changed, newest first: each only if
-// it still holds what the patch left there, so nobody else's later write is lost.
-func (w *Workspace) undoPatch(ctx context.Context, done []*patchFile) {
+// it still holds what the patch left there, so nobody else's later write is lost. It
+// returns the files it could not put back, each with why.
+func (w *Workspace) undoPatch(ctx context.Context, done []*patchFile) []notUndone {
 	ctx = context.WithoutCancel(ctx)
+	var left []notUndone
 	for i := len(done) - 1; i >= 0; i-- {
 		pf := done[i]
+		var err error
 		switch {
 		case pf.plan.Delete:
-			_ = w.patchWrite(ctx, pf.r, pf.plan.Before, store.WriteOptions{IfAbsent: true})
+			err = w.patchWrite(ctx, pf.r, pf.plan.Before, store.WriteOptions{IfAbsent: true})
 		case !pf.exists:
 			removed := w.removing(pf.r.name)
-			err := store.RemoveIf(ctx, w.store, pf.r.name, store.Hash([]byte(pf.plan.After)))
+			err = store.RemoveIf(ctx, w.store, pf.r.name, store.Hash([]byte(pf.plan.After)))
 			removed(int64(len(pf.plan.After)), err)
 		default:
-			_ = w.patchWrite(ctx, pf.r, pf.plan.Before, store.WriteOptions{IfMatch: store.Hash([]byte(pf.plan.After))})
+			err = w.patchWrite(ctx, pf.r, pf.plan.Before, store.WriteOptions{IfMatch: store.Hash([]byte(pf.plan.After))})
+		}
+		if err != nil {
+			left = append(left, notUndone{path: w.display(pf.r.name), kind: pf.kind, err: err})
 		}
 	}
+	return left
+}
+
+// notUndone is a file of a failed patch that keeps the patch's change.
+type notUndone struct {
+	path, kind string // kind: add, update, delete
+	err        error
+}
+
+// halfApplied is the error of a patch that failed with err and could not put back the
+// files left: the patch is then not all or nothing, and the error says so and names them,
+// under err's code (the cause of the failure), wrapping err and every rollback error.
+func halfApplied(err error, left []notUndone) error {
+	if len(left) == 0 {
+		return err
+	}
+	code, cause := CodeIO, err.Error()
+	var e *Error
+	if errors.As(err, &e) {
+		code = e.Code
+		if e.Msg != "" {
+			cause = e.Msg
+		}
+	}
+	errs := []error{err}
+	var sb strings.Builder
+	for i, l := range left {
+		if i > 0 {
+			sb.WriteString("; ")
+		}
+		fmt.Fprintf(&sb, "%s (its %s stays: %v)", l.path, l.kind, l.err)
+		errs = append(errs, l.err)
+	}
+	return &Error{Code: code, Path: left[0].path, Err: errors.Join(errs...),
+		Msg: fmt.Sprintf("%s. The patch failed and is NOT undone completely: %d file(s) keep its changes: %s. Look at them and put them right before going on.", strings.TrimSuffix(cause, "."), len(left), sb.String())}
 }
 
 // patchError gives the errors of package patch their codes.

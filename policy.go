@@ -268,6 +268,11 @@ func lowerASCII(c byte) byte {
 // (find, grep) calls it for each path it meets, and uses [Workspace.DeniedPath] for the
 // symbolic links it follows. The root itself is never denied.
 func (w *Workspace) Denied(p string) bool {
+	if len(w.reserved) > 0 {
+		if r, err := w.resolve(p); err == nil && w.isReserved(r.name) {
+			return true
+		}
+	}
 	if w.deny == nil {
 		return false
 	}
@@ -287,7 +292,7 @@ func (w *Workspace) DeniedPath(ctx context.Context, p string) bool {
 		return false
 	}
 	_, denied := w.denied(ctx, r.name)
-	return denied
+	return denied || w.reservedPath(ctx, r.name)
 }
 
 // relForDeny strips what cannot take part in a match: a leading "/" (paths outside the
@@ -309,8 +314,12 @@ func (w *Workspace) denyRel(name string) string {
 // entered, never about a denied directory's contents, and the directory searched has
 // passed [Workspace.check]; so each entry is matched alone, not with its parents.
 func (w *Workspace) skipDenied() func(name string) bool {
-	if w.deny == nil {
-		return nil
+	reserved := w.skipReserved()
+	switch {
+	case w.deny == nil:
+		return reserved
+	case reserved != nil:
+		return func(name string) bool { return reserved(name) || w.deny.matchSelf(w.denyRel(name)) }
 	}
 	return func(name string) bool { return w.deny.matchSelf(w.denyRel(name)) }
 }
@@ -336,6 +345,9 @@ func (w *Workspace) denied(ctx context.Context, name string) (string, bool) {
 // alone and no symbolic link to resolve, it needs no path (joining them was 5% of the CPU
 // of a names-only listing of 10,000 entries).
 func (w *Workspace) hiddenEntry(ctx context.Context, dir string, de fs.DirEntry) bool {
+	if w.reservedEntry(ctx, dir, de) {
+		return true
+	}
 	if w.deny == nil {
 		return false
 	}
@@ -371,6 +383,9 @@ func (w *Workspace) check(ctx context.Context, op Op, r resolved) error {
 	}
 	if mode := w.Mode(); !mode.Allows(op) {
 		return modeError(mode, op, r.arg)
+	}
+	if w.reservedPath(ctx, r.name) {
+		return reservedError(r.arg)
 	}
 	if rule, ok := w.denied(ctx, r.name); ok {
 		return &Error{Code: CodePermissionDenied, Path: r.arg,

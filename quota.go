@@ -2,7 +2,6 @@ package llmfs
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -223,17 +222,9 @@ func (w *Workspace) admitTotal(ctx context.Context, p string, grow, added int64)
 // at): the operation then fails for that reason, and the quota, which has no say, must not
 // hide it behind [CodeQuotaExceeded].
 func (w *Workspace) missingDirs(ctx context.Context, name string) (int64, bool) {
-	var n int64
-	for name != "." && name != "" {
-		fi, err := w.store.Stat(ctx, name)
-		if err == nil {
-			return n, fi.IsDir()
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return n, false
-		}
-		n++
-		name = parentName(name)
+	if name == "." || name == "" {
+		return 0, true
 	}
-	return n, true
+	dirs, err := w.dirsToMake(ctx, name) // by bisection: a deep path costs few looks
+	return int64(len(dirs)), err == nil
 }

@@ -74,7 +74,7 @@ func (w *Workspace) revert(ctx context.Context, op string, changes []Change) (*U
 	states := net(live)
 	for _, p := range states {
 		if p.before.Kind == store.Link || (p.before.Kind == store.File && !w.kept(ctx, j, p.before)) {
-			return nil, errorf(CodeFileTooLarge, w.display(p.name), "the history does not keep the earlier content of %s (too large, or a symbolic link), so change %d cannot be undone", w.Rel(w.display(p.name)), p.ids[0])
+			return nil, w.notKept(p)
 		}
 		r, err := w.resolve(w.display(p.name))
 		if err == nil {
@@ -105,7 +105,7 @@ func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*path
 	var diff strings.Builder
 	now := map[string]store.Version{}
 	for _, p := range states {
-		v, data, err := store.Snapshot(ctx, w.store, p.name, maxJournalBlob)
+		v, data, err := store.Snapshot(ctx, w.store, p.name, w.undoMax)
 		if err != nil {
 			return nil, storeError(w.display(p.name), err)
 		}
@@ -238,4 +238,18 @@ func (w *Workspace) checkEmptied(ctx context.Context, rmFiles, rmDirs []*pathSta
 		}
 	}
 	return nil
+}
+
+// notKept is the refusal to undo a change whose earlier content the journal does not hold:
+// a symbolic link, or a file over the size the journal keeps, named with its setting.
+func (w *Workspace) notKept(p *pathState) error {
+	rel := w.Rel(w.display(p.name))
+	why := "it is a symbolic link"
+	switch {
+	case p.before.Kind == store.File && p.before.Size <= w.undoMax:
+		why = fmt.Sprintf("the journal no longer holds it: dropped by the history's retention, or over the size limit in force when the change was made (UndoMaxFileBytes, undo_max_file_bytes, --undo-max-file-bytes; now %d bytes)", w.undoMax)
+	case p.before.Kind == store.File:
+		why = fmt.Sprintf("it was %d bytes, and the journal keeps the content of files up to %d bytes, now (UndoMaxFileBytes, the setting undo_max_file_bytes or --undo-max-file-bytes; the default is 64 MiB); a larger limit lets changes from now on be undone", p.before.Size, w.undoMax)
+	}
+	return errorf(CodeFileTooLarge, w.display(p.name), "the history does not keep the earlier content of %s (%s), so change %d cannot be undone", rel, why, p.ids[0])
 }

@@ -257,37 +257,64 @@ func (w *Workspace) rehash(ctx context.Context, name, appended string, created b
 }
 
 // mkdirAll creates the directory name and any missing parents, appending those it made to
-// *made, parents first.
+// *made, parents first. It costs a number of store calls logarithmic in the depth of name,
+// not linear: on a host directory each call looks up every element of its name, so one
+// call per parent made a write 2,000 directories deep cost 25 s of CPU.
 func (w *Workspace) mkdirAll(ctx context.Context, name string, made *[]string) error {
 	if name == "." {
 		return nil
 	}
-	fi, err := w.store.Stat(ctx, name)
-	if err == nil {
-		if !fi.IsDir() {
-			return &fs.PathError{Op: "mkdir", Path: name, Err: store.ErrNotDir}
+	for attempt := 0; ; attempt++ {
+		missing, err := w.dirsToMake(ctx, name)
+		if err != nil || len(missing) == 0 {
+			return err
 		}
-		return nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	if err := w.mkdirAll(ctx, parentName(name), made); err != nil {
-		return err
-	}
-	err = w.store.Mkdir(ctx, name)
-	if err == nil {
-		*made = append(*made, name)
-	}
-	if errors.Is(err, fs.ErrExist) {
-		// Someone made it first, or something else is there (a file, a dangling link):
-		// only a directory will do.
-		if fi, serr := w.store.Stat(ctx, name); serr == nil && fi.IsDir() {
+		n, err := store.MkdirChain(ctx, w.store, missing)
+		*made = append(*made, missing[:n]...)
+		if err == nil {
 			return nil
 		}
-		return &fs.PathError{Op: "mkdir", Path: name, Err: store.ErrNotDir}
+		if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		// Someone made missing[n] first, or something else is there (a file, a dangling
+		// link): only a directory will do. Look again and go on below it.
+		if fi, serr := w.store.Stat(ctx, missing[n]); serr != nil || !fi.IsDir() || attempt == 10 {
+			return &fs.PathError{Op: "mkdir", Path: missing[n], Err: store.ErrNotDir}
+		}
 	}
-	return err
+}
+
+// dirsToMake returns the directories to make for name to exist, parents first: name and
+// the parents below its deepest existing one, found by bisection (a missing directory has
+// nothing below it). A file where a directory should be is [store.ErrNotDir].
+func (w *Workspace) dirsToMake(ctx context.Context, name string) ([]string, error) {
+	var chain []string // name's parents and name, shallowest first
+	for i := 0; i < len(name); i++ {
+		if name[i] == '/' {
+			chain = append(chain, name[:i])
+		}
+	}
+	chain = append(chain, name)
+	// Invariant: chain[:lo] exist (as far as known), chain[hi:] do not.
+	lo, hi := 0, len(chain)
+	var deepest fs.FileInfo // of chain[lo-1]
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		fi, err := w.store.Stat(ctx, chain[mid])
+		switch {
+		case err == nil:
+			lo, deepest = mid+1, fi
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNotDir):
+			hi = mid
+		default:
+			return nil, err
+		}
+	}
+	if deepest != nil && !deepest.IsDir() {
+		return nil, &fs.PathError{Op: "mkdir", Path: chain[lo-1], Err: store.ErrNotDir}
+	}
+	return chain[lo:], nil
 }
 
 // removeMade removes the directories an operation made before it failed, children first.

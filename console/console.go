@@ -54,13 +54,13 @@ import (
 	"embed"
 	"encoding/json"
 	"io/fs"
-	"net"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/console/history"
+	"github.com/llmfs/llmfs/internal/hostcheck"
+	"github.com/llmfs/llmfs/internal/pagepolicy"
 	"github.com/llmfs/llmfs/sysfiles"
 )
 
@@ -98,10 +98,7 @@ func UI() fs.FS {
 // Handler serves the console for ws at "/" (the page) and "/api/" (the API).
 func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
 	ws = ws.WithActor(Actor)
-	hosts := []string{"localhost", "127.0.0.1", "::1"}
-	for _, h := range opts.Hosts {
-		hosts = append(hosts, strings.ToLower(h))
-	}
+	hosts := hostcheck.Loopback(opts.Hosts...)
 	system := opts.System
 	if overlayOf(ws) != nil {
 		// Under review the system files are llmfs's on the base, not made in the layer.
@@ -137,24 +134,19 @@ func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
 type guard struct {
 	next  http.Handler
 	token string
-	hosts []string
+	hosts hostcheck.Names
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !slices.Contains(g.hosts, strings.ToLower(hostOnly(r.Host))) {
+	pagepolicy.Set(w.Header(), false)
+	if !g.hosts.Host(r.Host) {
 		http.Error(w, "forbidden host", http.StatusForbidden)
 		return
 	}
-	if o := r.Header.Get("Origin"); o != "" {
-		_, hostport, _ := strings.Cut(o, "://")
-		if !slices.Contains(g.hosts, strings.ToLower(hostOnly(hostport))) {
-			http.Error(w, "forbidden origin", http.StatusForbidden)
-			return
-		}
+	if o := r.Header.Get("Origin"); o != "" && !g.hosts.Origin(o) {
+		http.Error(w, "forbidden origin", http.StatusForbidden)
+		return
 	}
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("X-Frame-Options", "DENY")
-	w.Header().Set("Referrer-Policy", "no-referrer")
 	if strings.HasPrefix(r.URL.Path, "/api/") && !g.authorized(r.Header.Get("Authorization")) {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 		fail(w, http.StatusUnauthorized, "UNAUTHENTICATED", "missing or wrong bearer token")
@@ -169,14 +161,6 @@ func (g *guard) authorized(header string) bool {
 		return false
 	}
 	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(g.token)) == 1
-}
-
-// hostOnly returns the host name of a host[:port], without port or brackets.
-func hostOnly(hostport string) string {
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		return h
-	}
-	return strings.Trim(hostport, "[]")
 }
 
 func reply(w http.ResponseWriter, v any) {

@@ -10,9 +10,11 @@ import (
 )
 
 // TestConformance runs the official MCP conformance suite against llmfs serve
-// (testdata/conformance/run.sh): every scenario in applicable.txt must pass; the rest are
-// in not-applicable.txt with the reason. It needs the suite and Node 22 installed by
-// testdata/conformance/install.sh; without them it skips, unless LLMFS_REQUIRE_INTEROP=1.
+// (testdata/conformance/run.sh), with its requirement sets for 2025-11-25 and 2026-07-28:
+// every scored check must pass but those in not-applicable-REVISION.yaml, each with the
+// reason. The suite speaks HTTP only; TestConformanceChecks checks stdio. It needs the
+// suite and Node 22 installed by testdata/conformance/install.sh; without them it skips,
+// unless LLMFS_REQUIRE_INTEROP=1.
 func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode")

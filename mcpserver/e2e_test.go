@@ -561,6 +561,10 @@ func TestHTTPRefusals(t *testing.T) {
 		{"allowed origin", http.Header{"Authorization": {auth}, "Origin": {"https://trusted.example"}}, initBody, 200},
 		{"look-alike origin", http.Header{"Authorization": {auth}, "Origin": {"https://trusted.example.evil.example"}}, initBody, 403},
 		{"null origin", http.Header{"Authorization": {auth}, "Origin": {"null"}}, initBody, 403},
+		// Issue 31.11: a port that is not a number does not make the host a loopback one.
+		{"port look-alike origin", http.Header{"Authorization": {auth}, "Origin": {"http://127.0.0.1:80.evil.example"}}, initBody, 403},
+		{"port look-alike host", http.Header{"Authorization": {auth}, "Host": {"127.0.0.1:80.evil.example"}}, initBody, 403},
+		{"origin with a path", http.Header{"Authorization": {auth}, "Origin": {"http://127.0.0.1/x"}}, initBody, 403},
 		{"good", http.Header{"Authorization": {auth}}, initBody, 200},
 	} {
 		resp := rawPost(t, s, c.header, c.body)

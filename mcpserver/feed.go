@@ -192,6 +192,9 @@ func (s *server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error
 	if err != nil {
 		return resourceError(uri, err)
 	}
+	if err := readable(ctx, ws, p); err != nil {
+		return resourceError(uri, err)
+	}
 	_, i, err := s.locate(p)
 	if err != nil {
 		return resourceError(uri, err)
@@ -212,6 +215,19 @@ func (s *server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error
 	}
 	w.sessions[req.Session] = true
 	return nil
+}
+
+// readable runs the checks resources/read runs on p (path rules, a link that leads out of
+// the root, deny rules, the mode) without reading it: a watch must not tell a client when
+// a file it may not read changes. A file that is not there yet may be watched, and so may
+// a big one (the watch reads no content to the client).
+func readable(ctx context.Context, ws *llmfs.Workspace, p string) error {
+	_, err := ws.ReadFile(ctx, p, 0) // 0: stop at the size, after the checks and the open
+	switch llmfs.CodeOf(err) {
+	case llmfs.CodeFileNotFound, llmfs.CodeFileTooLarge:
+		return nil
+	}
+	return err
 }
 
 func (s *server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {

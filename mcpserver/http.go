@@ -4,13 +4,10 @@ import (
 	"context"
 	"crypto/subtle"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/url"
-	"slices"
-	"strings"
 	"time"
 
+	"github.com/llmfs/llmfs/internal/hostcheck"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/semaphore"
 )
@@ -127,10 +124,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 // newFront returns the checks every HTTP request passes before it reaches next: Host and
 // Origin, body size, memory budget, and the request log. o has its defaults filled.
 func newFront(o *HTTPOptions, next http.Handler) *httpHandler {
-	hosts := []string{"localhost", "127.0.0.1", "::1"}
-	for _, h := range o.Hosts {
-		hosts = append(hosts, strings.ToLower(strings.Trim(h, "[]")))
-	}
+	hosts := hostcheck.Loopback(o.Hosts...)
 	h := &httpHandler{next: next, hosts: hosts, maxBody: o.MaxBodyBytes, logger: o.Logger}
 	if o.MemoryBudget == 0 {
 		o.MemoryBudget = DefaultMemoryBudget
@@ -153,7 +147,7 @@ type httpHandler struct {
 	// 403) and returns false, or returns the request to serve (with what it learned
 	// in the context).
 	auth        func(w http.ResponseWriter, r *http.Request) (*http.Request, bool)
-	hosts       []string
+	hosts       hostcheck.Names
 	maxBody     int64
 	maxSessions int // <= 0: no cap
 	logger      *slog.Logger
@@ -188,16 +182,13 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *httpHandler) serve(w http.ResponseWriter, r *http.Request) {
-	if !h.allowedHost(hostOnly(r.Host)) {
+	if !h.hosts.Host(r.Host) {
 		http.Error(w, "Forbidden: the Host header must name this server", http.StatusForbidden)
 		return
 	}
-	if origin := r.Header.Get("Origin"); origin != "" {
-		u, err := url.Parse(origin)
-		if err != nil || !h.allowedHost(u.Hostname()) {
-			http.Error(w, "Forbidden: cross-origin request", http.StatusForbidden)
-			return
-		}
+	if origin := r.Header.Get("Origin"); origin != "" && !h.hosts.Origin(origin) {
+		http.Error(w, "Forbidden: cross-origin request", http.StatusForbidden)
+		return
 	}
 	if h.auth != nil {
 		var ok bool
@@ -267,18 +258,6 @@ func (h *httpHandler) full() bool {
 func (h *httpHandler) authorized(header string) bool {
 	token, ok := bearer(header)
 	return ok && subtle.ConstantTimeCompare([]byte(token), []byte(h.token)) == 1
-}
-
-func (h *httpHandler) allowedHost(host string) bool {
-	return slices.Contains(h.hosts, strings.ToLower(host))
-}
-
-// hostOnly returns the host name of a Host header, without port or brackets.
-func hostOnly(hostport string) string {
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		return h
-	}
-	return strings.Trim(hostport, "[]")
 }
 
 // statusRecorder remembers the status and size of a response for the request log, and

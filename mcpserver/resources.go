@@ -203,7 +203,9 @@ func (s *server) listResources(ctx context.Context, ss *mcp.ServerSession, meta 
 		}
 	}
 	allowed = s.metaNarrow(meta, allowed)
+	// Answered here rather than by the go-sdk, so its cache hints are set here too.
 	res := &mcp.ListResourcesResult{Resources: []*mcp.Resource{}}
+	setCacheable(ctx, nil, &res.Cacheable)
 	for i, ws := range wss {
 		if after != nil && i < after.Root {
 			continue
@@ -264,7 +266,11 @@ func (s *server) walk(ctx context.Context, ws *llmfs.Workspace, dir, from string
 				continue
 			}
 		}
-		*out = append(*out, &mcp.Resource{URI: fileURIOf(p), Name: e.Name, MIMEType: mime.TypeByExtension(path.Ext(p)), Size: e.Size})
+		r := &mcp.Resource{URI: fileURIOf(p), Name: e.Name, MIMEType: mime.TypeByExtension(path.Ext(p)), Size: e.Size}
+		if !e.ModTime.IsZero() {
+			r.Annotations = &mcp.Annotations{LastModified: e.ModTime.UTC().Format(time.RFC3339)}
+		}
+		*out = append(*out, r)
 		if len(*out) >= s.pageSize {
 			return true, nil
 		}

@@ -74,7 +74,9 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*mcp.
 		Instructions: "llmfs review: the changes an agent made under review to " + ws.Root() +
 			" are pending; list them (review_list), read their diff (review_diff), then apply (review_apply) or discard (review_discard) them, per file or per hunk.",
 		Logger:       opts.Logger,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		SetCacheable: setCacheable,
+		// Prompts: answered (with none) by the go-sdk, so declared; see New.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{}},
 	})
 	r := &reviewer{ws: ws, ov: ov}
 	for _, t := range reviewTools {

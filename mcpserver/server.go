@@ -213,10 +213,13 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		Logger:             o.Logger,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
-		// No logging capability: llmfs logs to its own stderr.
+		SetCacheable:       setCacheable,
+		// No logging capability: llmfs logs to its own stderr. Prompts: the go-sdk
+		// answers prompts/list (with none), and 2026-07-28 wants what is answered declared.
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{},
 			Resources: &mcp.ResourceCapabilities{Subscribe: true, ListChanged: true},
+			Prompts:   &mcp.PromptCapabilities{},
 		},
 	})
 	s.addResources(srv)

@@ -157,7 +157,37 @@ func Parse(text, defaultPath string) (*Patch, error) {
 	if err := noOpHunk(p); err != nil {
 		return nil, err
 	}
+	if err := addedAgain(p); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// addedAgain refuses a patch that adds a file an earlier section already gave content (two
+// "*** Add File" of one path, or an add after an update or a move onto it): the add
+// replaces the whole file, so the earlier content would be lost without a word. A delete in
+// between is an explicit replacement and is allowed.
+func addedAgain(p *Patch) error {
+	filled := map[string]int{} // path -> line of the section that gave it content
+	for _, f := range p.Files {
+		switch f.Op {
+		case Add:
+			if at, ok := filled[f.Path]; ok {
+				return &ParseError{Format: p.Format, Line: f.Line, Msg: fmt.Sprintf("%s is added again, after line %d gave it content that this add would silently replace; give each file one section", f.Path, at)}
+			}
+			filled[f.Path] = f.Line
+		case Delete:
+			delete(filled, f.Path)
+		case Update:
+			if f.To != "" && f.To != f.Path {
+				delete(filled, f.Path)
+				filled[f.To] = f.Line
+			} else {
+				filled[f.Path] = f.Line
+			}
+		}
+	}
+	return nil
 }
 
 // noOpHunk refuses a hunk whose old and new lines are the same: it changes nothing, so

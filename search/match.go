@@ -89,6 +89,16 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 			return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
 		}
 		m.spanLines, m.behind = progInfo(prog)
+		if !m.spanLines {
+			// "\A", "\z" and "^", "$" with (?-m) anchor at the ends of the file, not of
+			// each line: searched line by line, "(?-m)^baz" would match baz on any line
+			// (ripgrep regression 1878). Such a pattern runs over the whole file.
+			anchored, err := textAnchored("(?m" + flags + ")" + pattern)
+			if err != nil {
+				return nil, &PatternError{Kind: "regex", Pattern: pattern, Err: err}
+			}
+			m.spanLines = anchored
+		}
 	}
 	if !m.spanLines {
 		if m.dfa, err = newDFA(src); err != nil {
@@ -129,6 +139,26 @@ func compile(pattern string, ignoreCase, multiline bool) (*matcher, error) {
 		}
 	}
 	return m, nil
+}
+
+// textAnchored reports whether the pattern src, compiled as the multiline search runs it,
+// tests the start or the end of the whole text.
+func textAnchored(src string) (bool, error) {
+	tree, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return false, err
+	}
+	prog, err := syntax.Compile(tree.Simplify())
+	if err != nil {
+		return false, err
+	}
+	for i := range prog.Inst {
+		in := &prog.Inst[i]
+		if in.Op == syntax.InstEmptyWidth && syntax.EmptyOp(in.Arg)&(syntax.EmptyBeginText|syntax.EmptyEndText) != 0 {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // progInfo reports whether prog can match a newline, and whether it has an empty-width

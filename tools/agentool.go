@@ -60,6 +60,9 @@ var agentoolTools = []tool{
 			enum("mode", "overwrite (default), append, or create (fails if the file exists).", "overwrite", "append", "create"),
 		},
 		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+			if err := tb.checkWriteText(ctx, a.String("path", ""), a.String("content", ""), "content"); err != nil {
+				return nil, err
+			}
 			res, err := tb.ws.Write(ctx, a.String("path", ""), a.String("content", ""), llmfs.WriteOptions{Mode: llmfs.WriteMode(a.String("mode", ""))})
 			if err != nil {
 				return nil, err
@@ -86,6 +89,15 @@ var agentoolTools = []tool{
 			edits, err := editsOf(a, "old_text", "new_text")
 			if err != nil {
 				return nil, err
+			}
+			for i, e := range edits {
+				what := "new_text"
+				if len(edits) > 1 {
+					what = fmt.Sprintf("edit %d of %d: new_text", i+1, len(edits))
+				}
+				if err := checkEditText(a.String("path", ""), e.Old, e.New, what); err != nil {
+					return nil, err
+				}
 			}
 			res, err := tb.ws.EditMany(ctx, a.String("path", ""), edits)
 			if err != nil {

@@ -89,6 +89,32 @@ func inMemories(root, p string) error {
 	return nil
 }
 
+// inMemoriesReal checks that p is below memRoot and, once its symbolic links are followed,
+// still below the directory memRoot really is: a link inside the memory directory must not
+// lead the tool to the rest of the workspace (/memories itself may be a link, to wherever
+// the operator keeps the notes). When the memories are a workspace of their own (memRoot
+// "/"), its sandbox is that limit already.
+func (tb *Toolbox) inMemoriesReal(ctx context.Context, memRoot, p string) error {
+	if err := inMemories(memRoot, p); err != nil {
+		return err
+	}
+	if memRoot == "/" {
+		return nil
+	}
+	real, err := tb.ws.RealPath(ctx, p)
+	if err != nil {
+		return err
+	}
+	base, err := tb.ws.RealPath(ctx, memRoot)
+	if err != nil {
+		return err
+	}
+	if real != base && !strings.HasPrefix(real, strings.TrimSuffix(base, "/")+"/") {
+		return &llmfs.Error{Code: llmfs.CodeInvalidPath, Path: p, Msg: fmt.Sprintf("%s leads through a symbolic link to %s, outside %s; the memory tool works only inside it", p, real, memRoot)}
+	}
+	return nil
+}
+
 // editor runs the text editor's commands, or with memRoot the memory tool's, confined to
 // memRoot (/memories; "/" when the memories are a workspace of their own).
 func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memRoot string) (any, error) {
@@ -103,7 +129,7 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memRoot string) (any
 			return nil, err
 		}
 		if memory {
-			if err := inMemories(memRoot, p); err != nil {
+			if err := tb.inMemoriesReal(ctx, memRoot, p); err != nil {
 				return nil, err
 			}
 		}
@@ -120,6 +146,11 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memRoot string) (any
 			return nil, err
 		}
 		// Both SDKs' memory tools, like the text editor, refuse to create a file that exists.
+		if !memory {
+			if err := tb.checkWriteText(ctx, p, a.String("file_text", ""), "file_text"); err != nil {
+				return nil, err
+			}
+		}
 		res, err := tb.ws.Write(ctx, p, a.String("file_text", ""), llmfs.WriteOptions{Mode: llmfs.Create})
 		if err != nil {
 			instead := "change it with str_replace or insert"
@@ -132,6 +163,11 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memRoot string) (any
 	case "str_replace":
 		if err := need(a, cmd, "old_str"); err != nil {
 			return nil, err
+		}
+		if !memory {
+			if err := checkEditText(p, a.String("old_str", ""), a.String("new_str", ""), "new_str"); err != nil {
+				return nil, err
+			}
 		}
 		res, err := tb.ws.Edit(ctx, p, a.String("old_str", ""), a.String("new_str", ""), false)
 		if err != nil {
@@ -150,6 +186,11 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memRoot string) (any
 		}
 		if !ok {
 			return nil, invalid("insert needs the parameter \"insert_text\" (or \"new_str\")")
+		}
+		if !memory {
+			if err := checkEditText(p, "", text, "insert_text"); err != nil {
+				return nil, err
+			}
 		}
 		res, err := tb.ws.Insert(ctx, p, int(a.Int("insert_line", 0)), text)
 		if err != nil {
@@ -187,7 +228,7 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memRoot string) (any
 			return nil, err
 		}
 		for _, q := range []string{a.String("old_path", ""), a.String("new_path", "")} {
-			if err := inMemories(memRoot, q); err != nil {
+			if err := tb.inMemoriesReal(ctx, memRoot, q); err != nil {
 				return nil, err
 			}
 		}
@@ -216,7 +257,11 @@ func (tb *Toolbox) view(ctx context.Context, p string, a sj.Object, memRoot stri
 		}
 		var lines []string
 		if !emptyMemories {
-			if lines, err = tb.tree(ctx, p, 2, 2000); err != nil {
+			var descend func(string) bool
+			if memRoot != "" { // not into a link that leads out of /memories
+				descend = func(d string) bool { return tb.inMemoriesReal(ctx, memRoot, d) == nil }
+			}
+			if lines, err = tb.tree(ctx, p, 2, 2000, descend); err != nil {
 				return nil, err
 			}
 		}

@@ -99,7 +99,7 @@ var codexListDir = tool{
 	},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 		dir := a.String("dir_path", ".")
-		lines, err := tb.tree(ctx, dir, int(a.Int("depth", 2)), 5000)
+		lines, err := tb.tree(ctx, dir, int(a.Int("depth", 2)), 5000, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -117,8 +117,9 @@ var codexListDir = tool{
 	},
 }
 
-// tree lists dir and its subdirectories down to depth levels, at most max lines.
-func (tb *Toolbox) tree(ctx context.Context, dir string, depth, max int) ([]string, error) {
+// tree lists dir and its subdirectories down to depth levels, at most max lines. descend,
+// when set, says which subdirectories it may enter (listed either way).
+func (tb *Toolbox) tree(ctx context.Context, dir string, depth, max int, descend func(dir string) bool) ([]string, error) {
 	var lines []string
 	var walk func(p string, level int) error
 	walk = func(p string, level int) error {
@@ -136,8 +137,10 @@ func (tb *Toolbox) tree(ctx context.Context, dir string, depth, max int) ([]stri
 			}
 			lines = append(lines, strings.Repeat("  ", level)+name)
 			if e.Type == llmfs.TypeDirectory && level+1 < depth {
-				if err := walk(path.Join(p, e.Name), level+1); err != nil {
-					return err
+				if sub := path.Join(p, e.Name); descend == nil || descend(sub) {
+					if err := walk(sub, level+1); err != nil {
+						return err
+					}
 				}
 			}
 		}

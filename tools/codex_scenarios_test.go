@@ -104,6 +104,14 @@ var codexScenarios = []scenario{
 	{name: "lib.rs a chunk that only adds lines, then an edit", in: map[string]string{"panic.txt": "line1\nline2\nline3\n"},
 		patch: scenarioPatch("*** Update File: panic.txt\n@@\n+after-context\n+second-line\n@@\n line1\n-line2\n-line3\n+line2-replacement\n"),
 		want:  map[string]string{"panic.txt": "line1\nline2-replacement\nafter-context\nsecond-line\n"}},
+	// Issue 31.8: a second add of one path would silently drop the first; refused, nothing written.
+	{name: "023 two adds of one path", in: map[string]string{"k.txt": "k\n"},
+		patch: scenarioPatch("*** Add File: twice.txt\n+first\n*** Add File: twice.txt\n+second\n"), code: llmfs.CodeInvalidArgument},
+	{name: "024 an add after an update of the file", in: map[string]string{"k.txt": "k\n"},
+		patch: scenarioPatch("*** Update File: k.txt\n@@\n-k\n+K\n*** Add File: k.txt\n+again\n"), code: llmfs.CodeInvalidArgument},
+	{name: "025 a delete then an add replaces the file", in: map[string]string{"k.txt": "k\n"},
+		patch: scenarioPatch("*** Delete File: k.txt\n*** Add File: k.txt\n+new\n"),
+		want:  map[string]string{"k.txt": "new\n"}},
 }
 
 // Issue 17.1, 17.3: Codex's apply_patch scenarios, each through the codex dialect's

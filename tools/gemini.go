@@ -87,6 +87,9 @@ var geminiWriteFile = tool{
 		"Give the complete content: no placeholders for parts left out.",
 	params: []param{str("file_path", geminiPathDesc, true), str("content", "The complete content to write.", true)},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+		if err := tb.checkWriteText(ctx, a.String("file_path", ""), a.String("content", ""), "content"); err != nil {
+			return nil, err
+		}
 		res, err := tb.ws.Write(ctx, a.String("file_path", ""), a.String("content", ""), llmfs.WriteOptions{})
 		if err != nil {
 			return nil, err
@@ -115,6 +118,9 @@ var geminiReplace = tool{
 		}
 		want := int(a.Int("expected_replacements", 0))
 		all := a.Bool("allow_multiple", false) || want > 1
+		if err := checkEditText(p, a.String("old_string", ""), a.String("new_string", ""), "new_string"); err != nil {
+			return nil, err
+		}
 		res, err := tb.ws.Edit(ctx, p, a.String("old_string", ""), a.String("new_string", ""), all)
 		if llmfs.CodeOf(err) == llmfs.CodePatternNotFound {
 			if flex, ok, ferr := geminiFlexEdit(ctx, tb, p, a.String("old_string", ""), a.String("new_string", ""), all); ok {

@@ -25,6 +25,9 @@ func patchTool(pathDesc string) tool {
 }
 
 func (tb *Toolbox) patch(ctx context.Context, text, path string) (any, error) {
+	if err := checkPatchText(text, path); err != nil {
+		return nil, err
+	}
 	res, err := tb.ws.Patch(ctx, text, llmfs.PatchOptions{Path: path})
 	if err != nil {
 		return nil, err

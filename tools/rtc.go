@@ -77,6 +77,9 @@ var rtcWrite = tool{
 		enum("mode", "overwrite (default), append or create.", "overwrite", "append", "create"),
 	},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+		if err := tb.checkWriteText(ctx, a.String("path", ""), a.String("content", ""), "content"); err != nil {
+			return nil, err
+		}
 		res, err := tb.ws.Write(ctx, a.String("path", ""), a.String("content", ""), llmfs.WriteOptions{Mode: llmfs.WriteMode(a.String("mode", ""))})
 		if err != nil {
 			return nil, err
@@ -96,6 +99,9 @@ var rtcEdit = tool{
 		boolean("replace_all", "Replace every occurrence (needed when old_string is not unique)."),
 	},
 	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+		if err := checkEditText(a.String("path", ""), a.String("old_string", ""), a.String("new_string", ""), "new_string"); err != nil {
+			return nil, err
+		}
 		res, err := tb.ws.Edit(ctx, a.String("path", ""), a.String("old_string", ""), a.String("new_string", ""), a.Bool("replace_all", false))
 		if err != nil {
 			return nil, err

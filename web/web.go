@@ -53,6 +53,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs/console"
+	"github.com/llmfs/llmfs/internal/pagepolicy"
 	"github.com/llmfs/llmfs/web/internal/wasmbuild"
 )
 
@@ -184,6 +185,7 @@ func Build(ctx context.Context) (*Assets, error) {
 var static, _ = fs.Sub(files, "static")
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	pagepolicy.Set(w.Header(), true) // every answer: the page, its assets, a 404
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)

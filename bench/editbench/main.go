@@ -5,7 +5,8 @@
 // a git repository (by default llmfs's own history), each hunk an edit of the file as
 // it was before that commit. Every edit is made through the edit tool of every dialect
 // (and through each dialect's patch tool), once as is and once under each perturbation a
-// model makes when it copies text: trailing spaces, a shifted indent, spaces for tabs,
+// model makes when it copies text: trailing spaces, a shifted indent, spaces for tabs (and
+// tabs for spaces),
 // copied line-number prefixes, typographic quotes, a missing final newline. Each outcome
 // is correct (the file is exactly the next version's), refused (an error; nothing
 // written), or wrong (written, but not as the next version has it); a wrong edit that
@@ -124,6 +125,25 @@ var perturbations = []perturbation{
 		re := func(i int, l string) string {
 			body := strings.TrimLeft(l, "\t")
 			return strings.Repeat("    ", len(l)-len(body)) + body
+		}
+		return eachLine(o, re), eachLine(n, re)
+	}},
+	{"tabs for spaces", func(e edit, o, n string, _ func(int) string) (string, string) {
+		// A model that writes a tab for each level of a file indented with spaces (issue
+		// 32.1): the level is the narrowest indentation of the file.
+		unit := 0
+		for l := range strings.Lines(e.before) {
+			if w := len(l) - len(strings.TrimLeft(l, " ")); w > 0 && strings.TrimSpace(l) != "" && (unit == 0 || w < unit) {
+				unit = w
+			}
+		}
+		re := func(i int, l string) string {
+			body := strings.TrimLeft(l, " ")
+			if unit == 0 {
+				return l
+			}
+			w := len(l) - len(body)
+			return strings.Repeat("\t", w/unit) + strings.Repeat(" ", w%unit) + body
 		}
 		return eachLine(o, re), eachLine(n, re)
 	}},

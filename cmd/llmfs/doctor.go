@@ -15,9 +15,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/termtext"
+	"github.com/llmfs/llmfs/store/osdir"
 )
 
 var doctorCmd = &command{
@@ -54,13 +57,25 @@ type doctor struct {
 }
 
 func (d *doctor) ok(what, format string, args ...any) {
-	fmt.Fprintf(d.w, "ok    %-10s %s\n", what, fmt.Sprintf(format, args...))
+	fmt.Fprintf(d.w, "ok    %-10s %s\n", what, oneLine(fmt.Sprintf(format, args...)))
 }
 
 // fail reports a failed check and, on the next line, what to do about it.
 func (d *doctor) fail(what string, err error, fix string) {
 	d.failed++
-	fmt.Fprintf(d.w, "FAIL  %-10s %v\n      fix: %s\n", what, err, fix)
+	fmt.Fprintf(d.w, "FAIL  %-10s %s\n      fix: %s\n", what, oneLine(err.Error()), oneLine(fix))
+}
+
+// oneLine escapes what a terminal would act on (an escape sequence, a carriage return, a
+// newline that forges a check's line) in a message that may hold a path or an OS error
+// about one. The paths themselves are quoted with [termtext.Name] where they are printed.
+func oneLine(s string) string {
+	return strings.ReplaceAll(termtext.Text(s), "\n", `\n`)
+}
+
+// warn reports something that works but should be changed, and how; it is no failure.
+func (d *doctor) warn(what, msg, fix string) {
+	fmt.Fprintf(d.w, "WARN  %-10s %s\n      fix: %s\n", what, msg, fix)
 }
 
 func (d *doctor) run(ctx context.Context, f *wsFlags, addr string) {
@@ -73,7 +88,7 @@ func (d *doctor) run(ctx context.Context, f *wsFlags, addr string) {
 	if f.storeDSN != "" || d.checkRoot(f) {
 		d.checkWorkspace(ctx, f)
 	}
-	d.checkCache()
+	d.checkCache(f)
 	d.checkAddr(addr)
 }
 
@@ -85,31 +100,32 @@ func (d *doctor) checkRoot(f *wsFlags) bool {
 		d.fail("root", err, "pass --root with a directory")
 		return false
 	}
+	name := termtext.Name(root)
 	fi, err := os.Stat(root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		d.fail("root", fmt.Errorf("%s does not exist", root), "create it (mkdir -p "+root+") or pass --root with an existing directory")
+		d.fail("root", fmt.Errorf("%s does not exist", name), "create it (mkdir -p "+name+") or pass --root with an existing directory")
 		return false
 	case err != nil:
 		d.fail("root", err, "pass --root with a directory you can read")
 		return false
 	case !fi.IsDir():
-		d.fail("root", fmt.Errorf("%s is not a directory", root), "pass --root with a directory, not a file")
+		d.fail("root", fmt.Errorf("%s is not a directory", name), "pass --root with a directory, not a file")
 		return false
 	}
 	if _, err := os.ReadDir(root); err != nil {
-		d.fail("root", err, "give your user read and execute permission on "+root)
+		d.fail("root", err, "give your user read and execute permission on "+name)
 		return false
 	}
 	if llmfs.Mode(f.mode) == llmfs.ReadOnly {
-		d.ok("root", "%s is a readable directory (read-only mode: not checked for writing)", root)
+		d.ok("root", "%s is a readable directory (read-only mode: not checked for writing)", name)
 		return true
 	}
 	if err := probeWrite(root); err != nil {
-		d.fail("root", err, "give your user write permission on "+root+", or pass --mode read-only")
+		d.fail("root", err, "give your user write permission on "+name+", or pass --mode read-only")
 		return false
 	}
-	d.ok("root", "%s is a readable, writable directory", root)
+	d.ok("root", "%s is a readable, writable directory", name)
 	return true
 }
 
@@ -136,25 +152,39 @@ func (d *doctor) checkWorkspace(ctx context.Context, f *wsFlags) {
 }
 
 // checkCache checks the directory where a host workspace keeps its metadata.
-func (d *doctor) checkCache() {
-	dir := os.Getenv("LLMFS_CACHE_DIR")
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			d.fail("cache", err, "set LLMFS_CACHE_DIR to a directory you own (or set HOME)")
-			return
-		}
-		dir = filepath.Join(cache, "llmfs")
+func (d *doctor) checkCache(f *wsFlags) {
+	dir, err := osdir.CacheDir()
+	if err != nil {
+		d.fail("cache", err, "set LLMFS_CACHE_DIR to a directory you own (or set HOME)")
+		return
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		d.fail("cache", err, "set LLMFS_CACHE_DIR to a directory you own")
 		return
 	}
 	if err := probeWrite(dir); err != nil {
-		d.fail("cache", err, "make "+dir+" writable, or set LLMFS_CACHE_DIR to a directory you own")
+		d.fail("cache", err, "make "+termtext.Name(dir)+" writable, or set LLMFS_CACHE_DIR to a directory you own")
 		return
 	}
-	d.ok("cache", "%s is writable", dir)
+	d.ok("cache", "%s is writable", termtext.Name(dir))
+	if f.storeDSN == "" {
+		d.checkCacheInRoot(cmp.Or(f.root, "."), dir)
+	}
+}
+
+// checkCacheInRoot warns when the cache directory lies inside the root (llmfs mcp --root ~):
+// llmfs hides it from the agent and refuses every operation on it, but the user's own
+// tools over the root (version control, backups, a search) see the journal.
+func (d *doctor) checkCacheInRoot(root, cache string) {
+	r, err1 := filepath.EvalSymlinks(root)
+	c, err2 := filepath.EvalSymlinks(cache)
+	if err1 != nil || err2 != nil {
+		return
+	}
+	if rel, err := filepath.Rel(r, c); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+		d.warn("cache", fmt.Sprintf("the cache directory %s lies inside the root %s: llmfs keeps it from the agent, but it is part of the tree your own tools see", termtext.Name(cache), termtext.Name(root)),
+			"set LLMFS_CACHE_DIR to a directory outside the root, e.g. export LLMFS_CACHE_DIR=/var/tmp/llmfs-$USER")
+	}
 }
 
 // portFix is what to do when serve's address is taken; doctor and serve both say it.
@@ -177,7 +207,7 @@ func (d *doctor) checkAddr(addr string) {
 		return
 	}
 	ln.Close()
-	d.ok("port", "%s is free for llmfs serve", addr)
+	d.ok("port", "%s is free for llmfs serve", termtext.Name(addr))
 }
 
 // probeWrite creates and removes a temporary file in dir.

@@ -92,3 +92,42 @@ func TestNoArgumentsPrintsShortHelp(t *testing.T) {
 		t.Errorf("help is %d lines, want a short one", n)
 	}
 }
+
+// TestDoctorQuotesControlCharacters: a root whose name holds an escape sequence or a newline
+// is printed quoted, so it can neither drive the terminal nor forge a check's line (issue 31,
+// item 13).
+func TestDoctorQuotesControlCharacters(t *testing.T) {
+	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
+	base := t.TempDir()
+	good := filepath.Join(base, "a\x1b[2K\nok    forged")
+	if err := os.Mkdir(good, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{good, filepath.Join(base, "missing\x1b]0;title\a\r")} {
+		_, out := runDoctor(t, "--root", root, "--addr", "127.0.0.1:0")
+		if strings.ContainsAny(out, "\x1b\r\a") || strings.Contains(out, "\nok    forged") {
+			t.Errorf("root %q printed raw:\n%s", root, out)
+		}
+		if !strings.Contains(out, `\x1b`) {
+			t.Errorf("root %q: the escape is not shown quoted:\n%s", root, out)
+		}
+	}
+}
+
+// TestDoctorWarnsCacheInsideRoot: doctor says when llmfs's cache lies inside the root,
+// and how to move it (issue 31, item 1).
+func TestDoctorWarnsCacheInsideRoot(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("LLMFS_CACHE_DIR", filepath.Join(root, ".cache", "llmfs"))
+	code, out := runDoctor(t, "--root", root, "--addr", "127.0.0.1:0")
+	if code != 0 {
+		t.Errorf("exit %d, want 0 (a warning is no failure):\n%s", code, out)
+	}
+	if !strings.Contains(out, "WARN  cache") || !strings.Contains(out, "set LLMFS_CACHE_DIR to a directory outside the root") {
+		t.Errorf("no warning about the cache inside the root:\n%s", out)
+	}
+	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
+	if _, out := runDoctor(t, "--root", root, "--addr", "127.0.0.1:0"); strings.Contains(out, "WARN") {
+		t.Errorf("a warning with the cache elsewhere:\n%s", out)
+	}
+}

@@ -11,6 +11,11 @@ import (
 
 // wsFork is `llmfs ws fork SRC DST --store DSN`.
 func wsFork(ctx context.Context, e *env, dsn, src, dst string) error {
+	for _, id := range []string{src, dst} {
+		if err := checkWorkspaceID(id); err != nil {
+			return err
+		}
+	}
 	db, err := existingDB(ctx, dsn)
 	if err != nil {
 		return err
@@ -23,7 +28,7 @@ func wsFork(ctx context.Context, e *env, dsn, src, dst string) error {
 	case errors.Is(err, fs.ErrExist):
 		return fmt.Errorf("workspace %q already exists in %s", dst, redactDSN(dsn))
 	case errors.Is(err, fs.ErrInvalid):
-		return usagef("invalid workspace id: want 1 to 255 bytes of text without control characters")
+		return usagef("%v", err)
 	case err != nil:
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/store/osdir"
 	"github.com/llmfs/llmfs/store/overlay"
 	sqlstore "github.com/llmfs/llmfs/store/sql"
 )
@@ -54,13 +55,9 @@ func (f *wsFlags) reviewDSN(key string) (string, error) {
 	if f.review.store != "" {
 		return f.review.store, nil
 	}
-	dir := os.Getenv("LLMFS_CACHE_DIR")
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("no directory for the pending changes of --review (set --review-store): %w", err)
-		}
-		dir = filepath.Join(cache, "llmfs")
+	dir, err := osdir.CacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no directory for the pending changes of --review (set --review-store): %w", err)
 	}
 	dir = filepath.Join(dir, "review")
 	if err := os.MkdirAll(dir, 0o700); err != nil {

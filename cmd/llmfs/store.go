@@ -107,6 +107,9 @@ const (
 
 // openWorkspaceStoreAs is openWorkspaceStore for a use of the database.
 func openWorkspaceStoreAs(ctx context.Context, dsn, id string, use storeUse) (*sqlstore.Store, error) {
+	if err := checkWorkspaceID(id); err != nil {
+		return nil, err // 'ws create' would refuse it: do not suggest it
+	}
 	howTo := fmt.Sprintf("create it with 'llmfs ws create --store %s %s'", shellQuote(redactDSN(dsn)), shellQuote(id))
 	if file, ok := sqliteFile(dsn); ok {
 		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
@@ -126,12 +129,9 @@ func openWorkspaceStoreAs(ctx context.Context, dsn, id string, use storeUse) (*s
 	s, err := sqlstore.OpenDSN(ctx, open, id, nil)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if err := checkWorkspaceID(id); err != nil {
-			return nil, err // 'ws create' would refuse it: do not suggest it
-		}
 		return nil, fmt.Errorf("no workspace %q in %s: %s", id, redactDSN(dsn), howTo)
 	case errors.Is(err, fs.ErrInvalid):
-		return nil, usagef("invalid workspace id %q: want 1 to 255 bytes of text without control characters", id)
+		return nil, usagef("%v", err)
 	case err != nil:
 		return nil, fmt.Errorf("opening workspace %q in %s: %w", id, redactDSN(dsn), err)
 	}

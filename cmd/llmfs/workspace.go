@@ -39,6 +39,8 @@ type config struct {
 	MaxFiles      *int64   `json:"max_files"`
 	AgentMD       *bool    `json:"agent_md"`
 	RequireRead   *bool    `json:"require_read"`
+	// UndoMaxFileBytes: the largest file a change to which can be undone.
+	UndoMaxFileBytes *int64 `json:"undo_max_file_bytes"`
 }
 
 // wsFlags are the flags of every command that opens a workspace.
@@ -51,6 +53,7 @@ type wsFlags struct {
 	deny          stringList
 	noDefaultDeny bool
 	quota         struct{ bytes, fileBytes, files sizeValue }
+	undoMax       sizeValue // --undo-max-file-bytes
 	config        string
 	agentMD       optBool
 	storeDSN      string      // --store: a database of virtual workspaces
@@ -81,6 +84,7 @@ func (f *wsFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.quota.bytes, "quota-bytes", "bound the total size of the files to `SIZE` (bytes, or with K, M, G; 0: none)")
 	fs.Var(&f.quota.fileBytes, "max-file-bytes", "bound the size of one file to `SIZE` (bytes, or with K, M, G; 0: none)")
 	fs.Var(&f.quota.files, "max-files", "bound the number of files and directories to `N` (0: none)")
+	fs.Var(&f.undoMax, "undo-max-file-bytes", "keep in the history the content of files up to `SIZE` (bytes, or with K, M, G; 0: the default, 64M), so that their changes can be undone; a change to a larger file cannot be")
 	fs.StringVar(&f.config, "config", "", "read settings from `FILE` (default: "+configName+" at the workspace root, if any); flags override it")
 	fs.Var(&f.agentMD, "agent-md", "create /AGENT.md when missing and keep it current while unedited (default: on for --store workspaces, off on a host directory)")
 	fs.StringVar(&f.storeDSN, "store", "", "serve a virtual workspace kept in the database `DSN` (sqlite:PATH or postgres://...) instead of a directory; needs --workspace")
@@ -255,6 +259,9 @@ func (f *wsFlags) options() (*llmfs.Options, *bool, error) {
 	}
 	if opts.Quota.MaxBytes < 0 || opts.Quota.MaxFileBytes < 0 || opts.Quota.MaxFiles < 0 {
 		return nil, nil, usagef("quota bounds must be 0 (none) or positive")
+	}
+	if opts.UndoMaxFileBytes = pick("undo-max-file-bytes", f.undoMax, cfg.UndoMaxFileBytes); opts.UndoMaxFileBytes < 0 {
+		return nil, nil, usagef("undo_max_file_bytes must be 0 (the default) or positive")
 	}
 	agentMD := cfg.AgentMD
 	if f.agentMD.set {

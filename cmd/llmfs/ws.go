@@ -12,7 +12,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -33,7 +32,8 @@ file system of its own with its own quota. Serve one with --store DSN --workspac
 serve, call and the file commands; opening a workspace never creates it, 'ws create' does
 (and creates a SQLite file if missing).
 
-  create ID        make an empty workspace (ID: 1 to 64 of A-Z a-z 0-9 . _ -, not . or ..);
+  create ID        make an empty workspace (ID: 1 to 64 of A-Z a-z 0-9 . _ -, not starting
+                   with -, not . or ..; every command names workspaces by the same rule);
                    --quota-bytes, --max-file-bytes and --max-files
                    set its quota (the file commands can change it later with the same flags)
   list             the workspaces with their usage and quota
@@ -109,22 +109,11 @@ otherwise one line per file.`,
 	},
 }
 
-// maxWorkspaceID bounds the length of a workspace id.
-const maxWorkspaceID = 64
-
-// checkWorkspaceID refuses an id 'ws create' will not make: ids are 1 to 64 of the
-// characters A-Z a-z 0-9 . _ -, and neither "." nor "..". They show up in commands, file
-// names (an export directory named after one) and URLs, so nothing in them needs quoting:
-// no spaces, no slashes, no control characters.
+// checkWorkspaceID refuses an id no workspace can have ([sqlstore.CheckID], the one rule
+// every command, server and the store itself apply), as a usage error.
 func checkWorkspaceID(id string) error {
-	ok := id != "" && len(id) <= maxWorkspaceID && id != "." && id != ".."
-	for _, c := range []byte(id) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
-			ok = false
-		}
-	}
-	if !ok {
-		return usagef("invalid workspace id %s: want 1 to %d of the characters A-Z a-z 0-9 . _ - (not . or ..)", strconv.Quote(id), maxWorkspaceID)
+	if err := sqlstore.CheckID(id); err != nil {
+		return usagef("%v", err)
 	}
 	return nil
 }
@@ -143,7 +132,7 @@ func wsCreate(ctx context.Context, e *env, dsn, id string, q sqlstore.Quota) err
 	case errors.Is(err, fs.ErrExist):
 		return fmt.Errorf("workspace %q already exists in %s", id, redactDSN(dsn))
 	case errors.Is(err, fs.ErrInvalid):
-		return usagef("invalid workspace id %q: want 1 to 255 bytes of text without control characters", id)
+		return usagef("%v", err)
 	case err != nil:
 		return err
 	}
@@ -188,6 +177,9 @@ func wsList(ctx context.Context, e *env, dsn string) error {
 }
 
 func wsRemove(ctx context.Context, e *env, dsn, id string) error {
+	if err := checkWorkspaceID(id); err != nil {
+		return err
+	}
 	db, err := existingDB(ctx, dsn)
 	if err != nil {
 		return err

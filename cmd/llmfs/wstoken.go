@@ -35,6 +35,9 @@ func wsToken(ctx context.Context, e *env, dsn string, args []string, mode, name 
 		return usagef("ws token %s wants %d argument(s)", args[0], n-1)
 	}
 	id := args[1]
+	if err := checkWorkspaceID(id); err != nil {
+		return err
+	}
 	db, err := existingDB(ctx, dsn)
 	if err != nil {
 		return err

@@ -314,17 +314,7 @@ func text(w http.ResponseWriter, s string) {
 // console's API, whichever package serves the route.
 func WriteError(w http.ResponseWriter, err error) {
 	code := llmfs.CodeOf(err)
-	status := http.StatusInternalServerError
-	switch code {
-	case llmfs.CodeInvalidArgument, llmfs.CodeInvalidPath, llmfs.CodeFileTooLarge:
-		status = http.StatusBadRequest
-	case llmfs.CodePermissionDenied:
-		status = http.StatusForbidden
-	case llmfs.CodeFileNotFound:
-		status = http.StatusNotFound
-	case llmfs.CodeFileChanged:
-		status = http.StatusConflict
-	}
+	status := StatusOf(code)
 	msg := err.Error()
 	var e *llmfs.Error
 	if errors.As(err, &e) && e.Msg != "" {
@@ -336,4 +326,24 @@ func WriteError(w http.ResponseWriter, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(map[string]string{"code": string(code), "message": msg})
+}
+
+// StatusOf is the HTTP status of an llmfs error code. Every code that says what is wrong with
+// the request or with the file it names is a 4xx; only an I/O failure (or an error with no
+// code) is a 500, so a client can tell its own mistake from the server's.
+func StatusOf(code llmfs.Code) int {
+	switch code {
+	case llmfs.CodeInvalidArgument, llmfs.CodeInvalidPath, llmfs.CodeFileTooLarge, llmfs.CodeBinaryFile,
+		llmfs.CodePatternNotFound, llmfs.CodePatternNotUnique:
+		return http.StatusBadRequest
+	case llmfs.CodePermissionDenied:
+		return http.StatusForbidden
+	case llmfs.CodeFileNotFound:
+		return http.StatusNotFound
+	case llmfs.CodeFileChanged, llmfs.CodeFileAlreadyExists, llmfs.CodeDirectoryNotEmpty, llmfs.CodeFileNotRead:
+		return http.StatusConflict
+	case llmfs.CodeQuotaExceeded:
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusInternalServerError
 }

@@ -68,15 +68,9 @@ func reindentLines(text, new string, style byte) (string, bool) {
 	if len(widths) == 0 {
 		return new, false
 	}
-	unit := unitOf(widths)
+	unit := spaceUnit(new)
 	if style == ' ' {
-		var fw []int
-		for l := range strings.Lines(text) {
-			if ind := leading(l); ind != "" && !strings.Contains(ind, "\t") && strings.TrimSpace(l) != "" {
-				fw = append(fw, len(ind))
-			}
-		}
-		unit = unitOf(fw)
+		unit = spaceUnit(text)
 	}
 	var b strings.Builder
 	for l := range strings.Lines(new) {

@@ -7,14 +7,23 @@
 //   - whitespace: a window of whole lines equal to old's lines but for trailing whitespace
 //     (and a final newline the file lacks);
 //   - indent: a window equal but for leading and trailing whitespace; the replacement is
-//     re-indented to the file's indentation, tabs or spaces, keeping its relative depth;
+//     re-indented to the file's indentation, tabs or spaces, keeping its relative depth
+//     by one rule that holds at every level of old's lines; when none does, each line
+//     keeps the indentation of the file line it stands for, or, where that would be a
+//     guess (tabs against spaces), the edit is refused with [ErrIndentation]. A
+//     replacement already written at the file's indentation is taken as written;
 //   - unicode: as indent, with typographic quotes, dashes, ellipses and unusual spaces
 //     read as their ASCII forms;
 //   - prefix: old's lines carry line-number prefixes copied from a numbered read (cat -n
 //     style "     7\t", "     7→", or "L7: "), numbered consecutively; they are stripped
 //     from old (and from new's lines that carry one) and the steps above run again.
 //
-// A step is accepted only when it matches exactly one place; several matches stop the search
+// The last line of an old text without a final newline may end inside the file's line.
+// Each replaced line keeps a line ending of the file's (the one of the line it stands
+// for), so a file with both CRLF and LF lines keeps both.
+//
+// A step is accepted only when it matches exactly one place, or when a copied line
+// number names one of several; several matches stop the search
 // with an [*Ambiguous] error, since a looser step would match them too. There is no
 // similarity or edit-distance guessing: when no step matches, the result is [ErrNotFound].
 package editmatch
@@ -22,7 +31,6 @@ package editmatch
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -55,6 +63,11 @@ func (s Step) Rank() int {
 
 // ErrNotFound says no step found the old text.
 var ErrNotFound = errors.New("old text not found")
+
+// ErrIndentation says old matched a window but for indentation that differs from the
+// file's by no one rule (tabs on one side, spaces on the other, some levels off), so
+// where new's lines go could only be guessed. It wraps [ErrNotFound].
+var ErrIndentation = fmt.Errorf("%w: its indentation differs from the file's", ErrNotFound)
 
 // Ambiguous says the old text matched several places at Step, first at Lines (1-based).
 type Ambiguous struct {
@@ -96,6 +109,10 @@ func Find(text, old, new string) (Result, error) {
 			if t, ok := indentedWithin(text, i, old, new); ok {
 				return t, nil
 			}
+			if w := WidenToIndent(text, o.old, o.new); w != o.old {
+				i -= len(w) - len(o.old)
+				o.old = w
+			}
 			r := Result{Start: i, End: i + len(o.old), Step: Exact}
 			r.New, r.Step = Adopt(text, o.old, o.new)
 			return r, nil
@@ -119,7 +136,7 @@ func indentedWithin(text string, i int, old, new string) (Result, bool) {
 	}
 	f := newFile(text)
 	m, nw := splitModel(old), splitModel(new)
-	r, err := f.lineSteps(m, nw, "")
+	r, err := f.lineSteps(m, nw, "", 0)
 	if err != nil || r.Start != ls || r.Step != Indent {
 		return Result{}, false
 	}
@@ -166,9 +183,11 @@ func Tolerant(text, old, new string) (Result, error) {
 	f := newFile(text)
 	m := splitModel(old)
 	nw := splitModel(new)
-	if r, err := f.lineSteps(m, nw, ""); !errors.Is(err, ErrNotFound) {
+	// ErrIndentation (which wraps ErrNotFound) stops here too: the window was found.
+	if r, err := f.lineSteps(m, nw, "", 0); err != ErrNotFound {
 		return r, err
 	}
+	hint, _, _, _ := numberPrefix(m.lines[0])
 	so, styles, ok := stripPrefixes(m.lines)
 	if !ok {
 		return Result{}, ErrNotFound
@@ -191,6 +210,10 @@ func Tolerant(text, old, new string) (Result, error) {
 			i := at[0]
 			return Result{Start: i, End: i + len(o.old), New: o.new, Step: Prefix}, nil
 		case len(at) > 1:
+			// The copied number names the line: it picks one of equal places.
+			if i, ok := atLine(text, at, hint); ok {
+				return Result{Start: i, End: i + len(o.old), New: o.new, Step: Prefix}, nil
+			}
 			a := &Ambiguous{Step: Prefix, Count: len(at)}
 			for _, i := range at[:min(len(at), maxAmbiguousLines)] {
 				a.Lines = append(a.Lines, 1+strings.Count(text[:i], "\n"))
@@ -198,7 +221,24 @@ func Tolerant(text, old, new string) (Result, error) {
 			return Result{}, a
 		}
 	}
-	return f.lineSteps(m, nw, Prefix)
+	return f.lineSteps(m, nw, Prefix, hint)
+}
+
+// atLine returns the offset among at (offsets of line starts in text, ascending) that
+// starts line n (from 1).
+func atLine(text string, at []int, n int) (int, bool) {
+	if n <= 0 {
+		return 0, false
+	}
+	line, from := 1, 0
+	for _, i := range at {
+		line += strings.Count(text[from:i], "\n")
+		from = i
+		if line == n {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // atLineStarts returns the offsets in text where s occurs at the start of a line.
@@ -221,6 +261,14 @@ func atLineStarts(text, s string) []int {
 type model struct {
 	lines  []string
 	endsNL bool
+	// partial says old's last line matched only the start of a file line (see midLine).
+	partial bool
+}
+
+// midLine reports whether old may end inside a line: it has several lines, no final
+// newline, and a last line with text.
+func (m model) midLine() bool {
+	return len(m.lines) > 1 && !m.endsNL && strings.TrimSpace(m.lines[len(m.lines)-1]) != ""
 }
 
 func splitModel(s string) model {
@@ -273,9 +321,12 @@ var lineSteps = []struct {
 
 func trimRight(s string) string { return strings.TrimRight(s, " \t\r\f\v") }
 
-// lineSteps tries the line-window steps; as, when not empty, is the step to report instead.
-func (f *file) lineSteps(old, new model, as Step) (Result, error) {
+// lineSteps tries the line-window steps; as, when not empty, is the step to report
+// instead. hint, when positive, is the line (from 1) a copied line number names: of
+// several equal windows, the one starting there is taken.
+func (f *file) lineSteps(old, new model, as Step, hint int) (Result, error) {
 	for _, st := range lineSteps {
+		old.partial = false
 		norm := make([]string, len(old.lines))
 		blank := true
 		for i, l := range old.lines {
@@ -287,13 +338,32 @@ func (f *file) lineSteps(old, new model, as Step) (Result, error) {
 		if blank {
 			return Result{}, ErrNotFound
 		}
-		hits, count := f.windows(norm, st.norm)
+		hits, count := f.windows(norm, st.norm, nil)
+		if count == 0 && old.midLine() && st.step != Unicode {
+			// Old ends inside a line: its last line need only start the file's line.
+			k := len(old.lines)
+			body := strings.TrimLeft(old.lines[k-1], " \t")
+			hits, count = f.windows(norm[:k-1], st.norm, func(w int) bool {
+				if w+k-1 >= len(f.lines) {
+					return false
+				}
+				fl := f.content(w + k - 1)
+				if st.step == Whitespace && leading(fl) != leading(old.lines[k-1]) {
+					return false
+				}
+				return strings.HasPrefix(strings.TrimLeft(fl, " \t"), body)
+			})
+			old.partial = true
+		}
 		if count == 0 {
 			continue
 		}
 		step := st.step
 		if as != "" {
 			step = as
+		}
+		if count > 1 && !old.partial && f.windowAt(hint-1, norm, st.norm) {
+			return f.replace(hint-1, st.step, old, new)
 		}
 		if count > 1 && st.step == Indent && count <= len(hits) {
 			// Several windows equal but for indentation: one where old's lines keep their
@@ -305,7 +375,7 @@ func (f *file) lineSteps(old, new model, as Step) (Result, error) {
 				}
 			}
 			if len(same) == 1 {
-				return f.replace(same[0], st.step, old, new), nil
+				return f.replace(same[0], st.step, old, new)
 			}
 		}
 		if count > 1 {
@@ -315,17 +385,32 @@ func (f *file) lineSteps(old, new model, as Step) (Result, error) {
 			}
 			return Result{}, a
 		}
-		return f.replace(hits[0], st.step, old, new), nil
+		return f.replace(hits[0], st.step, old, new)
 	}
 	return Result{}, ErrNotFound
 }
 
+// windowAt reports whether the window of the file starting at line index w has the
+// normalized lines want.
+func (f *file) windowAt(w int, want []string, norm func(string) string) bool {
+	if w < 0 || w+len(want) > len(f.lines) {
+		return false
+	}
+	for j, l := range want {
+		if norm(f.content(w+j)) != l {
+			return false
+		}
+	}
+	return true
+}
+
 // windows returns the first line indexes (at most maxAmbiguousLines) of the windows of
-// the file whose normalized lines equal want, and how many there are. It is
-// Knuth-Morris-Pratt over lines, so linear in the file and want whatever they hold.
-func (f *file) windows(want []string, norm func(string) string) ([]int, int) {
+// the file whose normalized lines equal want (and that accept, when not nil, takes), and
+// how many there are. It is Knuth-Morris-Pratt over lines, so linear in the file and want
+// whatever they hold.
+func (f *file) windows(want []string, norm func(string) string, accept func(w int) bool) ([]int, int) {
 	k := len(want)
-	if k > len(f.lines) {
+	if k > len(f.lines) || k == 0 {
 		return nil, 0
 	}
 	fail := make([]int, k)
@@ -350,106 +435,16 @@ func (f *file) windows(want []string, norm func(string) string) ([]int, int) {
 			j++
 		}
 		if j == k {
-			count++
-			if len(hits) < maxAmbiguousLines {
-				hits = append(hits, i-k+1)
+			if accept == nil || accept(i-k+1) {
+				count++
+				if len(hits) < maxAmbiguousLines {
+					hits = append(hits, i-k+1)
+				}
 			}
 			j = fail[j-1]
 		}
 	}
 	return hits, count
-}
-
-// replace renders new for the window of len(old.lines) lines starting at line w, matched
-// at step st.
-func (f *file) replace(w int, st Step, old, new model) Result {
-	k := len(old.lines)
-	last := f.lines[w+k-1]
-	r := Result{Start: f.lines[w].start, End: last.end, Step: st}
-	eol := "\n"
-	if f.crlf {
-		eol = "\r\n"
-	}
-	lines := f.render(w, st, old, new)
-	text := strings.Join(lines, eol)
-	if old.endsNL {
-		r.End = last.next
-		if new.endsNL && last.next > last.end {
-			text += eol
-		}
-	} else if new.endsNL {
-		text += eol
-	}
-	r.New = text
-	return r
-}
-
-// render gives new's lines the conventions of the window they replace: lines the edit
-// leaves as they were keep the file's bytes; whitespace or punctuation the model added
-// where the file has none is dropped; at the indent step every line is re-indented.
-func (f *file) render(w int, st Step, old, new model) []string {
-	norm := lineSteps[0].norm
-	if st == Unicode {
-		norm = func(s string) string { return trimRight(ASCIIPunct(s)) }
-	}
-	var ind *reindenter
-	if st == Indent || st == Unicode {
-		ind = f.newReindenter(w, old, new)
-	}
-	adjust := func(l string) string {
-		if ind == nil {
-			return l
-		}
-		return ind.apply(l)
-	}
-	// Old lines as the step sees them, indentation in the file's form, mapped to the
-	// file's lines: a new line equal to one of them is a line the edit keeps.
-	same := map[string]int{}
-	for j, l := range old.lines {
-		key := norm(adjust(l))
-		if _, dup := same[key]; dup {
-			same[key] = -1
-		} else {
-			same[key] = w + j
-		}
-	}
-	modelTrailing := false
-	var window strings.Builder
-	for j, l := range old.lines {
-		fl := f.content(w + j)
-		window.WriteString(fl)
-		if trimRight(l) != l && trimRight(fl) == fl {
-			modelTrailing = true
-		}
-	}
-	// The typographic characters old has where the file's window has none: the model
-	// made them, so they go from new too; others in new (an em dash in a new comment)
-	// are meant.
-	var made []string
-	for _, l := range old.lines {
-		for _, r := range l {
-			if c := string(r); r >= 0x80 && ASCIIPunct(c) != c && !strings.Contains(window.String(), c) && !slices.Contains(made, c) {
-				made = append(made, c, ASCIIPunct(c))
-			}
-		}
-	}
-	modelPunct := strings.NewReplacer(made...)
-	out := make([]string, len(new.lines))
-	for i, l := range new.lines {
-		a := adjust(l)
-		if fi, ok := same[norm(a)]; ok && fi >= 0 {
-			out[i] = f.content(fi)
-			continue
-		}
-		if modelTrailing {
-			a = trimRight(a)
-		}
-		if len(made) > 0 {
-			a = modelPunct.Replace(a)
-		}
-		out[i] = a
-	}
-	return out
 }
 
 // IsCRLF reports whether text's first line ends in CRLF.

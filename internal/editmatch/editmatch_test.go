@@ -57,8 +57,11 @@ func TestFind(t *testing.T) {
 		{name: "prefixes with blank line", text: "a\n\nb\n", old: "     1\ta\n     2\t\n     3\tb\n", new: "     1\tA\n     2\t\n     3\tB\n", want: "A\n\nB\n", step: Prefix},
 		{name: "prefixes not consecutive", text: py, old: "     2\t    if x:\n     5\t        return 1\n", new: "z", want: ""},
 		{name: "prefix ambiguous", text: "x\nx\n", old: "     9\tx\n", new: "y\n", ambiguous: Prefix},
-		{name: "prefix ambiguous, codex form", text: "x\ny\nx\ny\n", old: "L1: x\nL2: y\n", new: "L1: x\nL2: z\n", ambiguous: Prefix},
-		{name: "prefix ambiguous, arrow form and indent", text: "if a {\n\tx()\n}\nif b {\n        x()\n}\n", old: "     2\u2192  x()\n", new: "     2\u2192  y()\n", ambiguous: Prefix},
+		// Issue 32.9: the copied number names the line, so it picks one of equal places.
+		{name: "prefix picks the numbered place, codex form", text: "x\ny\nx\ny\n", old: "L3: x\nL4: y\n", new: "L3: x\nL4: z\n", want: "x\ny\nx\nz\n", step: Prefix},
+		{name: "prefix picks the numbered place, arrow form and indent", text: "if a {\n\tx()\n}\nif b {\n        x()\n}\n", old: "     5\u2192  x()\n", new: "     5\u2192  y()\n", want: "if a {\n\tx()\n}\nif b {\n        y()\n}\n", step: Indent},
+		{name: "prefix ambiguous, codex form", text: "x\ny\nx\ny\n", old: "L7: x\nL8: y\n", new: "L7: x\nL8: z\n", ambiguous: Prefix},
+		{name: "prefix ambiguous, arrow form and indent", text: "if a {\n\tx()\n}\nif b {\n        x()\n}\n", old: "     3\u2192  x()\n", new: "     3\u2192  y()\n", ambiguous: Prefix},
 
 		{name: "not found", text: py, old: "return 7", new: "x", want: ""},
 		{name: "blank old", text: "a\n\n\nb\n", old: "  \n", new: "x", want: ""},

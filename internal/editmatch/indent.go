@@ -27,7 +27,11 @@ type reindenter struct {
 	consistent bool        // the old lines follow base/fileBase and num/den
 	pairs      map[int]int // model depth of an old line -> its file depth (-1: several)
 	fileDepths map[int]bool
-	sameKind   bool // tabs on both sides or spaces on both
+	sameKind   bool  // tabs on both sides or spaces on both
+	verbatim   bool  // new already has the file's indentation (see [file.carriesFileIndent])
+	corr       []int // new line -> the old line it stands for, or -1 (see [correspond])
+	oldDepth   []int // model depth of each old line (-1: blank here or in the file)
+	winDepth   []int // file depth of each window line (-1: blank here or in old)
 }
 
 func (f *file) newReindenter(w int, old, new model) *reindenter {
@@ -70,18 +74,21 @@ func (f *file) newReindenter(w int, old, new model) *reindenter {
 	}
 
 	modelTabs := false
-	var modelWidths []int
 	for _, l := range append(append([]string{}, old.lines...), new.lines...) {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		ind := leading(l)
-		if strings.HasPrefix(ind, "\t") {
+		if strings.TrimSpace(l) != "" && strings.HasPrefix(leading(l), "\t") {
 			modelTabs = true
 		}
-		modelWidths = append(modelWidths, columns(ind))
+	}
+	r.corr = correspond(old.lines, new.lines)
+	for j, l := range old.lines {
+		m, u := -1, -1
+		if fl := f.content(w + j); strings.TrimSpace(l) != "" && strings.TrimSpace(fl) != "" {
+			m, u = columns(leading(l)), r.units(leading(fl))
+		}
+		r.oldDepth, r.winDepth = append(r.oldDepth, m), append(r.winDepth, u)
 	}
 	r.sameKind = r.tabs == modelTabs
+	r.verbatim = f.carriesFileIndent(w, old, new, r.corr)
 	if r.sameKind {
 		if r.tabs {
 			r.den = modelTab
@@ -109,16 +116,9 @@ func (f *file) newReindenter(w int, old, new model) *reindenter {
 	// No usable calibration: guess the unit of the side with spaces.
 	switch {
 	case r.tabs:
-		r.num, r.den = 1, unitOf(modelWidths)
+		r.num, r.den = 1, spaceUnit(strings.Join(old.lines, "\n"), strings.Join(new.lines, "\n"))
 	default:
-		var widths []int
-		for _, fl := range f.lines {
-			ind := leading(f.text[fl.start:fl.end])
-			if ind != "" && !strings.Contains(ind, "\t") {
-				widths = append(widths, len(ind))
-			}
-		}
-		r.num, r.den = unitOf(widths), modelTab
+		r.num, r.den = spaceUnit(f.text), modelTab
 	}
 	r.consistent = r.follows()
 	return r
@@ -138,37 +138,60 @@ func (r *reindenter) follows() bool {
 	return true
 }
 
-// depth is the file depth, and the spaces after it, for a new line at model depth m.
-func (r *reindenter) depth(m int) (int, int) {
-	if !r.consistent {
-		if u, ok := r.pairs[m]; ok && u >= 0 {
-			return u, 0
-		}
-		if r.sameKind && (m*r.num)%r.den == 0 && r.fileDepths[m*r.num/r.den] {
-			return m * r.num / r.den, 0
-		}
-		// Offset from the nearest shallower old line (or, below them all, the shallowest).
-		below, above := -1, -1
-		for k, u := range r.pairs {
-			switch {
-			case u < 0:
-			case k <= m && k > below:
-				below = k
-			case k > m && (above < 0 || k < above):
-				above = k
-			}
-		}
-		best, found := below, below >= 0
-		if !found && above >= 0 {
-			best, found = above, true
-		}
-		if found {
-			q, rem := floorDiv((m-best)*r.num, r.den)
-			return r.pairs[best] + q, rem
+// depth is the file depth, and the spaces after it, for new line i at model depth m; ok
+// is false when old's depths disagree with the file's and nothing but a guess places the
+// line.
+func (r *reindenter) depth(i, m int) (int, int, bool) {
+	if r.consistent {
+		q, rem := floorDiv((m-r.base)*r.num, r.den)
+		return r.fileBase + q, rem, true
+	}
+	// Old's lines are not where the file has them by any one rule: the file's own
+	// lines decide. A new line at the depth of the old line it stands for keeps that
+	// file line's indentation ("line2" for "    line2" stays at 4, not at line 1's 2).
+	j := -1
+	if i >= 0 && i < len(r.corr) {
+		j = r.corr[i]
+	}
+	if j >= 0 && r.oldDepth[j] == m && r.winDepth[j] >= 0 {
+		return r.winDepth[j], 0, true
+	}
+	if u, ok := r.pairs[m]; ok && u >= 0 {
+		return u, 0, true
+	}
+	if r.sameKind && (m*r.num)%r.den == 0 && r.fileDepths[m*r.num/r.den] {
+		return m * r.num / r.den, 0, true
+	}
+	if !r.sameKind {
+		// Tabs on one side and spaces on the other with no one ratio between them: the
+		// depth would be a guess.
+		return 0, 0, false
+	}
+	if j >= 0 && r.winDepth[j] >= 0 {
+		q, rem := floorDiv((m-r.oldDepth[j])*r.num, r.den)
+		return r.winDepth[j] + q, rem, true
+	}
+	// Offset from the nearest shallower old line (or, below them all, the shallowest).
+	below, above := -1, -1
+	for k, u := range r.pairs {
+		switch {
+		case u < 0:
+		case k <= m && k > below:
+			below = k
+		case k > m && (above < 0 || k < above):
+			above = k
 		}
 	}
+	best, found := below, below >= 0
+	if !found && above >= 0 {
+		best, found = above, true
+	}
+	if found {
+		q, rem := floorDiv((m-best)*r.num, r.den)
+		return r.pairs[best] + q, rem, true
+	}
 	q, rem := floorDiv((m-r.base)*r.num, r.den)
-	return r.fileBase + q, rem
+	return r.fileBase + q, rem, true
 }
 
 // units is the depth of a file indentation in file units.
@@ -179,21 +202,29 @@ func (r *reindenter) units(ind string) int {
 	return columns(ind)
 }
 
-// apply re-indents one model line; a blank line becomes empty.
-func (r *reindenter) apply(l string) string {
+// apply re-indents new line i (l); a blank line becomes empty. It reports false when
+// the line's depth cannot be told (see [reindenter.depth]).
+func (r *reindenter) apply(i int, l string) (string, bool) {
 	body := strings.TrimLeft(l, " \t")
 	if strings.TrimSpace(body) == "" {
-		return ""
+		return "", true
 	}
-	n, rem := r.depth(columns(l[:len(l)-len(body)]))
+	if r.verbatim {
+		return l, true
+	}
+	n, rem, ok := r.depth(i, columns(l[:len(l)-len(body)]))
+	if !ok {
+		return "", false
+	}
 	if n < 0 {
 		n, rem = 0, 0
 	}
 	if r.tabs {
 		// A part of a unit (alignment) stays as spaces, in the model's columns.
-		return strings.Repeat("\t", n) + strings.Repeat(" ", rem/max(r.num, 1)) + body
+		return strings.Repeat("\t", n) + strings.Repeat(" ", rem/max(r.num, 1)) + body, true
 	}
-	return strings.Repeat(" ", n) + body
+	// Alignment past a level (" * " under "/**" after a tab) stays too.
+	return strings.Repeat(" ", n+rem/max(r.num, 1)) + body, true
 }
 
 func leading(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }

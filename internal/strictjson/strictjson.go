@@ -38,7 +38,8 @@ type Param struct {
 	Items    []Param // for Array: the fields of each object
 }
 
-// Object holds decoded arguments by name. Absent and null optional parameters are missing.
+// Object holds decoded arguments by name. Absent optional parameters are missing, and so are
+// null ones that are not strings (null for a string is refused).
 type Object map[string]any
 
 // String returns the string argument name, or def if absent.
@@ -150,7 +151,10 @@ func decodeObject(raw map[string]json.RawMessage, params []Param, prefix string)
 	for _, p := range params {
 		known[p.Name] = true
 		v, ok := raw[p.Name]
-		if ok && string(v) == "null" && !p.Required {
+		// null for an optional number, flag or list is the default, as models often write
+		// it. Not for a string: a null path or pattern is a value the model failed to fill
+		// in, and taking the default (the root, for a path) would act where it never meant to.
+		if ok && string(v) == "null" && !p.Required && p.Kind != String {
 			ok = false
 		}
 		if !ok {
@@ -187,7 +191,7 @@ func decodeValue(v json.RawMessage, p Param, prefix string) (any, error) {
 	case String:
 		var s string
 		if v[0] != '"' || json.Unmarshal(v, &s) != nil {
-			return nil, errorf("parameter %q must be a string", name)
+			return nil, errorf("parameter %q must be a string, got %s", name, clip(v))
 		}
 		if len(p.Enum) > 0 && !slices.Contains(p.Enum, s) {
 			return nil, errorf("parameter %q must be one of %s, got %q", name, strings.Join(p.Enum, ", "), s)

@@ -25,6 +25,7 @@ func TestDecode(t *testing.T) {
 		{`{"path":"x","edits":[{"old":"a","n":-2}]}`, true},
 		{`{"path":"x","offset":null}`, false},
 		{`{"path":null}`, true},
+		{`{"path":"x","mode":null}`, true},
 		{``, true},
 		{`null`, true},
 		{`{"path":"x","offset":01}`, true},

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,13 +32,9 @@ type metaFile struct {
 
 // MetaPath returns the host path of the file that holds the store's metadata.
 func (s *Store) MetaPath() (string, error) {
-	dir := os.Getenv("LLMFS_CACHE_DIR")
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("no directory for llmfs metadata: %w", err)
-		}
-		dir = filepath.Join(cache, "llmfs")
+	dir, err := CacheDir()
+	if err != nil {
+		return "", err
 	}
 	sum := sha256.Sum256([]byte(s.dir))
 	return filepath.Join(dir, "meta", hex.EncodeToString(sum[:12])+".json"), nil

@@ -47,6 +47,9 @@ type Store struct {
 	root    *os.Root // nil in relaxed mode
 	relaxed bool
 	journal journalState // see journal.go
+	// reserved is the store name of llmfs's cache directory when it overlaps the store
+	// (see reserved.go); "" when it does not.
+	reserved string
 }
 
 var (
@@ -75,7 +78,7 @@ func New(dir string, relaxed bool) (*Store, error) {
 	if !fi.IsDir() {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: store.ErrNotDir}
 	}
-	s := &Store{dir: real, relaxed: relaxed}
+	s := &Store{dir: real, relaxed: relaxed, reserved: reservedName(real)}
 	if !relaxed {
 		if s.root, err = os.OpenRoot(real); err != nil {
 			return nil, err

@@ -346,35 +346,47 @@ func (o *Overlay) upperDirs(ctx context.Context, dir string) error {
 	return nil
 }
 
-// seeBase records, the first time, the hash of what the base holds at name.
+// seeBase records, the first time, the hash of what the base holds at name. Should the
+// base fail to say (EIO, EACCES), nothing is recorded, and the next change of name tries
+// again: a guess would make a later apply take the base for changed, or for unchanged.
 // Callers hold o.mu.
 func (o *Overlay) seeBase(ctx context.Context, name string) {
 	if _, ok := o.st.Seen[name]; ok {
 		return
 	}
-	o.st.Seen[name] = baseHash(ctx, o.base, name)
+	if h, err := baseHash(ctx, o.base, name); err == nil {
+		o.st.Seen[name] = h
+	}
 }
 
 // baseHash returns the hash of base's file name, "" when there is none, and "dir" for a
-// directory.
-func baseHash(ctx context.Context, base store.Store, name string) string {
+// directory. Only a missing file (or a file where a parent directory should be) is none:
+// any other error is returned, so that an unreadable base is never taken for an empty one.
+func baseHash(ctx context.Context, base store.Store, name string) (string, error) {
 	fi, err := base.Stat(ctx, name)
+	if absent(err) {
+		return "", nil
+	}
 	if err != nil {
-		return ""
+		return "", err
 	}
 	if fi.IsDir() {
-		return "dir"
+		return "dir", nil
 	}
 	f, err := base.Open(ctx, name)
+	if absent(err) {
+		return "", nil // removed in between
+	}
 	if err != nil {
-		return ""
+		return "", err
 	}
 	defer f.Close()
-	h, err := store.HashReader(f)
-	if err != nil {
-		return ""
-	}
-	return h
+	return store.HashReader(f)
+}
+
+// absent reports whether err says that a name does not exist.
+func absent(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNotDir)
 }
 
 // baseVisible reports whether the base's entry at name shows through. Callers hold o.mu.
@@ -741,4 +753,15 @@ func (e *upperEntry) Type() fs.FileMode {
 func (e *upperEntry) Info() (fs.FileInfo, error) {
 	fi, err := store.Lstat(e.ctx, e.o.upper.Store, up(e.name))
 	return fi, rename(err, e.name)
+}
+
+// Reserved implements [store.Reserver]: what the base keeps for llmfs is out of bounds in
+// the overlay too.
+func (o *Overlay) Reserved() []string { return store.Reserved(o.base) }
+
+// RealName implements [store.Resolver] with the base's answer: symbolic links live in the
+// base only (the overlay makes none), so a link the agent reads through leads where the
+// base says, and the workspace's deny rules and reserved names judge its target.
+func (o *Overlay) RealName(ctx context.Context, name string) (string, error) {
+	return store.RealName(ctx, o.base, name)
 }

@@ -177,14 +177,18 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 			p := pending{Change: Change{Path: name}, new: nb}
 			if from, ok := o.st.From[name]; ok {
 				p.Kind, p.From = Moved, from
-				p.old, _ = readAll(ctx, o.base, from)
+				if p.old, err = readBase(ctx, o.base, from); err != nil {
+					return err
+				}
 			} else if ob, err := readAll(ctx, o.base, name); err == nil {
 				if bytes.Equal(ob, nb) {
 					continue
 				}
 				p.Kind, p.old = Modified, ob
-			} else {
+			} else if absent(err) {
 				p.Kind = Created
+			} else {
+				return err // unreadable is not absent: the change would pass for a creation
 			}
 			out = append(out, p)
 		}
@@ -201,8 +205,11 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 	var walkBase func(name string) error
 	walkBase = func(name string) error {
 		fi, err := store.Lstat(ctx, o.base, name)
-		if err != nil {
+		if absent(err) {
 			return nil // gone from the base already
+		}
+		if err != nil {
+			return err
 		}
 		if fi.IsDir() {
 			es, err := o.base.ReadDir(ctx, name)
@@ -220,7 +227,10 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 			return nil
 		}
 		deleted[name] = true
-		ob, _ := readAll(ctx, o.base, name)
+		ob, err := readBase(ctx, o.base, name)
+		if err != nil {
+			return err
+		}
 		out = append(out, pending{Change: Change{Path: name, Kind: Deleted}, old: ob})
 		return nil
 	}
@@ -255,6 +265,15 @@ func readAll(ctx context.Context, s store.Store, name string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(f)
+}
+
+// readBase reads the base file name; one that does not exist (any more) reads as empty.
+func readBase(ctx context.Context, s store.Store, name string) ([]byte, error) {
+	b, err := readAll(ctx, s, name)
+	if absent(err) {
+		return nil, nil
+	}
+	return b, err
 }
 
 // pick returns the version of a change with the chosen hunks (1-based) taken from the new
@@ -387,7 +406,10 @@ type step struct {
 // check returns a conflict unless the base (b) at name holds what the agent saw, or already
 // holds want (an apply that a crash interrupted).
 func (o *Overlay) check(ctx context.Context, b store.Store, name, want string, p pending) (already bool, err error) {
-	cur := baseHash(ctx, b, name)
+	cur, err := baseHash(ctx, b, name)
+	if err != nil {
+		return false, err
+	}
 	if cur == want {
 		return true, nil
 	}

@@ -21,11 +21,11 @@ import (
 // time in proportion to the workspace's files and directories, whatever their size in
 // bytes.
 func (x *DB) Fork(ctx context.Context, src, dst string) error {
-	if !validID(src) {
-		return wsErr("fork", src, fs.ErrInvalid)
+	if err := CheckID(src); err != nil {
+		return err
 	}
-	if !validID(dst) {
-		return wsErr("fork", dst, fs.ErrInvalid)
+	if err := CheckID(dst); err != nil {
+		return err
 	}
 	return x.write(ctx, true, func(t *txn) error {
 		var sid int64

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 	"testing"
 
@@ -221,7 +220,7 @@ func TestForkContentFreed(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
 		x := b.connect(t)
 		data := strings.Repeat("z", 2*ChunkSize+1)
-		id := fmt.Sprintf("test-%d-%d-%s", os.Getpid(), wsSeq.Add(1), t.Name())
+		id := testID(t)
 		t.Cleanup(func() { x.Remove(ctx, id) })
 		s, err := x.Workspace(ctx, id, &Options{Create: true})
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -93,13 +94,22 @@ func connectPostgres(t testing.TB) *DB {
 
 // newWorkspace creates a workspace with a name unique to this test run and removes it at
 // cleanup, so tests can share a PostgreSQL database.
+// testID returns a new workspace id for the test: an id is 1 to 64 of A-Z a-z 0-9 . _ -
+// (CheckID), so the test's name is made to fit, with room for a suffix such as "-fork".
+func testID(t testing.TB) string {
+	id := fmt.Sprintf("test-%d-%d-%s", os.Getpid(), wsSeq.Add(1), strings.Map(func(r rune) rune {
+		if r < 128 && CheckID(string(r)) == nil {
+			return r
+		}
+		return '_'
+	}, t.Name()))
+	return id[:min(len(id), MaxIDLength-16)]
+}
+
 func newWorkspace(t testing.TB, x *DB, q Quota) *Store {
 	t.Helper()
 	ctx := context.Background()
-	id := fmt.Sprintf("test-%d-%d-%s", os.Getpid(), wsSeq.Add(1), t.Name())
-	if len(id) > 200 {
-		id = id[:200]
-	}
+	id := testID(t)
 	if err := x.Create(ctx, id, q); err != nil {
 		t.Fatal(err)
 	}

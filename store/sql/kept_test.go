@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -50,7 +49,7 @@ func journaledWrite(t *testing.T, s *Store, name, data string, mode store.WriteM
 func TestJournaledContentKeptOnce(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
 		x := b.connect(t)
-		id := fmt.Sprintf("test-%d-%d-%s", os.Getpid(), wsSeq.Add(1), t.Name())
+		id := testID(t)
 		t.Cleanup(func() { x.Remove(ctx, id) }) // removed by the test already, unless it failed
 		s, err := x.Workspace(ctx, id, &Options{Create: true})
 		if err != nil {

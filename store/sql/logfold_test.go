@@ -4,8 +4,6 @@ package sqlstore
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"testing"
 	"time"
 
@@ -20,7 +18,7 @@ func TestLogFold(t *testing.T) {
 		ctx := context.Background()
 		x := b.connect(t)
 		// A name unique to this run: tests share a PostgreSQL database across runs.
-		l, err := x.Log(ctx, fmt.Sprintf("host-%d-%d-%s", os.Getpid(), wsSeq.Add(1), t.Name()))
+		l, err := x.Log(ctx, testID(t))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -63,12 +63,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
 // ChunkSize is the size of the chunks file content is stored in. Every chunk of a file but
@@ -176,25 +173,16 @@ func (x *DB) Close() error {
 	return nil
 }
 
-// validID reports whether id can name a workspace: 1 to 255 bytes of UTF-8 text without
-// control characters.
-func validID(id string) bool {
-	if id == "" || len(id) > 255 || !utf8.ValidString(id) {
-		return false
-	}
-	return !strings.ContainsFunc(id, unicode.IsControl)
-}
-
 func wsErr(op, id string, err error) error {
 	return &fs.PathError{Op: op, Path: "workspace " + id, Err: err}
 }
 
 // Create creates the workspace id with quota q. It fails with an error wrapping
 // [fs.ErrExist] if the workspace exists and [fs.ErrInvalid] if id is not a valid id
-// (1 to 255 bytes of UTF-8 without control characters).
+// ([CheckID]) or the quota is negative.
 func (x *DB) Create(ctx context.Context, id string, q Quota) error {
-	if !validID(id) {
-		return wsErr("create", id, fs.ErrInvalid)
+	if err := CheckID(id); err != nil {
+		return err
 	}
 	if q.MaxBytes < 0 || q.MaxFiles < 0 || q.MaxFileBytes < 0 {
 		return wsErr("create", id, fs.ErrInvalid)
@@ -252,6 +240,9 @@ func (x *DB) List(ctx context.Context) ([]Workspace, error) {
 // history's content that nothing else refers to. It fails with an error wrapping
 // [fs.ErrNotExist] if there is no such workspace.
 func (x *DB) Remove(ctx context.Context, id string) error {
+	if err := CheckID(id); err != nil {
+		return err
+	}
 	err := x.write(ctx, true, func(t *txn) error {
 		var wid int64
 		err := t.queryRow(`SELECT id FROM llmfs_workspaces WHERE name = ?`+t.d.forUpdate, id).Scan(&wid)
@@ -296,8 +287,8 @@ func (x *DB) Workspace(ctx context.Context, id string, opts *Options) (*Store, e
 	if opts != nil {
 		o = *opts
 	}
-	if !validID(id) {
-		return nil, wsErr("open", id, fs.ErrInvalid)
+	if err := CheckID(id); err != nil {
+		return nil, err
 	}
 	for {
 		var wid int64

@@ -569,10 +569,10 @@ func TestWorkspaces(t *testing.T) {
 		if err := x.Create(ctx, s1.ID(), Quota{}); !errors.Is(err, fs.ErrExist) {
 			t.Fatalf("Create existing: %v", err)
 		}
-		if _, err := x.Workspace(ctx, "no such workspace", nil); !errors.Is(err, fs.ErrNotExist) {
+		if _, err := x.Workspace(ctx, "no-such-workspace", nil); !errors.Is(err, fs.ErrNotExist) {
 			t.Fatalf("Workspace missing: %v", err)
 		}
-		for _, id := range []string{"", "a\nb", string([]byte{0xff}), strings.Repeat("x", 256)} {
+		for _, id := range []string{"", "a\nb", string([]byte{0xff}), strings.Repeat("x", 65), "no such workspace"} {
 			if err := x.Create(ctx, id, Quota{}); !errors.Is(err, fs.ErrInvalid) {
 				t.Errorf("Create(%q): %v, want ErrInvalid", id, err)
 			}

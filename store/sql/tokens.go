@@ -37,6 +37,9 @@ var ErrBadToken = errors.New("invalid or revoked token")
 // [fs.ErrNotExist] if there is no such workspace and [fs.ErrInvalid] for an empty or
 // overlong mode or a name with control characters.
 func (x *DB) CreateToken(ctx context.Context, ws, mode, name string) (string, Token, error) {
+	if err := CheckID(ws); err != nil {
+		return "", Token{}, err
+	}
 	if mode == "" || len(mode) > 32 || len(name) > 200 || strings.ContainsFunc(name+mode, unicode.IsControl) {
 		return "", Token{}, wsErr("token create", ws, fs.ErrInvalid)
 	}
@@ -68,6 +71,9 @@ func (x *DB) CreateToken(ctx context.Context, ws, mode, name string) (string, To
 // Tokens returns the tokens of workspace ws, oldest first, without their secrets. It
 // fails with an error wrapping [fs.ErrNotExist] if there is no such workspace.
 func (x *DB) Tokens(ctx context.Context, ws string) ([]Token, error) {
+	if err := CheckID(ws); err != nil {
+		return nil, err
+	}
 	var wid int64
 	err := x.db.QueryRowContext(ctx, x.d.rebind(`SELECT id FROM llmfs_workspaces WHERE name = ?`), ws).Scan(&wid)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -102,6 +108,9 @@ func (x *DB) Tokens(ctx context.Context, ws string) ([]Token, error) {
 // every process sharing the database. It fails with an error wrapping [fs.ErrNotExist]
 // if ws has no such token.
 func (x *DB) RevokeToken(ctx context.Context, ws, id string) error {
+	if err := CheckID(ws); err != nil {
+		return err
+	}
 	return x.write(ctx, true, func(t *txn) error {
 		res, err := t.exec(`DELETE FROM llmfs_tokens WHERE id = ? AND ws = (SELECT id FROM llmfs_workspaces WHERE name = ?)`, id, ws)
 		if err != nil {

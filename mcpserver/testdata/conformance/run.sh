@@ -1,12 +1,16 @@
 #!/bin/sh
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against
-# `llmfs serve`: every scenario that applies to a file server must pass; the others are
-# listed, with the reason, in not-applicable.txt.
+# `llmfs serve`, once per protocol revision llmfs must meet (2025-11-25, 2026-07-28), each
+# with the suite's frozen requirement set for that revision at that revision's wire:
+# every scored check must pass but those listed, with the reason, in
+# not-applicable-REVISION.yaml (the suite's expected-failures baseline, which also fails
+# on an entry that has started to pass). The suite speaks streamable HTTP only; stdio is
+# checked by TestConformanceChecks.
 #
 #   run.sh LLMFS_BINARY [OUTPUT_DIR]
 #
 # Needs install.sh first. The suite sends no bearer token, so proxy.mjs adds it in front
-# of the server. Exits non-zero if an applicable scenario fails.
+# of the server. Exits non-zero if a check fails that is not in the baseline.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 llmfs=$1
@@ -29,12 +33,15 @@ for i in $(seq 50); do
   sleep 0.1
 done
 fail=0
-for scenario in $(grep -v '^#' "$here/applicable.txt"); do
-  if "$here/node_modules/.bin/conformance" server --url "http://127.0.0.1:$pport/mcp" --scenario "$scenario" -o "$out" >"$out/$scenario.log" 2>&1; then
-    echo "PASS $scenario"
+for revision in 2025-11-25 2026-07-28; do
+  if "$here/node_modules/.bin/conformance" server --url "http://127.0.0.1:$pport/mcp" \
+    --requirements "$revision" --expected-failures "$here/not-applicable-$revision.yaml" \
+    -o "$out/$revision" >"$out/$revision.log" 2>&1; then
+    echo "PASS $revision"
+    grep -E '^(✓|✗|Total|Baseline)' "$out/$revision.log" || true
   else
-    echo "FAIL $scenario (see $out/$scenario.log)"
-    cat "$out/$scenario.log"
+    echo "FAIL $revision (see $out/$revision.log)"
+    cat "$out/$revision.log"
     fail=1
   fi
 done
