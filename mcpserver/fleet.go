@@ -121,7 +121,7 @@ func NewFleetHandler(opts *FleetOptions) (http.Handler, error) {
 	}
 	f.mcp = mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		if e, ok := r.Context().Value(entryKey{}).(*entry); ok {
-			return e.srv
+			return e.srv.mcp
 		}
 		return nil
 	}, &mcp.StreamableHTTPOptions{Logger: o.Logger, MaxRequestBodyBytes: o.MaxBodyBytes, Stateless: true})
@@ -154,7 +154,7 @@ type grantKey struct {
 type entry struct {
 	key   grantKey
 	ready chan struct{}
-	srv   *mcp.Server
+	srv   *Server
 	err   error
 }
 

@@ -80,7 +80,8 @@ const DefaultMaxBodyBytes = 16 << 20
 // 2026-07-28 over HTTP, and clients fall back to 2025-11-25 (as the go-sdk and
 // TypeScript clients do). Over standard input and output the connection is the session,
 // and 2026-07-28 is served in full.
-func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
+func NewHTTPHandler(server *Server, opts *HTTPOptions) http.Handler {
+	srv := server.mcp
 	var o HTTPOptions
 	if opts != nil {
 		o = *opts
@@ -113,7 +114,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 		MaxRequestBodyBytes: o.MaxBodyBytes,
 		Stateless:           true,
 	})
-	if needsSessions(srv) {
+	if server.sessionful {
 		statelessHandler = nil
 	}
 	h := newFront(&o, mcpHandler)

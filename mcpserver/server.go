@@ -62,12 +62,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"time"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -148,12 +146,35 @@ type server struct {
 	sessions map[*mcp.ServerSession]*session
 }
 
+// A Server is an MCP server of llmfs: the go-sdk's server, and what llmfs keeps beside it
+// (the workspaces, the sessions' state, the tool handlers). [New] and [NewReviewer] make
+// one. Serve it on standard input and output with [ServeStdio] and a [StdioTransport]
+// (unlike the go-sdk's, it survives bad lines), with [Server.Run] on any transport, or
+// over HTTP with [NewHTTPHandler].
+type Server struct {
+	mcp *mcp.Server
+	// state is llmfs's state of a server made by [New]; nil for a reviewer's.
+	state *server
+	// sessionful says the server keeps per-client state ([server.needsSessions]).
+	sessionful bool
+}
+
+// MCP returns the go-sdk server inside s, for what llmfs does not wrap: middleware,
+// more tools, a transport of one's own. A tool call that bypasses s's own serving
+// functions still goes through the same handlers.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Run serves a single session over t until the client disconnects or ctx is done, as
+// [mcp.Server.Run] does.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.Run(ctx, t) }
+
+// Connect starts a session over t, as [mcp.Server.Connect] does.
+func (s *Server) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ServerSessionOptions) (*mcp.ServerSession, error) {
+	return s.mcp.Connect(ctx, t, opts)
+}
+
 // New returns an MCP server for ws, with the tools of opts.Dialect that ws's mode allows.
-// Serve it on standard input and output with [ServeStdio] and a [StdioTransport] (unlike
-// the go-sdk's, it survives bad lines; ServeStdio runs tool calls side by side without the
-// go-sdk's per-request costs), with [mcp.Server.Run] on any transport, or over HTTP with
-// [NewHTTPHandler].
-func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
+func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -223,7 +244,6 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		},
 	})
 	s.addResources(srv)
-	register(srv, s)
 	srv.AddReceivingMiddleware(s.rootsChangedMiddleware, s.listenMiddleware)
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
@@ -265,37 +285,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 			Annotations:  annotations(d),
 		}, handler)
 	}
-	return srv, nil
-}
-
-// sessionful records, for [NewHTTPHandler], which servers [New] made need a session per
-// client ([server.needsSessions]). The key is a weak pointer and the value holds nothing
-// of the server, so the entry goes when the server is collected.
-var sessionful sync.Map // weak.Pointer[mcp.Server] -> bool
-
-func register(srv *mcp.Server, s *server) {
-	key := weak.Make(srv)
-	sessionful.Store(key, s.needsSessions())
-	servers.Store(key, weak.Make(s))
-	runtime.AddCleanup(srv, func(k weak.Pointer[mcp.Server]) {
-		sessionful.Delete(k)
-		servers.Delete(k)
-	}, key)
-}
-
-// lookupServer returns the state of srv if [New] made it, else nil.
-func lookupServer(srv *mcp.Server) *server {
-	v, ok := servers.Load(weak.Make(srv))
-	if !ok {
-		return nil
-	}
-	return v.(weak.Pointer[server]).Value()
-}
-
-// needsSessions reports whether srv, made by [New], keeps per-client state.
-func needsSessions(srv *mcp.Server) bool {
-	v, ok := sessionful.Load(weak.Make(srv))
-	return ok && v.(bool)
+	return &Server{mcp: srv, state: s, sessionful: s.needsSessions()}, nil
 }
 
 // needsSessions reports whether the server keeps per-client state that a stateless

@@ -132,7 +132,7 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 			fmt.Fprintf(e.stderr, "llmfs: console at http://%s/#token=%s\n", consoleAddr(ln.Addr()), tok)
 
 			return runHTTP(ctx, hs, ln, logger, func() {
-				for ss := range srv.Sessions() {
+				for ss := range srv.MCP().Sessions() {
 					ss.Close()
 				}
 			})
