@@ -65,6 +65,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -157,12 +158,18 @@ type Server struct {
 	state *server
 	// sessionful says the server keeps per-client state ([server.needsSessions]).
 	sessionful bool
+	// exposed is set once [Server.MCP] has handed out the go-sdk server: middleware may
+	// have been added to it, which [ServeStdio]'s own tool calls would skip.
+	exposed atomic.Bool
 }
 
 // MCP returns the go-sdk server inside s, for what llmfs does not wrap: middleware,
-// more tools, a transport of one's own. A tool call that bypasses s's own serving
-// functions still goes through the same handlers.
-func (s *Server) MCP() *mcp.Server { return s.mcp }
+// more tools, sessions. From then on [ServeStdio] leaves every call to the go-sdk, so
+// that middleware added to it sees every call.
+func (s *Server) MCP() *mcp.Server {
+	s.exposed.Store(true)
+	return s.mcp
+}
 
 // Run serves a single session over t until the client disconnects or ctx is done, as
 // [mcp.Server.Run] does.

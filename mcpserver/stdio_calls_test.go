@@ -496,7 +496,8 @@ func TestServeStdioReadsWhileAskingRoots(t *testing.T) {
 // the old roots (and refused on them) would have the time to.
 func TestServeStdioRootsChangedInOrder(t *testing.T) {
 	srv, anon := stdioServer(t)
-	srv.MCP().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+	// Not through srv.MCP(), which would turn ServeStdio's own calls off.
+	srv.mcp.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "notifications/roots/list_changed" {
 				time.Sleep(20 * time.Millisecond)
