@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/llmfs/llmfs/internal/hostcheck"
@@ -119,6 +120,25 @@ func NewHTTPHandler(server *Server, opts *HTTPOptions) http.Handler {
 	}
 	h := newFront(&o, mcpHandler)
 	h.stateless, h.srv, h.token, h.maxSessions = statelessHandler, srv, o.Token, o.MaxSessions
+	return h
+}
+
+// NewFrontHandler returns the checks of [NewHTTPHandler] in front of next, for a handler
+// of several servers (package fleet's): the Host and Origin headers, the body size, the
+// memory budget, the request log; and auth, in place of the bearer token check: it
+// answers the request itself (401, 403) and returns false, or returns the request to
+// serve. Of opts, Token, SessionTimeout and
+// MaxSessions do not apply.
+func NewFrontHandler(opts *HTTPOptions, next http.Handler, auth func(http.ResponseWriter, *http.Request) (*http.Request, bool)) http.Handler {
+	o := *opts
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	h := newFront(&o, next)
+	h.auth = auth
 	return h
 }
 
@@ -291,3 +311,13 @@ func (s *statusRecorder) Flush() {
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// bearer returns the token of an Authorization header of the Bearer scheme.
+func bearer(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}

@@ -52,10 +52,8 @@
 //
 // # Many workspaces
 //
-// [NewFleetHandler] serves many workspaces from one handler, each at its own path, to
-// clients holding a token of that workspace ([Grant]: a workspace and a mode), over
-// stateless streamable HTTP, so replicas sharing a database need no sticky sessions.
-// [OAuth] adds JWT access tokens of an OAuth authorization server.
+// Package fleet serves many workspaces from one handler, each at its own path, to
+// clients holding a token of that workspace, over stateless streamable HTTP.
 package mcpserver
 
 import (
@@ -114,9 +112,10 @@ type Options struct {
 	// root. Each session works on it as its own actor.
 	Memories *llmfs.Workspace
 
-	// stateless says the server serves stateless requests only (a fleet's): a session
-	// lasts one request, so nothing is held for its lifetime.
-	stateless bool
+	// Stateless says the server serves stateless requests only (as package fleet's
+	// do): a session lasts one request, so nothing is held for its lifetime, and
+	// resources/subscribe, which would end with its request, is refused.
+	Stateless bool
 }
 
 // DefaultRootsTimeout is the default of [Options.RootsTimeout].
@@ -229,7 +228,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 		pageSize:         o.ResourcePageSize,
 		pollInterval:     o.PollInterval,
 		watches:          watches{subs: map[string]*watch{}, feeds: map[int]*feedRunning{}},
-		stateless:        o.stateless,
+		stateless:        o.Stateless,
 		sessions:         map[*mcp.ServerSession]*session{},
 		handlers:         map[string]mcp.ToolHandler{},
 	}
