@@ -35,8 +35,6 @@ var allowed = map[string]string{
 	"store/overlay/batch.go applyBatch":       "issue 34",
 	"store/overlay/overlay.go":                "issue 34",
 	"store/overlay/review.go":                 "issue 34",
-	"store/sql/journal.go":                    "issue 34",
-	"store/sql/store.go":                      "issue 34",
 	"store/storetest/methods.go":              "issue 34",
 	"store/storetest/symlink.go testSymlinks": "issue 34",
 }
