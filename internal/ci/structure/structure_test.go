@@ -32,7 +32,6 @@ var allowed = map[string]string{
 	"read.go scanLines":                       "issue 34",
 	"search/grep.go GrepFunc":                 "issue 34",
 	"store/idb/idb.go":                        "issue 34",
-	"store/overlay/batch.go applyBatch":       "issue 34",
 	"store/storetest/methods.go":              "issue 34",
 	"store/storetest/symlink.go testSymlinks": "issue 34",
 }
