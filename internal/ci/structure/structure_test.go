@@ -31,7 +31,6 @@ var allowed = map[string]string{
 	"read.go":                                 "issue 34",
 	"read.go scanLines":                       "issue 34",
 	"search/grep.go GrepFunc":                 "issue 34",
-	"store/idb/idb.go":                        "issue 34",
 	"store/storetest/methods.go":              "issue 34",
 	"store/storetest/symlink.go testSymlinks": "issue 34",
 }
