@@ -28,8 +28,6 @@ var allowed = map[string]string{
 	"bench/mcpbench/main.go measure": "issue 34",
 	"cmd/llmfs/ws.go":                "issue 34",
 	"cmd/llmfs/ws.go wsImport":       "issue 34",
-	"read.go":                        "issue 34",
-	"read.go scanLines":              "issue 34",
 	"search/grep.go GrepFunc":        "issue 34",
 }
 
