@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/llmfs/llmfs/internal/binfile"
 )
@@ -265,22 +264,10 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, m *mappedFile, o
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		err := rerr
-		chunk := buf[:n]
-		switch {
-		case first:
-		case m != nil:
-			chunk, err = m.next(len(buf))
-			n = len(chunk)
-		default:
-			n, err = io.ReadFull(f, buf)
-			chunk = buf[:n]
-		}
-		if sniff := binarySniffLen - res.Size; sniff > 0 && n > 0 {
-			// The first binarySniffLen bytes of the file, however the chunks cut them.
-			if why := binfile.Why(chunk[:min(int64(n), sniff)], res.Size == 0); why != "" {
-				return nil, errorf(CodeBinaryFile, "", "binary file (%s); it cannot be read as text: %%PATH%%", why)
-			}
+		chunk, err := nextChunk(first, f, m, buf, n, rerr)
+		n = len(chunk)
+		if why := sniffBinary(chunk, res.Size); why != "" {
+			return nil, errorf(CodeBinaryFile, "", "binary file (%s); it cannot be read as text: %%PATH%%", why)
 		}
 		prev := last  // the byte before chunk[0]
 		chunkNL := -1 // newlines in the whole chunk, when the index builder counted them
@@ -298,24 +285,12 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, m *mappedFile, o
 			whole := chunkNL >= 0 && len(chunk) == n
 			if done {
 				// Count the remaining lines without looking at them.
-				if whole {
-					newlines += chunkNL
-				} else {
-					newlines += bytes.Count(chunk, nl)
-				}
+				newlines += countLines(chunk, whole, chunkNL)
 				chunk = nil
 				break
 			}
 			if line < opts.Offset {
-				// Skip to the first wanted line: whole chunks at a time while they end
-				// before it, so a read deep into a big file is one vectorized count.
-				if whole && chunkNL < opts.Offset-line {
-					newlines += chunkNL
-					line += chunkNL
-					chunk = nil
-					break
-				}
-				rest, skipped := skipLines(chunk, opts.Offset-line)
+				rest, skipped := skipChunk(chunk, whole, chunkNL, opts.Offset-line)
 				newlines += skipped
 				line += skipped
 				if rest == nil {
@@ -372,261 +347,70 @@ func (w *Workspace) scanLines(ctx context.Context, f io.Reader, m *mappedFile, o
 			res.Truncated = true
 		}
 	}
-	res.TotalLines = newlines
-	if res.Size > 0 && last != '\n' {
-		res.TotalLines++
-	}
-	next := res.Offset + res.Lines
-	if next <= res.TotalLines && (res.Truncated || capped) {
-		res.Truncated = true
-		res.NextOffset = next
-	} else {
-		res.Truncated = false
-	}
+	res.settle(newlines, last, capped)
 	res.Content = out.String()
 	return res, nil
 }
 
-var nl = []byte{'\n'}
-
-// skipLines skips up to n lines of chunk. It returns what follows the n-th newline and n,
-// or, when chunk holds fewer than n newlines, nil and how many it holds.
-func skipLines(chunk []byte, n int) ([]byte, int) {
-	c := bytes.Count(chunk, nl)
-	if c < n {
-		return nil, c
+// nextChunk returns scanLines' next chunk of the file and the error of its read: on the
+// first round the n bytes the caller read already (with its error rerr), then the next
+// bytes of m if the file is mapped, or else of f, at most len(buf) of them.
+func nextChunk(first bool, f io.Reader, m *mappedFile, buf []byte, n int, rerr error) ([]byte, error) {
+	switch {
+	case first:
+		return buf[:n], rerr
+	case m != nil:
+		return m.next(len(buf))
+	default:
+		n, err := io.ReadFull(f, buf)
+		return buf[:n], err
 	}
-	for i := 0; i < n; i++ {
-		chunk = chunk[bytes.IndexByte(chunk, '\n')+1:]
-	}
-	return chunk, n
 }
 
-// ReadTo writes lines of the text file at p to out exactly as the file has them (line
-// endings, long lines and bytes that are not UTF-8 untouched): from line opts.Offset, at
-// most opts.Limit lines, or to the end with [NoLimit]. It is the read for a person (the CLI)
-// rather than a model, so the workspace's read caps do not apply.
-//
-// ReadTo streams through one fixed buffer and stops reading once it has written what was
-// asked, so its memory does not grow with the file and a read near the start of a huge file
-// is quick. A file with a NUL byte in its first 8000 bytes is refused with [CodeBinaryFile]
-// before anything is written. It does not count as a read for [Options.RequireRead]. It
-// returns the number of lines written; a failure to write to out is a [CodeIO] error.
-func (w *Workspace) ReadTo(ctx context.Context, p string, opts ReadOptions, out io.Writer) (int, error) {
-	if opts.Offset < 0 {
-		return 0, errorf(CodeInvalidArgument, p, "offset must be >= 1, got %d", opts.Offset)
+// sniffBinary returns why the file is binary, or "", from the part of chunk (read at
+// offset size) that lies in the file's first binarySniffLen bytes, however the chunks cut
+// them; past those bytes it returns "".
+func sniffBinary(chunk []byte, size int64) string {
+	if sniff := binarySniffLen - size; sniff > 0 && len(chunk) > 0 {
+		return binfile.Why(chunk[:min(int64(len(chunk)), sniff)], size == 0)
 	}
-	if opts.Offset == 0 {
-		opts.Offset = 1
-	}
-	if opts.Limit < 0 {
-		return 0, errorf(CodeInvalidArgument, p, "limit must be >= 0, got %d", opts.Limit)
-	}
-	r, err := w.resolve(p)
-	if err != nil {
-		return 0, err
-	}
-	if err := w.check(ctx, OpRead, r); err != nil {
-		return 0, err
-	}
-	if err := w.slashDir(ctx, r, false); err != nil {
-		return 0, err
-	}
-	f, err := w.store.Open(ctx, r.name)
-	if err != nil {
-		return 0, storeError(p, err)
-	}
-	defer f.Close()
-	bufp := getReadBuffer()
-	defer readBuffers.Put(bufp)
-	var (
-		buf     = *bufp
-		line    = 1     // number of the line that starts at the current position
-		written = 0     // complete lines written
-		partial = false // bytes of a line without its newline were written
-		size    int64   // bytes read so far
-	)
-	for first := true; ; first = false {
-		if err := ctx.Err(); err != nil {
-			return written, storeError(p, err)
-		}
-		n, rerr := io.ReadFull(f, buf)
-		chunk := buf[:n]
-		if sniff := binarySniffLen - size; sniff > 0 && n > 0 {
-			// The first binarySniffLen bytes of the file, however the chunks cut them.
-			// Nothing is written before they are all seen, so a binary file prints nothing.
-			if why := binfile.Why(chunk[:min(int64(n), sniff)], size == 0); why != "" {
-				return 0, errorf(CodeBinaryFile, p, "binary file (%s); it cannot be read as text: %s", why, p)
-			}
-		}
-		size += int64(n)
-		if first && rerr == nil && line < opts.Offset {
-			// A full first chunk and lines to skip: with a line index, skip to the
-			// indexed line nearest the offset (the bytes before it, sniffed when the
-			// index was made, count as read).
-			if lx := w.lineIndexFor(r.name, f); lx != nil && lx.idx != nil {
-				if l, off := lx.idx.start(opts.Offset); off > size {
-					if _, err := f.(io.Seeker).Seek(off, io.SeekStart); err != nil {
-						return 0, storeError(p, err)
-					}
-					line, size = l, off
-					continue
-				}
-			}
-		}
-		if line < opts.Offset {
-			rest, skipped := skipLines(chunk, opts.Offset-line)
-			line += skipped
-			chunk = rest
-		}
-		if len(chunk) > 0 {
-			if opts.Limit != NoLimit {
-				if rest, got := skipLines(chunk, opts.Limit-written); rest != nil {
-					chunk = chunk[:len(chunk)-len(rest)]
-					written += got
-					if _, err := out.Write(chunk); err != nil {
-						return written, &Error{Code: CodeIO, Path: p, Msg: "writing the output: " + err.Error(), Err: err}
-					}
-					return written, nil
-				}
-			}
-			c := bytes.Count(chunk, nl)
-			written += c
-			partial = chunk[len(chunk)-1] != '\n'
-			if _, err := out.Write(chunk); err != nil {
-				return written, &Error{Code: CodeIO, Path: p, Msg: "writing the output: " + err.Error(), Err: err}
-			}
-		}
-		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
-			break
-		}
-		if rerr != nil {
-			return written, storeError(p, rerr)
-		}
-	}
-	if partial {
-		written++ // the last line has no newline
-	}
-	return written, nil
+	return ""
 }
 
-// lineKeepBytes is how much of one line is kept while scanning: enough for MaxLineLength
-// characters of up to four bytes, and the line ending.
-func lineKeepBytes(lim Limits) int {
-	if lim.MaxLineLength < 0 {
-		return lim.MaxReadBytes + 2
-	}
-	return 4*lim.MaxLineLength + 2
-}
-
-// emitLine appends one line (kept bytes cur of a line curLen long, ending included) to out.
-// It reports false, appending nothing, when the line would pass the byte cap. Bytes that are
-// not UTF-8 are replaced with U+FFFD one by one, and the byte cap counts the replacements,
-// so it holds for the content as returned.
-func (w *Workspace) emitLine(out *bytes.Buffer, res *ReadResult, cur []byte, curLen int, ending string) bool {
-	lim := w.limits
-	whole := len(cur) == curLen
-	text := cur
+// countLines counts the newlines of chunk: the index builder's count chunkNL when chunk is
+// the whole chunk it counted (whole), else a count of its own.
+func countLines(chunk []byte, whole bool, chunkNL int) int {
 	if whole {
-		text = cur[:len(cur)-len(ending)]
+		return chunkNL
+	}
+	return bytes.Count(chunk, nl)
+}
+
+// skipChunk skips up to want lines of chunk, returning the rest (nil if it ends before the
+// wanted line) and the lines skipped: a whole chunk that ends before it by the index
+// builder's count, so a read deep into a big file is one vectorized count a chunk.
+func skipChunk(chunk []byte, whole bool, chunkNL, want int) ([]byte, int) {
+	if whole && chunkNL < want {
+		return nil, chunkNL
+	}
+	return skipLines(chunk, want)
+}
+
+// settle sets the result's line count, from the newlines scanned and the file's last byte,
+// and whether it is truncated: only if lines remain and the caller's limit or the cap
+// (capped) stopped the read, in which case NextOffset says where to go on.
+func (r *ReadResult) settle(newlines int, last byte, capped bool) {
+	r.TotalLines = newlines
+	if r.Size > 0 && last != '\n' {
+		r.TotalLines++
+	}
+	next := r.Offset + r.Lines
+	if next <= r.TotalLines && (r.Truncated || capped) {
+		r.Truncated = true
+		r.NextOffset = next
 	} else {
-		// Only the head of the line was kept; it is cut below in any case.
-		text = trimPartialRune(cur)
+		r.Truncated = false
 	}
-	cut := false
-	if lim.MaxLineLength >= 0 && (!whole || utf8.RuneCount(text) > lim.MaxLineLength) {
-		text = cutRunes(text, lim.MaxLineLength)
-		cut = true
-	}
-	mark := ""
-	if cut {
-		mark = cutMark(curLen - len(ending))
-	}
-	if out.Len()+validLen(text)+len(mark)+len(ending) > lim.MaxReadBytes || !whole && !cut {
-		if res.Lines > 0 {
-			return false
-		}
-		// A single line larger than the byte cap: return its head.
-		mark = cutMark(curLen - len(ending))
-		text = cutRunes(text, max(lim.MaxReadBytes-len(mark)-len(ending), 0)/4)
-		cut = true
-	}
-	if !utf8.Valid(text) {
-		text = toValidUTF8(text)
-		res.InvalidUTF8 = true
-	}
-	out.Write(text)
-	if cut {
-		res.CutLines++
-		out.WriteString(mark)
-	}
-	out.WriteString(ending)
-	res.Lines++
-	return true
 }
 
-// cutMark is what follows the kept head of a line cut short.
-func cutMark(n int) string { return fmt.Sprintf(" … [line cut: %d bytes in all]", n) }
-
-// validLen is the length of b once each byte that is not UTF-8 is replaced with U+FFFD.
-func validLen(b []byte) int {
-	n := len(b)
-	if utf8.Valid(b) {
-		return n
-	}
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r == utf8.RuneError && size == 1 {
-			n += len("\uFFFD") - 1
-		}
-		b = b[size:]
-	}
-	return n
-}
-
-// toValidUTF8 returns b with each byte that is not UTF-8 replaced with U+FFFD, as ranging
-// over a string does (strings.ToValidUTF8 would fold a run of them into one).
-func toValidUTF8(b []byte) []byte {
-	out := make([]byte, 0, validLen(b))
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r == utf8.RuneError && size == 1 {
-			out = append(out, "\uFFFD"...)
-		} else {
-			out = append(out, b[:size]...)
-		}
-		b = b[size:]
-	}
-	return out
-}
-
-// trimPartialRune drops an incomplete UTF-8 sequence cut off at the end of b.
-func trimPartialRune(b []byte) []byte {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				return b[:i]
-			}
-			break
-		}
-	}
-	return b
-}
-
-func lineEnding(crlf bool) string {
-	if crlf {
-		return "\r\n"
-	}
-	return "\n"
-}
-
-// cutRunes returns the first n characters of b.
-func cutRunes(b []byte, n int) []byte {
-	for i := range string(b) {
-		if n == 0 {
-			return b[:i]
-		}
-		n--
-	}
-	return b
-}
+var nl = []byte{'\n'}

@@ -53,7 +53,7 @@ func TestGrepProgressAndCancel(t *testing.T) {
 	}
 	handled := make(chan outcome, 1)
 	var cancelledAt atomic.Pointer[time.Time]
-	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+	srv.MCP().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
 			if method == "tools/call" {

@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
-	"github.com/llmfs/llmfs/mcpserver"
+	"github.com/llmfs/llmfs/mcpserver/fleet"
 	"github.com/llmfs/llmfs/store/mem"
 )
 
@@ -20,9 +20,9 @@ import (
 // is "private", so that no shared cache serves one token's files to another, and each
 // listed file has its lastModified.
 func TestFleetCachePrivate(t *testing.T) {
-	h, err := mcpserver.NewFleetHandler(&mcpserver.FleetOptions{
-		Authorize: func(_ context.Context, token, _ string) (mcpserver.Grant, error) {
-			return mcpserver.Grant{Workspace: "a", Mode: llmfs.Full}, nil
+	h, err := fleet.NewHandler(&fleet.Options{
+		Authorize: func(_ context.Context, token, _ string) (fleet.Grant, error) {
+			return fleet.Grant{Workspace: "a", Mode: llmfs.Full}, nil
 		},
 		Open: func(ctx context.Context, id string, mode llmfs.Mode) (*llmfs.Workspace, error) {
 			ws := llmfs.New(mem.New(), &llmfs.Options{Mode: mode})

@@ -24,7 +24,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
-	"github.com/llmfs/llmfs/mcpserver"
+	"github.com/llmfs/llmfs/mcpserver/fleet"
 	"github.com/llmfs/llmfs/store/mem"
 	sqlstore "github.com/llmfs/llmfs/store/sql"
 )
@@ -340,13 +340,13 @@ func TestFleetMaxOpen(t *testing.T) {
 // first: 200 workspaces do not hold 200 of everything.
 func TestFleetOpenBounded(t *testing.T) {
 	var opens sync.Map // id -> *atomic.Int64
-	h, err := mcpserver.NewFleetHandler(&mcpserver.FleetOptions{
-		Authorize: func(_ context.Context, token, _ string) (mcpserver.Grant, error) {
+	h, err := fleet.NewHandler(&fleet.Options{
+		Authorize: func(_ context.Context, token, _ string) (fleet.Grant, error) {
 			id, ok := strings.CutPrefix(token, "t-")
 			if !ok {
-				return mcpserver.Grant{}, mcpserver.ErrUnauthorized
+				return fleet.Grant{}, fleet.ErrUnauthorized
 			}
-			return mcpserver.Grant{Workspace: id, Mode: llmfs.Full}, nil
+			return fleet.Grant{Workspace: id, Mode: llmfs.Full}, nil
 		},
 		Open: func(_ context.Context, id string, mode llmfs.Mode) (*llmfs.Workspace, error) {
 			n, _ := opens.LoadOrStore(id, new(atomic.Int64))
@@ -377,9 +377,9 @@ func TestFleetOpenBounded(t *testing.T) {
 // Issue 19.1 on a fleet: resources/subscribe, which would end with its stateless
 // request, is refused with a message naming subscriptions/listen.
 func TestFleetSubscribeRefused(t *testing.T) {
-	h, err := mcpserver.NewFleetHandler(&mcpserver.FleetOptions{
-		Authorize: func(_ context.Context, token, _ string) (mcpserver.Grant, error) {
-			return mcpserver.Grant{Workspace: "a", Mode: llmfs.ReadOnly}, nil
+	h, err := fleet.NewHandler(&fleet.Options{
+		Authorize: func(_ context.Context, token, _ string) (fleet.Grant, error) {
+			return fleet.Grant{Workspace: "a", Mode: llmfs.ReadOnly}, nil
 		},
 		Open: func(_ context.Context, id string, mode llmfs.Mode) (*llmfs.Workspace, error) {
 			return llmfs.New(mem.New(), &llmfs.Options{Mode: mode}), nil

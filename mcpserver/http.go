@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/llmfs/llmfs/internal/hostcheck"
@@ -80,7 +81,8 @@ const DefaultMaxBodyBytes = 16 << 20
 // 2026-07-28 over HTTP, and clients fall back to 2025-11-25 (as the go-sdk and
 // TypeScript clients do). Over standard input and output the connection is the session,
 // and 2026-07-28 is served in full.
-func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
+func NewHTTPHandler(server *Server, opts *HTTPOptions) http.Handler {
+	srv := server.mcp
 	var o HTTPOptions
 	if opts != nil {
 		o = *opts
@@ -113,11 +115,30 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 		MaxRequestBodyBytes: o.MaxBodyBytes,
 		Stateless:           true,
 	})
-	if needsSessions(srv) {
+	if server.sessionful {
 		statelessHandler = nil
 	}
 	h := newFront(&o, mcpHandler)
 	h.stateless, h.srv, h.token, h.maxSessions = statelessHandler, srv, o.Token, o.MaxSessions
+	return h
+}
+
+// NewFrontHandler returns the checks of [NewHTTPHandler] in front of next, for a handler
+// of several servers (package fleet's): the Host and Origin headers, the body size, the
+// memory budget, the request log; and auth, in place of the bearer token check: it
+// answers the request itself (401, 403) and returns false, or returns the request to
+// serve. Of opts, Token, SessionTimeout and
+// MaxSessions do not apply.
+func NewFrontHandler(opts *HTTPOptions, next http.Handler, auth func(http.ResponseWriter, *http.Request) (*http.Request, bool)) http.Handler {
+	o := *opts
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	h := newFront(&o, next)
+	h.auth = auth
 	return h
 }
 
@@ -290,3 +311,13 @@ func (s *statusRecorder) Flush() {
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// bearer returns the token of an Authorization header of the Bearer scheme.
+func bearer(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}

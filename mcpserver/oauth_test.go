@@ -21,7 +21,7 @@ import (
 	"github.com/go-jose/go-jose/v4/jwt"
 
 	"github.com/llmfs/llmfs"
-	"github.com/llmfs/llmfs/mcpserver"
+	"github.com/llmfs/llmfs/mcpserver/fleet"
 	"github.com/llmfs/llmfs/store/mem"
 )
 
@@ -81,12 +81,12 @@ func TestFleetOAuth(t *testing.T) {
 	is := startIssuer(t)
 	const audience = "https://mcp.example/mcp"
 	ctx := context.Background()
-	o, err := mcpserver.NewOAuth(ctx, mcpserver.OAuthOptions{Issuer: is.srv.URL, Audience: audience})
+	o, err := fleet.NewOAuth(ctx, fleet.OAuthOptions{Issuer: is.srv.URL, Audience: audience})
 	if err != nil {
 		t.Fatal(err)
 	}
 	stores := map[string]*mem.Store{"a": mem.New(), "b": mem.New()}
-	h, err := mcpserver.NewFleetHandler(&mcpserver.FleetOptions{
+	h, err := fleet.NewHandler(&fleet.Options{
 		Authorize:        o.Authorize,
 		ResourceMetadata: "http://127.0.0.1/.well-known/oauth-protected-resource",
 		Open: func(_ context.Context, id string, mode llmfs.Mode) (*llmfs.Workspace, error) {

@@ -56,7 +56,7 @@ type reviewer struct {
 // NewReviewer returns an MCP server with the review tools over ov, whose paths ws resolves
 // (the workspace the agent works in, over ov, or the one beneath it). Only opts.Name,
 // opts.Version and opts.Logger are used.
-func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*mcp.Server, error) {
+func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*Server, error) {
 	if ws == nil || ov == nil {
 		return nil, errors.New("mcpserver: NewReviewer needs a workspace and its overlay")
 	}
@@ -79,7 +79,7 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*mcp.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{}},
 	})
 	r := &reviewer{ws: ws, ov: ov}
-	for _, t := range reviewTools {
+	for _, t := range reviewTools() {
 		srv.AddTool(&mcp.Tool{
 			Name:         t.name,
 			Description:  t.desc,
@@ -107,13 +107,13 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*mcp.
 			return result(&tools.Result{JSON: json.RawMessage(b), Text: string(b)}, nil), nil
 		})
 	}
-	return srv, nil
+	return &Server{mcp: srv}, nil
 }
 
 // ReviewToolNames are the names of the reviewer's tools, which [New] never offers.
 func ReviewToolNames() []string {
 	var out []string
-	for _, t := range reviewTools {
+	for _, t := range reviewTools() {
 		out = append(out, t.name)
 	}
 	return out
@@ -122,13 +122,22 @@ func ReviewToolNames() []string {
 var (
 	pathsParam = strictjson.Param{Name: "paths", Kind: strictjson.Strings}
 	hunksParam = strictjson.Param{Name: "hunks", Kind: strictjson.Ints, Min: 1}
+)
 
-	pathsSchema = map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+// reviewSchemas are the JSON Schemas the review tools share. They are made anew for each
+// reviewer, not kept in package variables: a map a package holds is state every server
+// would share.
+type reviewSchemas struct {
+	paths, hunks, change, resolveOut map[string]any
+}
+
+func newReviewSchemas() reviewSchemas {
+	pathsSchema := map[string]any{"type": "array", "items": map[string]any{"type": "string"},
 		"description": "Paths (relative to the root, or absolute below it) whose pending changes, at or below each, to take; all if absent or empty."}
-	hunksSchema = map[string]any{"type": "array", "items": map[string]any{"type": "integer", "minimum": 1},
+	hunksSchema := map[string]any{"type": "array", "items": map[string]any{"type": "integer", "minimum": 1},
 		"description": "Only these hunks of each text file, numbered from 1 as review_diff shows them; the whole change if absent."}
 
-	changeSchema = closed(map[string]any{
+	changeSchema := closed(map[string]any{
 		"path":    str("The file, relative to the root."),
 		"kind":    map[string]any{"type": "string", "enum": []string{"created", "modified", "deleted", "moved"}, "description": "What the change does to the file."},
 		"from":    str("Where a moved file came from."),
@@ -138,7 +147,7 @@ var (
 		"hunks":   num("Hunks of its diff."),
 	}, "path", "kind", "added", "removed", "hunks")
 
-	resolvedSchema = closed(map[string]any{
+	resolvedSchema := closed(map[string]any{
 		"path":          str("The file, relative to the root."),
 		"kind":          changeSchema["properties"].(map[string]any)["kind"],
 		"from":          str("Where a moved file came from."),
@@ -150,7 +159,7 @@ var (
 		"applied_hunks": map[string]any{"type": "array", "items": map[string]any{"type": "integer"}, "description": "The hunks taken, when not the whole change."},
 	}, "path", "kind", "added", "removed", "hunks", "action")
 
-	resolveOut = closed(map[string]any{
+	resolveOut := closed(map[string]any{
 		"resolved": map[string]any{"type": "array", "items": resolvedSchema, "description": "The changes applied or discarded."},
 		"failed": map[string]any{"type": "array", "description": "The changes left pending, and why.", "items": closed(map[string]any{
 			"path":    str("The file, relative to the root."),
@@ -159,7 +168,8 @@ var (
 			"diff":    str("For FILE_CHANGED: the base's file now against the pending version."),
 		}, "path", "code", "message")},
 	}, "resolved", "failed")
-)
+	return reviewSchemas{paths: pathsSchema, hunks: hunksSchema, change: changeSchema, resolveOut: resolveOut}
+}
 
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 func num(desc string) map[string]any {
@@ -174,60 +184,64 @@ func inputOf(props map[string]any) map[string]any {
 	return map[string]any{"type": "object", "properties": props, "additionalProperties": false}
 }
 
-var reviewTools = []reviewTool{
-	{
-		name:     "review_list",
-		desc:     "List the changes pending review, one per file: path, kind (created, modified, deleted, moved), lines added and removed, hunks.",
-		input:    inputOf(map[string]any{}),
-		output:   closed(map[string]any{"changes": map[string]any{"type": "array", "items": changeSchema, "description": "The pending changes, sorted by path."}}, "changes"),
-		readOnly: true,
-		run: func(ctx context.Context, r *reviewer, _ strictjson.Object) (any, error) {
-			cs, err := r.ov.Pending(ctx)
-			if cs == nil {
-				cs = []overlay.Change{}
-			}
-			return map[string]any{"changes": cs}, err
+// reviewTools returns the review tools, each with its own schemas.
+func reviewTools() []reviewTool {
+	sc := newReviewSchemas()
+	return []reviewTool{
+		{
+			name:     "review_list",
+			desc:     "List the changes pending review, one per file: path, kind (created, modified, deleted, moved), lines added and removed, hunks.",
+			input:    inputOf(map[string]any{}),
+			output:   closed(map[string]any{"changes": map[string]any{"type": "array", "items": sc.change, "description": "The pending changes, sorted by path."}}, "changes"),
+			readOnly: true,
+			run: func(ctx context.Context, r *reviewer, _ strictjson.Object) (any, error) {
+				cs, err := r.ov.Pending(ctx)
+				if cs == nil {
+					cs = []overlay.Change{}
+				}
+				return map[string]any{"changes": cs}, err
+			},
 		},
-	},
-	{
-		name:     "review_diff",
-		desc:     "The unified diff of the pending changes against the files under the root, of the given paths (all if none). Hunks are numbered from 1 within each file, for review_apply and review_discard.",
-		params:   []strictjson.Param{pathsParam},
-		input:    inputOf(map[string]any{"paths": pathsSchema}),
-		output:   closed(map[string]any{"diff": str("The unified diff; empty when nothing is pending.")}, "diff"),
-		readOnly: true,
-		run: func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error) {
-			names, err := r.names(ctx, args.StringList("paths"), false)
-			if err != nil {
-				return nil, err
-			}
-			d, err := r.ov.Diff(ctx, names...)
-			return map[string]any{"diff": d}, err
+		{
+			name:     "review_diff",
+			desc:     "The unified diff of the pending changes against the files under the root, of the given paths (all if none). Hunks are numbered from 1 within each file, for review_apply and review_discard.",
+			params:   []strictjson.Param{pathsParam},
+			input:    inputOf(map[string]any{"paths": sc.paths}),
+			output:   closed(map[string]any{"diff": str("The unified diff; empty when nothing is pending.")}, "diff"),
+			readOnly: true,
+			run: func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error) {
+				names, err := r.names(ctx, args.StringList("paths"), false)
+				if err != nil {
+					return nil, err
+				}
+				d, err := r.ov.Diff(ctx, names...)
+				return map[string]any{"diff": d}, err
+			},
 		},
-	},
-	{
-		name: "review_apply",
-		desc: "Write the pending changes of the given paths (all if none) onto the files under the root, each file atomically; with hunks, only those hunks of each text file. " +
-			"A file changed under the root since the agent first read or wrote it is not applied: it is listed in failed with code FILE_CHANGED and a diff.",
-		params:      []strictjson.Param{pathsParam, hunksParam},
-		input:       inputOf(map[string]any{"paths": pathsSchema, "hunks": hunksSchema}),
-		output:      resolveOut,
-		destructive: true,
-		run: func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error) {
-			return r.resolve(ctx, args, r.ov.Apply)
+		{
+			name: "review_apply",
+			desc: "Write the pending changes of the given paths (all if none) onto the files under the root, each file atomically; with hunks, only those hunks of each text file. " +
+				"A file changed under the root since the agent first read or wrote it is not applied: it is listed in failed with code FILE_CHANGED and a diff.",
+			params:      []strictjson.Param{pathsParam, hunksParam},
+			input:       inputOf(map[string]any{"paths": sc.paths, "hunks": sc.hunks}),
+			output:      sc.resolveOut,
+			destructive: true,
+			run: func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error) {
+				return r.resolve(ctx, args, r.ov.Apply)
+			},
 		},
-	},
-	{
-		name:        "review_discard",
-		desc:        "Drop the pending changes of the given paths (all if none): the files under the root show through again. With hunks, only those hunks of each text file are dropped.",
-		params:      []strictjson.Param{pathsParam, hunksParam},
-		input:       inputOf(map[string]any{"paths": pathsSchema, "hunks": hunksSchema}),
-		output:      resolveOut,
-		destructive: true,
-		run: func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error) {
-			return r.resolve(ctx, args, r.ov.Discard)
+		{
+			name:        "review_discard",
+			desc:        "Drop the pending changes of the given paths (all if none): the files under the root show through again. With hunks, only those hunks of each text file are dropped.",
+			params:      []strictjson.Param{pathsParam, hunksParam},
+			input:       inputOf(map[string]any{"paths": sc.paths, "hunks": sc.hunks}),
+			output:      sc.resolveOut,
+			destructive: true,
+			run: func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error) {
+				return r.resolve(ctx, args, r.ov.Discard)
+			},
 		},
-	},
+	}
 }
 
 // names turns the paths arguments into store names; with pending, each must have a pending

@@ -121,7 +121,7 @@ func TestReviewerInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	agentWS := base.WithStore(ov)
-	connect := func(srv *mcp.Server) *mcp.ClientSession {
+	connect := func(srv *mcpserver.Server) *mcp.ClientSession {
 		ct, st := mcp.NewInMemoryTransports()
 		if _, err := srv.Connect(ctx, st, nil); err != nil {
 			t.Fatal(err)

@@ -52,22 +52,19 @@
 //
 // # Many workspaces
 //
-// [NewFleetHandler] serves many workspaces from one handler, each at its own path, to
-// clients holding a token of that workspace ([Grant]: a workspace and a mode), over
-// stateless streamable HTTP, so replicas sharing a database need no sticky sessions.
-// [OAuth] adds JWT access tokens of an OAuth authorization server.
+// Package fleet serves many workspaces from one handler, each at its own path, to
+// clients holding a token of that workspace, over stateless streamable HTTP.
 package mcpserver
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -115,9 +112,10 @@ type Options struct {
 	// root. Each session works on it as its own actor.
 	Memories *llmfs.Workspace
 
-	// stateless says the server serves stateless requests only (a fleet's): a session
-	// lasts one request, so nothing is held for its lifetime.
-	stateless bool
+	// Stateless says the server serves stateless requests only (as package fleet's
+	// do): a session lasts one request, so nothing is held for its lifetime, and
+	// resources/subscribe, which would end with its request, is refused.
+	Stateless bool
 }
 
 // DefaultRootsTimeout is the default of [Options.RootsTimeout].
@@ -148,12 +146,41 @@ type server struct {
 	sessions map[*mcp.ServerSession]*session
 }
 
+// A Server is an MCP server of llmfs: the go-sdk's server, and what llmfs keeps beside it
+// (the workspaces, the sessions' state, the tool handlers). [New] and [NewReviewer] make
+// one. Serve it on standard input and output with [ServeStdio] and a [StdioTransport]
+// (unlike the go-sdk's, it survives bad lines), with [Server.Run] on any transport, or
+// over HTTP with [NewHTTPHandler].
+type Server struct {
+	mcp *mcp.Server
+	// state is llmfs's state of a server made by [New]; nil for a reviewer's.
+	state *server
+	// sessionful says the server keeps per-client state ([server.needsSessions]).
+	sessionful bool
+	// exposed is set once [Server.MCP] has handed out the go-sdk server: middleware may
+	// have been added to it, which [ServeStdio]'s own tool calls would skip.
+	exposed atomic.Bool
+}
+
+// MCP returns the go-sdk server inside s, for what llmfs does not wrap: middleware,
+// more tools, sessions. From then on [ServeStdio] leaves every call to the go-sdk, so
+// that middleware added to it sees every call.
+func (s *Server) MCP() *mcp.Server {
+	s.exposed.Store(true)
+	return s.mcp
+}
+
+// Run serves a single session over t until the client disconnects or ctx is done, as
+// [mcp.Server.Run] does.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.Run(ctx, t) }
+
+// Connect starts a session over t, as [mcp.Server.Connect] does.
+func (s *Server) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ServerSessionOptions) (*mcp.ServerSession, error) {
+	return s.mcp.Connect(ctx, t, opts)
+}
+
 // New returns an MCP server for ws, with the tools of opts.Dialect that ws's mode allows.
-// Serve it on standard input and output with [ServeStdio] and a [StdioTransport] (unlike
-// the go-sdk's, it survives bad lines; ServeStdio runs tool calls side by side without the
-// go-sdk's per-request costs), with [mcp.Server.Run] on any transport, or over HTTP with
-// [NewHTTPHandler].
-func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
+func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -201,7 +228,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		pageSize:         o.ResourcePageSize,
 		pollInterval:     o.PollInterval,
 		watches:          watches{subs: map[string]*watch{}, feeds: map[int]*feedRunning{}},
-		stateless:        o.stateless,
+		stateless:        o.Stateless,
 		sessions:         map[*mcp.ServerSession]*session{},
 		handlers:         map[string]mcp.ToolHandler{},
 	}
@@ -223,7 +250,6 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 		},
 	})
 	s.addResources(srv)
-	register(srv, s)
 	srv.AddReceivingMiddleware(s.rootsChangedMiddleware, s.listenMiddleware)
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
@@ -265,37 +291,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*mcp.Server, error) {
 			Annotations:  annotations(d),
 		}, handler)
 	}
-	return srv, nil
-}
-
-// sessionful records, for [NewHTTPHandler], which servers [New] made need a session per
-// client ([server.needsSessions]). The key is a weak pointer and the value holds nothing
-// of the server, so the entry goes when the server is collected.
-var sessionful sync.Map // weak.Pointer[mcp.Server] -> bool
-
-func register(srv *mcp.Server, s *server) {
-	key := weak.Make(srv)
-	sessionful.Store(key, s.needsSessions())
-	servers.Store(key, weak.Make(s))
-	runtime.AddCleanup(srv, func(k weak.Pointer[mcp.Server]) {
-		sessionful.Delete(k)
-		servers.Delete(k)
-	}, key)
-}
-
-// lookupServer returns the state of srv if [New] made it, else nil.
-func lookupServer(srv *mcp.Server) *server {
-	v, ok := servers.Load(weak.Make(srv))
-	if !ok {
-		return nil
-	}
-	return v.(weak.Pointer[server]).Value()
-}
-
-// needsSessions reports whether srv, made by [New], keeps per-client state.
-func needsSessions(srv *mcp.Server) bool {
-	v, ok := sessionful.Load(weak.Make(srv))
-	return ok && v.(bool)
+	return &Server{mcp: srv, state: s, sessionful: s.needsSessions()}, nil
 }
 
 // needsSessions reports whether the server keeps per-client state that a stateless

@@ -36,7 +36,7 @@ func openWS(t *testing.T, dir string, opts llmfs.Options) *llmfs.Workspace {
 }
 
 // connectInMemory serves srv to a client over in-memory transports.
-func connectInMemory(t *testing.T, srv *mcp.Server, client *mcp.Client) *mcp.ClientSession {
+func connectInMemory(t *testing.T, srv *mcpserver.Server, client *mcp.Client) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -207,7 +207,7 @@ type rawClient struct {
 	conn mcp.Connection
 }
 
-func newRawClient(t *testing.T, srv *mcp.Server) *rawClient {
+func newRawClient(t *testing.T, srv *mcpserver.Server) *rawClient {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()

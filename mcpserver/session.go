@@ -39,8 +39,8 @@ type session struct {
 
 // session returns the state of ss, making it on first use. It is dropped when ss ends.
 //
-// A stateless request's session lasts the request: its actor is the grant's, when the
-// fleet put one in ctx ([Grant.Actor]).
+// A stateless request's session lasts the request: its actor is the one [WithActor] put
+// in ctx, if any.
 func (s *server) session(ctx context.Context, ss *mcp.ServerSession) (*session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

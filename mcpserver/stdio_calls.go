@@ -28,9 +28,11 @@ const MaxStdioCalls = 64
 // for the request, the 2026-07-28 protocol's fields), a call of a tool the mode hides,
 // one made before initialize, or one whose session must first ask the client for its
 // roots goes through the go-sdk as before. notifications/cancelled cancels either kind.
-func ServeStdio(ctx context.Context, srv *mcp.Server, t *StdioTransport) error {
-	s := lookupServer(srv)
-	if s == nil {
+// Once [Server.MCP] has been called, every call goes through the go-sdk: middleware
+// added there must see them all.
+func ServeStdio(ctx context.Context, server *Server, t *StdioTransport) error {
+	s, srv := server.state, server.mcp
+	if s == nil || server.exposed.Load() {
 		return srv.Run(ctx, t)
 	}
 	lt := &linkingTransport{t: t}
@@ -296,7 +298,3 @@ func (c *stdioConn) cancelRunning(req *jsonrpc.Request) {
 		cancel()
 	}
 }
-
-// servers maps a server made by [New] to its state, for [ServeStdio]. Key and value are
-// weak: the entry holds neither, and goes with the server.
-var servers sync.Map // weak.Pointer[mcp.Server] -> weak.Pointer[server]

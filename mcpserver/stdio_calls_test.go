@@ -39,13 +39,13 @@ type pipeClient struct {
 
 // servePipes serves srv over pipes with serve (ServeStdio, or srv.Run) and initializes a
 // session. The server stops when the test ends.
-func servePipes(t testing.TB, srv *mcp.Server, serve func(context.Context, *mcp.Server, *StdioTransport) error) *pipeClient {
+func servePipes(t testing.TB, srv *Server, serve func(context.Context, *Server, *StdioTransport) error) *pipeClient {
 	t.Helper()
 	return servePipesWith(t, srv, serve, `{}`)
 }
 
 // servePipesWith is servePipes for a client with the given capabilities.
-func servePipesWith(t testing.TB, srv *mcp.Server, serve func(context.Context, *mcp.Server, *StdioTransport) error, capabilities string) *pipeClient {
+func servePipesWith(t testing.TB, srv *Server, serve func(context.Context, *Server, *StdioTransport) error, capabilities string) *pipeClient {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -68,7 +68,7 @@ func servePipesWith(t testing.TB, srv *mcp.Server, serve func(context.Context, *
 	return c
 }
 
-func serveRun(ctx context.Context, srv *mcp.Server, t *StdioTransport) error { return srv.Run(ctx, t) }
+func serveRun(ctx context.Context, srv *Server, t *StdioTransport) error { return srv.Run(ctx, t) }
 
 func (c *pipeClient) readLoop(out io.Reader) {
 	r := bufio.NewReaderSize(out, 1<<20)
@@ -152,7 +152,7 @@ func (c *pipeClient) call(t testing.TB, id, method, params string) string {
 
 // stdioServer makes a server of two directories, the first with a small file, and
 // returns it with a function that writes the directories' paths as DIR and OTHER.
-func stdioServer(t testing.TB) (*mcp.Server, func(string) string) {
+func stdioServer(t testing.TB) (*Server, func(string) string) {
 	t.Helper()
 	dir, other := t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "small.txt"), []byte(strings.Repeat("a line of a small file\n", 30)), 0o644); err != nil {
@@ -198,7 +198,7 @@ func TestServeStdioAnswersAsRun(t *testing.T) {
 		`null`,
 	}
 	var answers [2][]string
-	for i, serve := range []func(context.Context, *mcp.Server, *StdioTransport) error{serveRun, ServeStdio} {
+	for i, serve := range []func(context.Context, *Server, *StdioTransport) error{serveRun, ServeStdio} {
 		srv, anon := stdioServer(t)
 		c := servePipes(t, srv, serve)
 		// Cancellations that name nothing, or nothing readable, change nothing.
@@ -219,8 +219,8 @@ func TestServeStdioAnswersAsRun(t *testing.T) {
 
 // blockReads makes the server's file_read handler wait, for a path ending in "slow",
 // until release is closed; running counts the handlers running, most the most at once.
-func blockReads(t testing.TB, srv *mcp.Server, release chan struct{}, running, most *atomic.Int64) {
-	s := lookupServer(srv)
+func blockReads(t testing.TB, srv *Server, release chan struct{}, running, most *atomic.Int64) {
+	s := srv.state
 	if s == nil {
 		t.Fatal("lookupServer: not found")
 	}
@@ -329,7 +329,7 @@ func TestServeStdioCancel(t *testing.T) {
 func BenchmarkStdioInFlight(b *testing.B) {
 	for _, c := range []struct {
 		name  string
-		serve func(context.Context, *mcp.Server, *StdioTransport) error
+		serve func(context.Context, *Server, *StdioTransport) error
 	}{{"ServeStdio", ServeStdio}, {"Run", serveRun}} {
 		b.Run(c.name, func(b *testing.B) {
 			srv, _ := stdioServer(b)
@@ -459,7 +459,7 @@ func TestWriteLineBatches(t *testing.T) {
 // narrowed to the roots the client gave.
 func TestServeStdioReadsWhileAskingRoots(t *testing.T) {
 	srv, anon := stdioServer(t)
-	s := lookupServer(srv)
+	s := srv.state
 	first, other := s.roots[0].Root(), s.roots[1].Root()
 	c := servePipesWith(t, srv, ServeStdio, `{"roots":{"listChanged":true}}`)
 	firstCall := c.start(t, `"c0"`, "tools/call", `{"name":"file_read","arguments":{"path":"small.txt"}}`)
@@ -497,7 +497,8 @@ func TestServeStdioReadsWhileAskingRoots(t *testing.T) {
 // the old roots (and refused on them) would have the time to.
 func TestServeStdioRootsChangedInOrder(t *testing.T) {
 	srv, anon := stdioServer(t)
-	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+	// Not through srv.MCP(), which would turn ServeStdio's own calls off.
+	srv.mcp.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "notifications/roots/list_changed" {
 				time.Sleep(20 * time.Millisecond)
@@ -505,7 +506,7 @@ func TestServeStdioRootsChangedInOrder(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	s := lookupServer(srv)
+	s := srv.state
 	first, other := s.roots[0].Root(), s.roots[1].Root()
 	c := servePipesWith(t, srv, ServeStdio, `{"roots":{"listChanged":true}}`)
 	answer := func(nth int, root string) {

@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 package release_test
 
 import (
@@ -170,6 +172,12 @@ func parseConfig(lang, text string) (serverEntry, error) {
 	if lang == "toml" {
 		_, err = toml.Decode(text, &cfg)
 	} else {
+		// A JSON snippet that is no client configuration (an example of a result, say)
+		// declares no server; a configuration is read strictly.
+		var top map[string]json.RawMessage
+		if json.Unmarshal([]byte(text), &top) == nil && top["mcpServers"] == nil && top["servers"] == nil {
+			return serverEntry{}, os.ErrNotExist
+		}
 		dec := json.NewDecoder(strings.NewReader(text))
 		dec.DisallowUnknownFields()
 		err = dec.Decode(&cfg)

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -170,16 +169,8 @@ func Grep(ctx context.Context, s store.Store, name string, opts GrepOptions) (*G
 // (the directory searched cannot be listed, the context ends) is returned, unless the
 // entries up to HeadLimit were all yielded: what was yielded is then the whole answer.
 func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions, yield func(Entry) bool) (*GrepResult, error) {
-	if opts.Mode == "" {
-		opts.Mode = FilesWithMatches
-	}
-	switch opts.Mode {
-	case FilesWithMatches, Content, Count:
-	default:
-		return nil, &PatternError{Kind: "output mode", Pattern: string(opts.Mode), Err: errBadMode}
-	}
-	if opts.HeadLimit < 0 || opts.Offset < 0 || opts.Before < 0 || opts.After < 0 {
-		return nil, &PatternError{Kind: "limit", Pattern: "", Err: errNegative}
+	if err := checkGrepOptions(&opts); err != nil {
+		return nil, err
 	}
 	m, err := compile(opts.Pattern, opts.IgnoreCase, opts.Multiline)
 	if err != nil {
@@ -189,13 +180,9 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 	if err != nil {
 		return nil, err
 	}
-	fsys, err := pickFS(s)
+	fsys, err := grepFS(s)
 	if err != nil {
 		return nil, err
-	}
-	if sf, ok := fsys.(storeFS); ok {
-		sf.content = true
-		fsys = sf
 	}
 	defer fsys.close() // deferred first, so it runs after every goroutine is done
 	fi, real, err := fsys.stat(ctx, name)
@@ -253,50 +240,17 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 		return sr
 	}
 	if !fi.IsDir() {
-		if !fi.Mode().IsRegular() {
-			return nil, &fs.PathError{Op: "grep", Path: name, Err: store.ErrNotRegular}
-		}
-		r, err := fsys.openFollow(ctx, name)
+		binary, err := grepFile(ctx, fsys, name, fi, newSearcher, add, &stopped)
 		if err != nil {
 			return nil, err
 		}
-		sr := newSearcher()
-		parted := false
-		sr.part = func(out []Entry) bool {
-			more := parted
-			parted = true
-			return add(out, more)
-		}
-		out := sr.search(ctx, r, name)
-		r.Close()
-		res.Binary = sr.binary
-		if err := ctx.Err(); err != nil && !stopped {
-			return nil, err
-		}
-		if !stopped {
-			add(out, parted)
-		}
+		res.Binary = binary
 		return res, nil
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Files go to the workers in batches, in walk order, and come back through order in
-	// the same order: one hand-off per batch rather than per file keeps the cost of
-	// waking goroutines low on trees of many small files. The entries go to yield as soon
-	// as their batch and those before it are done, so what is held is the output of the
-	// batches finished ahead of the one awaited, which outAhead bounds. A file whose
-	// output passes partBytes hands it on in parts, each waiting until the collector
-	// takes it: the collector takes a batch's parts only once the batches before it are
-	// done, so a worker waits there and one file's output is never held whole.
-	type job struct {
-		files []file
-		outs  [][]Entry
-		seq   int64 // the batch's place in walk order
-		size  int64 // the bytes of output in outs, counted into ahead
-		parts chan part
-		done  chan struct{}
-	}
+	// Files go to the workers in batches (see [job]).
 	jobs := make(chan *job)
 	order := make(chan *job, orderAhead) // room to run far ahead of a slow file
 	ahead := newByteGate(outAhead)
@@ -305,125 +259,17 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sr := newSearcher()
-			var j *job
-			fileNo := 0
-			sr.part = func(out []Entry) bool {
-				select {
-				case j.parts <- part{file: fileNo, entries: out}:
-					return true
-				case <-ctx.Done():
-					return false
-				}
-			}
-			for j = range jobs {
-				j.outs = make([][]Entry, len(j.files))
-				for i, f := range j.files {
-					if ctx.Err() != nil {
-						break
-					}
-					fileNo = i
-					if ce, ok := f.de.(store.ContentEntry); ok {
-						// Listed with its content (a database store): no open.
-						j.outs[i] = sr.searchContent(ctx, ce.Content(), f.name)
-						j.files[i] = file{} // let the content go before the batch is collected
-					} else {
-						open := fsys.open
-						if f.de == nil {
-							open = fsys.openFollow
-						}
-						if r, err := open(ctx, f.name); err == nil {
-							j.outs[i] = sr.search(ctx, r, f.name)
-							r.Close()
-						}
-					}
-					if out := j.outs[i]; len(out) > 0 {
-						n := entriesSize(out)
-						j.size += n
-						if !ahead.take(j.seq, n) {
-							break
-						}
-					}
-				}
-				close(j.done)
-			}
+			grepWorker(ctx, fsys, newSearcher(), jobs, ahead)
 		}()
 	}
-	wo := walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads, skip: opts.Skip}
-	if !flt.none() {
-		wo.files = flt.rule
-	}
-	wk := newWalker(ctx, fsys, wo)
+	wk := newWalker(ctx, fsys, opts.walkOptions(threads, flt))
 	var werr error // set by the walking goroutine before wg.Done
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		defer close(jobs)
-		defer close(order)
-		var batch []file
-		var seq int64
-		send := func() bool {
-			j := &job{files: batch, seq: seq, parts: make(chan part), done: make(chan struct{})}
-			batch = nil
-			seq++
-			select {
-			case order <- j:
-			case <-ctx.Done():
-				return false
-			}
-			select {
-			case jobs <- j:
-			case <-ctx.Done():
-				return false
-			}
-			return true
-		}
-		werr = wk.walk(name, real, func(f file) bool {
-			batch = append(batch, f)
-			return len(batch) < batchSize || send()
-		})
-		if len(batch) > 0 {
-			send()
-		}
+		werr = feedJobs(ctx, wk, name, real, jobs, order)
 	}()
-collect:
-	for j := range order {
-		ahead.await(j.seq)
-		next := 0    // the first file of j whose entries are not handed on
-		parted := -1 // the file of j that handed on the last part
-	batch:
-		for {
-			select {
-			case p := <-j.parts:
-				// The files before p's are done: the worker wrote their entries before
-				// it sent p.
-				for ; next < p.file; next++ {
-					out := j.outs[next]
-					j.outs[next] = nil
-					if !add(out, next == parted) {
-						break collect
-					}
-				}
-				more := parted == p.file
-				parted = p.file
-				if !add(p.entries, more) {
-					break collect
-				}
-			case <-j.done:
-				break batch
-			case <-ctx.Done():
-				break collect
-			}
-		}
-		for ; next < len(j.outs); next++ {
-			out := j.outs[next]
-			j.outs[next] = nil
-			if !add(out, next == parted) {
-				break collect
-			}
-		}
-		ahead.give(j.size)
-	}
+	collectJobs(ctx, order, ahead, add)
 	err = ctx.Err()
 	cancel()
 	ahead.stop()
@@ -439,98 +285,73 @@ collect:
 	return res, nil
 }
 
-// outAhead bounds the bytes of output (lines' text) the workers may hold finished ahead
-// of the batch the output waits for. A worker that would pass it waits; what one file
-// holds (at most partBytes and a line, see [part]) is always let through, so a single
-// huge result still completes.
-const outAhead = 1 << 20
-
-// part is a piece of one file's entries, handed on while the file is searched.
-type part struct {
-	file    int // the file's index in its batch
-	entries []Entry
-}
-
-// entrySize is the memory of an entry without its text.
-const entrySize = int(unsafe.Sizeof(Entry{}))
-
-// entriesSize is the memory an entry list holds, roughly: the entries and their text.
-func entriesSize(out []Entry) int64 {
-	n := int64(len(out)) * int64(entrySize)
-	for i := range out {
-		n += int64(len(out[i].Text))
+// grepFS is the file system a grep reads s through: [pickFS]'s, and for a store that can
+// list files with their content, one that asks for it.
+func grepFS(s store.Store) (fileSystem, error) {
+	fsys, err := pickFS(s)
+	if err != nil {
+		return nil, err
 	}
-	return n
-}
-
-// byteGate bounds the bytes of output held by batches finished ahead of the batch the
-// output waits for. A take waits while the bytes held would pass the limit, except for
-// the batch awaited (its worker must never wait on the batches after it, which wait on
-// it) or when nothing is held.
-type byteGate struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	held    int64
-	limit   int64
-	next    int64 // the batch the output waits for
-	stopped bool
-}
-
-func newByteGate(limit int64) *byteGate {
-	g := &byteGate{limit: limit}
-	g.cond = sync.NewCond(&g.mu)
-	return g
-}
-
-// take adds n bytes of the batch seq to what is held, after waiting while that would pass
-// the limit. It returns false, without taking, once the gate is stopped.
-func (g *byteGate) take(seq, n int64) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for !g.stopped && seq != g.next && g.held > 0 && g.held+n > g.limit {
-		g.cond.Wait()
+	if sf, ok := fsys.(storeFS); ok {
+		sf.content = true
+		fsys = sf
 	}
-	if g.stopped {
-		return false
+	return fsys, nil
+}
+
+// walkOptions are the options of the walk of a grep with threads workers and the file
+// filter flt.
+func (opts *GrepOptions) walkOptions(threads int, flt *filter) walkOptions {
+	wo := walkOptions{hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads, skip: opts.Skip}
+	if !flt.none() {
+		wo.files = flt.rule
 	}
-	g.held += n
-	return true
+	return wo
 }
 
-// await says that the output now waits for the batch seq.
-func (g *byteGate) await(seq int64) {
-	g.mu.Lock()
-	g.next = seq
-	g.mu.Unlock()
-	g.cond.Broadcast()
-}
-
-// give returns n bytes taken before.
-func (g *byteGate) give(n int64) {
-	if n == 0 {
-		return
+// checkGrepOptions checks the output mode (FilesWithMatches if none) and the limits.
+func checkGrepOptions(opts *GrepOptions) error {
+	if opts.Mode == "" {
+		opts.Mode = FilesWithMatches
 	}
-	g.mu.Lock()
-	g.held -= n
-	g.mu.Unlock()
-	g.cond.Broadcast()
+	switch opts.Mode {
+	case FilesWithMatches, Content, Count:
+	default:
+		return &PatternError{Kind: "output mode", Pattern: string(opts.Mode), Err: errBadMode}
+	}
+	if opts.HeadLimit < 0 || opts.Offset < 0 || opts.Before < 0 || opts.After < 0 {
+		return &PatternError{Kind: "limit", Pattern: "", Err: errNegative}
+	}
+	return nil
 }
 
-// stop lets every take return, false, now and later.
-func (g *byteGate) stop() {
-	g.mu.Lock()
-	g.stopped = true
-	g.mu.Unlock()
-	g.cond.Broadcast()
+// grepFile searches the single file name (fi its info) with a searcher from newSearcher,
+// handing its entries on through add until *stopped. It reports whether the file is binary.
+func grepFile(ctx context.Context, fsys fileSystem, name string, fi fs.FileInfo, newSearcher func() *searcher, add func(out []Entry, more bool) bool, stopped *bool) (bool, error) {
+	if !fi.Mode().IsRegular() {
+		return false, &fs.PathError{Op: "grep", Path: name, Err: store.ErrNotRegular}
+	}
+	r, err := fsys.openFollow(ctx, name)
+	if err != nil {
+		return false, err
+	}
+	sr := newSearcher()
+	parted := false
+	sr.part = func(out []Entry) bool {
+		more := parted
+		parted = true
+		return add(out, more)
+	}
+	out := sr.search(ctx, r, name)
+	r.Close()
+	if err := ctx.Err(); err != nil && !*stopped {
+		return false, err
+	}
+	if !*stopped {
+		add(out, parted)
+	}
+	return sr.binary, nil
 }
-
-// batchSize is the number of files handed to a worker at once.
-const batchSize = 16
-
-// orderAhead is how many batches the workers may finish ahead of the one the collector
-// waits for. Trees cluster their large files (a directory of generated headers), and
-// while one worker is inside them the others must not run out of work.
-const orderAhead = 4096
 
 // pickFS returns the fast host path for a [store.Locator] and the store itself otherwise.
 func pickFS(s store.Store) (fileSystem, error) {

@@ -151,27 +151,9 @@ func measure(command string) ([]result, error) {
 	default:
 		return nil, fmt.Errorf("-client must be plain or go-sdk, not %q", *clientKind)
 	}
-	var have []string
-	params := map[string]string{} // tool name -> its input schema's JSON
-	for _, t := range tools {
-		have = append(have, t.Name)
-		b, _ := json.Marshal(t.InputSchema)
-		params[t.Name] = string(b)
-	}
-	var ts toolset
-	switch {
-	case slices.Contains(have, "file_read"):
-		ts = toolset{read: "file_read", list: "directory_list"}
-		if strings.Contains(params["directory_list"], `"names_only"`) {
-			ts.namesOnly = "names_only" // llmfs before it had names_only listed with sizes
-		}
-		if slices.Contains(have, "file_find") {
-			ts.find = "file_find"
-		}
-	case slices.Contains(have, "read_text_file"):
-		ts = toolset{read: "read_text_file", list: "list_directory", find: "search_files"}
-	default:
-		return nil, fmt.Errorf("unknown tool set %v", have)
+	ts, err := pickToolset(tools)
+	if err != nil {
+		return nil, err
 	}
 
 	small, err := os.ReadDir(path.Join(*dataDir, "small"))
@@ -189,11 +171,78 @@ func measure(command string) ([]result, error) {
 		}
 		return res, err
 	}
-	var out []result
-
 	pid := cmd.Process.Pid
 
 	// Small-file reads.
+	out, err := measureReads(call, ts, files, pid)
+	if err != nil {
+		return nil, err
+	}
+
+	// Listing the big directory.
+	entries, _ := os.ReadDir(*bigDir)
+	cpu0 := cpuTime(pid)
+	start := time.Now()
+	listArgs := map[string]any{"path": *bigDir}
+	listNote := ts.list
+	if ts.namesOnly != "" {
+		listArgs[ts.namesOnly] = true
+		listNote += " " + ts.namesOnly
+	}
+	for range *lists {
+		res, err := call(ts.list, listArgs)
+		if err != nil {
+			return nil, err
+		}
+		// Both must list every entry.
+		if n := strings.Count(textOf(res), "f0"); n != len(entries) {
+			return nil, fmt.Errorf("%s listed %d of the %d entries", ts.list, n, len(entries))
+		}
+	}
+	out = append(out, result{metric: fmt.Sprintf("list a directory of %d entries, names only", len(entries)),
+		value: float64(time.Since(start).Milliseconds()) / float64(*lists), unit: "ms", note: listNote})
+	out = append(out, result{metric: "server CPU per listing", value: float64((cpuTime(pid) - cpu0).Milliseconds()) / float64(*lists), unit: "ms"})
+
+	// File-name search.
+	r, err := measureFind(call, ts)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, r)
+	return out, nil
+}
+
+// pickToolset tells, from the tools a server lists, which tool set it has: llmfs's or
+// the reference filesystem server's.
+func pickToolset(tools []*mcp.Tool) (toolset, error) {
+	var have []string
+	params := map[string]string{} // tool name -> its input schema's JSON
+	for _, t := range tools {
+		have = append(have, t.Name)
+		b, _ := json.Marshal(t.InputSchema)
+		params[t.Name] = string(b)
+	}
+	switch {
+	case slices.Contains(have, "file_read"):
+		ts := toolset{read: "file_read", list: "directory_list"}
+		if strings.Contains(params["directory_list"], `"names_only"`) {
+			ts.namesOnly = "names_only" // llmfs before it had names_only listed with sizes
+		}
+		if slices.Contains(have, "file_find") {
+			ts.find = "file_find"
+		}
+		return ts, nil
+	case slices.Contains(have, "read_text_file"):
+		return toolset{read: "read_text_file", list: "list_directory", find: "search_files"}, nil
+	default:
+		return toolset{}, fmt.Errorf("unknown tool set %v", have)
+	}
+}
+
+// measureReads times reads of the small files, sequential and 16 in flight, through
+// call with the tool set ts, and the CPU that server pid and this client spend on each.
+func measureReads(call func(string, map[string]any) (*mcp.CallToolResult, error), ts toolset, files []string, pid int) ([]result, error) {
+	var out []result
 	for _, inflight := range []int{1, 16} {
 		cpu0, self0 := cpuTime(pid), cputime.Self()
 		var n atomic.Int64
@@ -228,34 +277,15 @@ func measure(command string) ([]result, error) {
 		// any server.
 		out = append(out, result{metric: "client CPU per read, " + strings.TrimPrefix(metric, "small-file reads, "), value: float64((cputime.Self() - self0).Microseconds()) / float64(n.Load()), unit: "µs", info: true})
 	}
+	return out, nil
+}
 
-	// Listing the big directory.
-	entries, _ := os.ReadDir(*bigDir)
-	cpu0 := cpuTime(pid)
-	start := time.Now()
-	listArgs := map[string]any{"path": *bigDir}
-	listNote := ts.list
-	if ts.namesOnly != "" {
-		listArgs[ts.namesOnly] = true
-		listNote += " " + ts.namesOnly
-	}
-	for range *lists {
-		res, err := call(ts.list, listArgs)
-		if err != nil {
-			return nil, err
-		}
-		// Both must list every entry.
-		if n := strings.Count(textOf(res), "f0"); n != len(entries) {
-			return nil, fmt.Errorf("%s listed %d of the %d entries", ts.list, n, len(entries))
-		}
-	}
-	out = append(out, result{metric: fmt.Sprintf("list a directory of %d entries, names only", len(entries)),
-		value: float64(time.Since(start).Milliseconds()) / float64(*lists), unit: "ms", note: listNote})
-	out = append(out, result{metric: "server CPU per listing", value: float64((cpuTime(pid) - cpu0).Milliseconds()) / float64(*lists), unit: "ms"})
-
-	// File-name search.
+// measureFind times the search for files named *pattern under *treeDir: with the tool
+// set's find tool, or else by walking with its list tool.
+func measureFind(call func(string, map[string]any) (*mcp.CallToolResult, error), ts toolset) (result, error) {
 	var found int
-	start = time.Now()
+	var err error
+	start := time.Now()
 	for range *searches {
 		if ts.find != "" {
 			args := map[string]any{"path": *treeDir, "pattern": *pattern}
@@ -266,13 +296,13 @@ func measure(command string) ([]result, error) {
 			}
 			res, err := call(ts.find, args)
 			if err != nil {
-				return nil, err
+				return result{}, err
 			}
 			found = countFound(res)
 		} else {
 			found, err = walk(call, ts.list, *treeDir, *pattern)
 			if err != nil {
-				return nil, err
+				return result{}, err
 			}
 		}
 	}
@@ -280,9 +310,8 @@ func measure(command string) ([]result, error) {
 	if note == "" {
 		note = "no find tool: walked with " + ts.list
 	}
-	out = append(out, result{metric: fmt.Sprintf("find %s in %s (%d found)", *pattern, *treeDir, found),
-		value: float64(time.Since(start).Milliseconds()) / float64(*searches), unit: "ms", note: note})
-	return out, nil
+	return result{metric: fmt.Sprintf("find %s in %s (%d found)", *pattern, *treeDir, found),
+		value: float64(time.Since(start).Milliseconds()) / float64(*searches), unit: "ms", note: note}, nil
 }
 
 // cpuTime returns the user and system CPU time process pid has used, from /proc.

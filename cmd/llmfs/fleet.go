@@ -16,6 +16,7 @@ import (
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/internal/buildinfo"
 	"github.com/llmfs/llmfs/mcpserver"
+	"github.com/llmfs/llmfs/mcpserver/fleet"
 	sqlstore "github.com/llmfs/llmfs/store/sql"
 	"github.com/llmfs/llmfs/tools"
 )
@@ -78,27 +79,27 @@ func serveFleet(ctx context.Context, e *env, f *mcpFlags, c fleetConfig, logger 
 		ws := llmfs.New(s, &o)
 		return ws, ws.Err()
 	}
-	var oauth *mcpserver.OAuth
+	var oauth *fleet.OAuth
 	if c.oauthIssuer != "" || c.oauthAudience != "" {
 		if c.oauthIssuer == "" || c.oauthAudience == "" {
 			return usagef("--oauth-issuer and --oauth-audience go together")
 		}
-		if oauth, err = mcpserver.NewOAuth(ctx, mcpserver.OAuthOptions{Issuer: c.oauthIssuer, Audience: c.oauthAudience, JWKSURL: c.oauthJWKS}); err != nil {
+		if oauth, err = fleet.NewOAuth(ctx, fleet.OAuthOptions{Issuer: c.oauthIssuer, Audience: c.oauthAudience, JWKSURL: c.oauthJWKS}); err != nil {
 			return err
 		}
 	}
-	authorize := func(ctx context.Context, token, workspace string) (mcpserver.Grant, error) {
+	authorize := func(ctx context.Context, token, workspace string) (fleet.Grant, error) {
 		if oauth != nil && !strings.HasPrefix(token, "llmfs_") {
 			return oauth.Authorize(ctx, token, workspace)
 		}
 		t, err := db.CheckToken(ctx, token)
 		if errors.Is(err, sqlstore.ErrBadToken) {
-			return mcpserver.Grant{}, fmt.Errorf("%w: %v", mcpserver.ErrUnauthorized, err)
+			return fleet.Grant{}, fmt.Errorf("%w: %v", fleet.ErrUnauthorized, err)
 		}
 		if err != nil {
-			return mcpserver.Grant{}, err
+			return fleet.Grant{}, err
 		}
-		return mcpserver.Grant{Workspace: t.Workspace, Mode: llmfs.Mode(t.Mode), Actor: "mcp:token-" + t.ID}, nil
+		return fleet.Grant{Workspace: t.Workspace, Mode: llmfs.Mode(t.Mode), Actor: "mcp:token-" + t.ID}, nil
 	}
 	ln, err := listen(c.addr)
 	if err != nil {
@@ -108,7 +109,7 @@ func serveFleet(ctx context.Context, e *env, f *mcpFlags, c fleetConfig, logger 
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() && len(c.allowHosts) == 0 {
 		logger.Warn("listening on all interfaces, but only loopback names are accepted in the Host header; add --allow-host NAME for the names clients use")
 	}
-	h, err := mcpserver.NewFleetHandler(&mcpserver.FleetOptions{
+	h, err := fleet.NewHandler(&fleet.Options{
 		Authorize: authorize,
 		Open:      open,
 		Server:    &mcpserver.Options{Dialect: tools.Dialect(f.dialect), HistoryTools: f.history, Version: buildinfo.Version(), Logger: logger},

@@ -8,8 +8,6 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/internal/buildinfo"
 	"github.com/llmfs/llmfs/mcpserver"
@@ -43,7 +41,7 @@ or program that reviews, never for the agent under review.`,
 				return usagef("unexpected argument %q", args[0])
 			}
 			logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			var srv *mcp.Server
+			var srv *mcpserver.Server
 			var err error
 			if *reviewer {
 				srv, err = f.reviewServer(e, logger)
@@ -89,7 +87,7 @@ func (f *mcpFlags) register(fs *flag.FlagSet, ws *wsFlags) {
 }
 
 // server opens one workspace per root and returns the MCP server over them.
-func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcp.Server, error) {
+func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcpserver.Server, error) {
 	// A server's live heap is small and each call leaves JSON garbage: collecting at 100%
 	// growth spent a fifth of the CPU of a small read in the GC.
 	relaxGC()
@@ -153,7 +151,7 @@ func (f *mcpFlags) openMemories(dialect tools.Dialect) (*llmfs.Workspace, error)
 }
 
 // reviewServer opens the review layer of the root and returns the reviewer's MCP server.
-func (f *mcpFlags) reviewServer(e *env, logger *slog.Logger) (*mcp.Server, error) {
+func (f *mcpFlags) reviewServer(e *env, logger *slog.Logger) (*mcpserver.Server, error) {
 	if len(f.roots) > 1 {
 		return nil, usagef("--reviewer takes one --root")
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/llmfs/llmfs/console"
 	"github.com/llmfs/llmfs/mcpserver"
+	"github.com/llmfs/llmfs/mcpserver/fleet"
 	"github.com/llmfs/llmfs/web"
 )
 
@@ -54,7 +55,7 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 		sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "end a session idle for `DURATION` (negative: never)")
 		maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most `N` MCP sessions open at once; more get 503 (negative: no cap)")
 		memBudget := fs.Int64("mem-budget", mcpserver.DefaultMemoryBudget, "memory in `BYTES` the requests in flight may take (each counts 8x its body); more wait, then get 503; GOMEMLIMIT defaults to it plus 64 MiB (negative: no budget)")
-		maxOpen := fs.Int("max-open", mcpserver.DefaultMaxOpen, "serving every workspace of --store: keep at most `N` workspaces open (least recently used dropped first)")
+		maxOpen := fs.Int("max-open", fleet.DefaultMaxOpen, "serving every workspace of --store: keep at most `N` workspaces open (least recently used dropped first)")
 		dbConns := fs.Int("db-conns", 32, "serving every workspace of --store: open at most `N` database connections (0: no bound)")
 		oauthIssuer := fs.String("oauth-issuer", "", "serving every workspace of --store: also accept JWT access tokens of the OAuth authorization server `URL` (scopes llmfs:WORKSPACE:MODE)")
 		oauthAudience := fs.String("oauth-audience", "", "with --oauth-issuer: this server's resource `URL`, the audience tokens must name")
@@ -132,7 +133,7 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 			fmt.Fprintf(e.stderr, "llmfs: console at http://%s/#token=%s\n", consoleAddr(ln.Addr()), tok)
 
 			return runHTTP(ctx, hs, ln, logger, func() {
-				for ss := range srv.Sessions() {
+				for ss := range srv.MCP().Sessions() {
 					ss.Close()
 				}
 			})

@@ -120,7 +120,23 @@ func (o *Overlay) applyBatch(ctx context.Context, b *baseTx, steps []*step, dirs
 		}
 		return err
 	}
-	var landed, failed []*store.Change
+	landed, failed := o.landBatch(ctx, b, steps, plans, mkdirs)
+	serr := b.tx.Settle(ctx, landed, true)
+	if len(failed) > 0 {
+		serr = errors.Join(serr, b.tx.Settle(ctx, failed, false))
+	}
+	if serr != nil {
+		return serr
+	}
+	o.pruneApplied(ctx, b, steps)
+	return nil
+}
+
+// landBatch makes the base changes of a batch whose change set the journal took: the
+// directories first, then each step's files. A step that failed in the plan lands nothing;
+// a step whose change fails keeps its error. It returns the changes that landed and failed,
+// for the change set to settle.
+func (o *Overlay) landBatch(ctx context.Context, b *baseTx, steps []*step, plans [][]*baseOp, mkdirs []*store.Change) (landed, failed []*store.Change) {
 	for _, c := range mkdirs {
 		if err := b.s.Mkdir(ctx, c.Path); err != nil && !errors.Is(err, fs.ErrExist) {
 			failed = append(failed, c)
@@ -156,13 +172,11 @@ func (o *Overlay) applyBatch(ctx context.Context, b *baseTx, steps []*step, dirs
 			landed = append(landed, op.change)
 		}
 	}
-	serr := b.tx.Settle(ctx, landed, true)
-	if len(failed) > 0 {
-		serr = errors.Join(serr, b.tx.Settle(ctx, failed, false))
-	}
-	if serr != nil {
-		return serr
-	}
+	return landed, failed
+}
+
+// pruneApplied removes the base directories that the applied deletions and moves emptied.
+func (o *Overlay) pruneApplied(ctx context.Context, b *baseTx, steps []*step) {
 	for _, s := range steps {
 		if s.err != nil {
 			continue
@@ -174,7 +188,6 @@ func (o *Overlay) applyBatch(ctx context.Context, b *baseTx, steps []*step, dirs
 			s.pruned = o.pruneBase(ctx, b, path.Dir(s.p.From))
 		}
 	}
-	return nil
 }
 
 // applyEach makes the base part of each step by itself, each change recorded as it is made.

@@ -1,4 +1,8 @@
-package mcpserver
+// Package fleet serves many llmfs workspaces over MCP from one HTTP handler, each at its
+// own path, to clients holding a token of that workspace ([Grant]: a workspace and a
+// mode), over stateless streamable HTTP, so replicas sharing a database need no sticky
+// sessions. [OAuth] adds JWT access tokens of an OAuth authorization server.
+package fleet
 
 import (
 	"container/list"
@@ -15,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/mcpserver"
 )
 
 // A fleet serves many workspaces from one handler, each at Prefix + its id, to clients
@@ -22,8 +27,8 @@ import (
 // streamable HTTP): nothing a request needs lives in the process, so any number of
 // replicas behind one address can share a database with no sticky sessions, and a
 // replica that restarts loses nothing. The price is what only a session can hold: no
-// read-before-edit (a fleet refuses [Options.RequireRead]), no roots/list (use
-// [RootsMetaKey]), and notifications only on a request's own stream:
+// read-before-edit (a fleet refuses [mcpserver.Options.RequireRead]), no roots/list (use
+// [mcpserver.RootsMetaKey]), and notifications only on a request's own stream:
 // subscriptions/listen (2026-07-28) works, resources/subscribe is refused, since it
 // would end with its request.
 
@@ -36,15 +41,12 @@ type Grant struct {
 	Actor string
 }
 
-// actorKey is the context key of a request's [Grant.Actor].
-type actorKey struct{}
-
-// ErrUnauthorized is what [FleetOptions.Authorize] wraps for a token that grants nothing
+// ErrUnauthorized is what [Options.Authorize] wraps for a token that grants nothing
 // (malformed, unknown, revoked, expired); the client gets 401.
 var ErrUnauthorized = errors.New("invalid token")
 
-// FleetOptions configure [NewFleetHandler].
-type FleetOptions struct {
+// Options configure [NewHandler].
+type Options struct {
 	// Authorize returns the grant of a bearer token for the workspace the request
 	// asks for (a token granting several, as OAuth scopes may, returns its grant for that
 	// one; a token granting only others returns any of its grants), or an error
@@ -60,11 +62,11 @@ type FleetOptions struct {
 	Open func(ctx context.Context, id string, mode llmfs.Mode) (*llmfs.Workspace, error)
 	// Server is the template of each workspace's server (dialect, name, intervals).
 	// Roots must be empty and RequireRead nil or false. Nil means the defaults.
-	Server *Options
+	Server *mcpserver.Options
 	// HTTP sets the Host check, body limit, memory budget and log, shared by every
 	// workspace; its Token, SessionTimeout and MaxSessions do not apply. Nil means the
 	// defaults.
-	HTTP *HTTPOptions
+	HTTP *mcpserver.HTTPOptions
 	// Prefix is the path under which workspaces are served: Prefix + id. Default "/mcp/".
 	Prefix string
 	// MaxOpen bounds the workspaces kept open (one per workspace and mode); past it the
@@ -73,22 +75,22 @@ type FleetOptions struct {
 	MaxOpen int
 }
 
-// DefaultMaxOpen is the default of [FleetOptions.MaxOpen]. An open workspace keeps its
+// DefaultMaxOpen is the default of [Options.MaxOpen]. An open workspace keeps its
 // server, about 20 KB of heap (its store, for SQL, is a handle on the shared database),
 // and opening one costs about 2.5 ms of CPU (the go-sdk compiles each tool's schemas):
 // a bound below the number of workspaces in use makes every request pay that.
 const DefaultMaxOpen = 256
 
-// NewFleetHandler returns a handler serving the workspaces [FleetOptions.Open] opens, one
+// NewHandler returns a handler serving the workspaces [Options.Open] opens, one
 // at Prefix + id each, over stateless streamable HTTP. Every request must carry
 // "Authorization: Bearer TOKEN" with a token whose grant names the workspace of the
 // path: no token, or one that grants nothing, gets 401; a token of another workspace
 // gets 403, whether or not the workspace of the path exists; the token's mode is the
 // mode the workspace is served in (tools it forbids are not listed, and calling them is
 // PERMISSION_DENIED).
-func NewFleetHandler(opts *FleetOptions) (http.Handler, error) {
+func NewHandler(opts *Options) (http.Handler, error) {
 	if opts == nil || opts.Authorize == nil || opts.Open == nil {
-		return nil, errors.New("mcpserver: a fleet needs Authorize and Open")
+		return nil, errors.New("fleet: a fleet needs Authorize and Open")
 	}
 	f := &fleet{authorize: opts.Authorize, metadata: opts.ResourceMetadata, open: opts.Open, prefix: opts.Prefix, max: opts.MaxOpen,
 		byKey: map[grantKey]*list.Element{}, lru: list.New()}
@@ -96,45 +98,43 @@ func NewFleetHandler(opts *FleetOptions) (http.Handler, error) {
 		f.server = *opts.Server
 	}
 	if len(f.server.Roots) > 0 {
-		return nil, errors.New("mcpserver: a fleet serves one directory per workspace: no Roots")
+		return nil, errors.New("fleet: a fleet serves one directory per workspace: no Roots")
 	}
 	if f.server.RequireRead != nil && *f.server.RequireRead {
-		return nil, errors.New("mcpserver: a fleet is stateless and cannot track reads per client: no RequireRead")
+		return nil, errors.New("fleet: a fleet is stateless and cannot track reads per client: no RequireRead")
 	}
 	f.server.RequireRead = new(false)
-	f.server.stateless = true
+	f.server.Stateless = true
 	if f.prefix == "" {
 		f.prefix = "/mcp/"
 	}
 	if f.max <= 0 {
 		f.max = DefaultMaxOpen
 	}
-	var o HTTPOptions
+	var o mcpserver.HTTPOptions
 	if opts.HTTP != nil {
 		o = *opts.HTTP
 	}
 	if o.MaxBodyBytes <= 0 {
-		o.MaxBodyBytes = DefaultMaxBodyBytes
+		o.MaxBodyBytes = mcpserver.DefaultMaxBodyBytes
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	f.mcp = mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		if e, ok := r.Context().Value(entryKey{}).(*entry); ok {
-			return e.srv
+			return e.srv.MCP()
 		}
 		return nil
 	}, &mcp.StreamableHTTPOptions{Logger: o.Logger, MaxRequestBodyBytes: o.MaxBodyBytes, Stateless: true})
-	h := newFront(&o, http.HandlerFunc(f.serve))
-	h.auth = f.auth
-	return h, nil
+	return mcpserver.NewFrontHandler(&o, http.HandlerFunc(f.serve), f.auth), nil
 }
 
 type fleet struct {
 	authorize func(context.Context, string, string) (Grant, error)
 	metadata  string
 	open      func(context.Context, string, llmfs.Mode) (*llmfs.Workspace, error)
-	server    Options
+	server    mcpserver.Options
 	prefix    string
 	max       int
 	mcp       http.Handler
@@ -154,7 +154,7 @@ type grantKey struct {
 type entry struct {
 	key   grantKey
 	ready chan struct{}
-	srv   *mcp.Server
+	srv   *mcpserver.Server
 	err   error
 }
 
@@ -201,7 +201,7 @@ func (f *fleet) auth(w http.ResponseWriter, r *http.Request) (*http.Request, boo
 	}
 	ctx := context.WithValue(r.Context(), grantKeyCtx{}, grantKey{id: id, mode: g.Mode})
 	if g.Actor != "" {
-		ctx = context.WithValue(ctx, actorKey{}, g.Actor)
+		ctx = mcpserver.WithActor(ctx, g.Actor)
 	}
 	return r.WithContext(ctx), true
 }
@@ -260,10 +260,10 @@ func (f *fleet) get(ctx context.Context, key grantKey) *entry {
 	ws, err := f.open(context.WithoutCancel(ctx), key.id, key.mode)
 	if err == nil && rank(ws.Mode()) > rank(key.mode) {
 		// Open must honour the grant: refuse rather than serve more than it allows.
-		err = fmt.Errorf("mcpserver: Open gave mode %s for a %s grant", ws.Mode(), key.mode)
+		err = fmt.Errorf("fleet: Open gave mode %s for a %s grant", ws.Mode(), key.mode)
 	}
 	if err == nil {
-		e.srv, err = New(ws, &f.server)
+		e.srv, err = mcpserver.New(ws, &f.server)
 	}
 	e.err = err
 	close(e.ready)

@@ -1,4 +1,4 @@
-package mcpserver
+package fleet
 
 import (
 	"context"
@@ -66,7 +66,7 @@ const oauthLeeway = 30 * time.Second
 // misconfiguration shows at start.
 func NewOAuth(ctx context.Context, opts OAuthOptions) (*OAuth, error) {
 	if opts.Issuer == "" || opts.Audience == "" {
-		return nil, errors.New("mcpserver: OAuth needs an issuer and an audience")
+		return nil, errors.New("fleet: OAuth needs an issuer and an audience")
 	}
 	o := &OAuth{issuer: opts.Issuer, audience: opts.Audience, jwksURL: opts.JWKSURL, client: opts.HTTPClient}
 	if o.client == nil {
@@ -175,7 +175,7 @@ type claims struct {
 	Scope string `json:"scope"` // space-separated (RFC 9068)
 }
 
-// Authorize implements [FleetOptions.Authorize] for JWT access tokens: it returns the
+// Authorize implements [Options.Authorize] for JWT access tokens: it returns the
 // grant of the token's scopes for workspace, or, when they grant only others, one of
 // theirs (so the fleet answers 403); an invalid token (signature, issuer, audience,
 // expiry, or no llmfs scope) is an error wrapping [ErrUnauthorized].

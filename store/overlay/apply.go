@@ -1,0 +1,327 @@
+package overlay
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path"
+	"sort"
+
+	"github.com/llmfs/llmfs/internal/textdiff"
+	"github.com/llmfs/llmfs/store"
+)
+
+// Apply: pending changes of the upper layer carried into the base.
+
+// Apply writes the pending changes at or below paths (all if none) onto the base, each file
+// atomically and only if the base still holds what the agent first saw there: a file
+// changed since is a *[ConflictError], left pending, and the others still apply. With
+// hunks (1-based, as [Overlay.Diff] numbers them), only those hunks of each text file
+// apply. A crash between files leaves every file old or new; applying again resumes.
+// When the base keeps a journal, the call is one change set there by [Actor] (see the
+// package's journaling notes), so it can be undone.
+// It returns what was applied and the conflicts joined into one error.
+func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) (_ []Resolution, rerr error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err := o.load(ctx); err != nil {
+		return nil, err
+	}
+	// The state is saved once, at the end: a crash before leaves each file old or new,
+	// and applying again finds the new ones in place and goes on.
+	defer func() {
+		if err := o.save(ctx); err != nil && rerr == nil {
+			rerr = err
+		}
+	}()
+	ps, err := o.pending(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	var steps []*step
+	var errs []error
+	for _, p := range ps {
+		if !match(p.Path, paths) {
+			continue
+		}
+		content, whole, err := pick(p, hunks)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		steps = append(steps, &step{p: p, content: content, whole: whole})
+	}
+	dirs, _, err := o.filelessDirs(ctx, ".", paths)
+	if err != nil {
+		return nil, err
+	}
+	var prunedDirs []string
+	if len(steps) > 0 || len(dirs) > 0 || o.whiteoutsIn(paths) {
+		err = o.onBase(ctx, OpApply, func(b *baseTx) error {
+			if err := o.applyBatch(ctx, b, steps, dirs); err != nil {
+				return err
+			}
+			prunedDirs = o.pruneWhiteouts(ctx, b, paths)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range prunedDirs {
+		delete(o.st.Whiteouts, d)
+	}
+	var done []Resolution
+	var drop []string
+	for _, s := range steps {
+		if s.err != nil {
+			errs = append(errs, s.err)
+			continue
+		}
+		if name := o.applied(s); name != "" {
+			drop = append(drop, name)
+		}
+		done = append(done, Resolution{Change: s.p.Change, Action: "applied", Hunks: hunks})
+	}
+	// The upper copies of what landed go, in one transaction of the upper store if it can.
+	err = o.upper.batch(ctx, func() error {
+		for _, name := range drop {
+			if err := o.upper.Remove(ctx, up(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return rename(err, name)
+			}
+		}
+		return o.emptyDirs(ctx, ".", paths)
+	})
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if o.onResolve != nil {
+		for _, r := range done {
+			if err := o.onResolve(ctx, r); err != nil {
+				return done, errors.Join(append(errs, err)...)
+			}
+		}
+	}
+	return done, errors.Join(errs...)
+}
+
+// step is one pending change on its way to the base.
+type step struct {
+	p       pending
+	content []byte   // what the base gets
+	whole   bool     // content is the whole change (not some of its hunks)
+	pruned  []string // base directories removed with it
+	err     error
+}
+
+// check returns a conflict unless the base (b) at name holds what the agent saw, or already
+// holds want (an apply that a crash interrupted).
+func (o *Overlay) check(ctx context.Context, b store.Store, name, want string, p pending) (already bool, err error) {
+	cur, err := baseHash(ctx, b, name)
+	if err != nil {
+		return false, err
+	}
+	if cur == want {
+		return true, nil
+	}
+	seen, ok := o.st.Seen[name]
+	if !ok || cur == seen {
+		return false, nil
+	}
+	c := &ConflictError{Path: name}
+	switch {
+	case cur == "":
+		c.What = "deleted"
+	case seen == "":
+		c.What = "created"
+	default:
+		c.What = "modified"
+	}
+	now, _ := readAll(ctx, b, name)
+	c.Diff = textdiff.Unified(name, string(now), string(p.new), DiffContext, 200)
+	return false, c
+}
+
+// applyBase makes the base part of a step: it reads and changes the base through b only,
+// and leaves the overlay's state alone (see [Overlay.onBase]).
+func (o *Overlay) applyBase(ctx context.Context, b *baseTx, s *step) error {
+	p := s.p
+	switch p.Kind {
+	case Deleted:
+		already, err := o.check(ctx, b.s, p.Path, "", p)
+		if err != nil {
+			return err
+		}
+		if !already {
+			if err := b.remove(ctx, p.Path, ""); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+		s.pruned = o.pruneBase(ctx, b, path.Dir(p.Path))
+		return nil
+	case Moved:
+		if _, err := o.check(ctx, b.s, p.Path, store.Hash(s.content), p); err != nil {
+			return err
+		}
+		if _, err := o.check(ctx, b.s, p.From, "", p); err != nil {
+			return err
+		}
+	}
+	already, err := o.check(ctx, b.s, p.Path, store.Hash(s.content), p)
+	if err != nil {
+		return err
+	}
+	if !already {
+		if err := o.baseDirs(ctx, b, path.Dir(p.Path)); err != nil {
+			return err
+		}
+		opts := store.WriteOptions{}
+		if seen, ok := o.st.Seen[p.Path]; ok && seen != "" {
+			opts.IfMatch = seen
+		} else if ok {
+			opts.IfAbsent = true
+		}
+		if err := b.write(ctx, p.Path, p.From, s.content, opts); err != nil {
+			if errors.Is(err, store.ErrChanged) {
+				if _, cerr := o.check(ctx, b.s, p.Path, store.Hash(s.content), p); cerr != nil {
+					return cerr
+				}
+			}
+			return err
+		}
+	}
+	if p.Kind == Moved {
+		if _, err := store.Lstat(ctx, b.s, p.From); err == nil {
+			if err := b.remove(ctx, p.From, p.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+		s.pruned = o.pruneBase(ctx, b, path.Dir(p.From))
+	}
+	return nil
+}
+
+// applied settles the overlay's state once a step's base part landed, and returns the
+// upper file to remove, if any.
+func (o *Overlay) applied(s *step) string {
+	p := s.p
+	for _, d := range s.pruned {
+		delete(o.st.Whiteouts, d)
+	}
+	switch p.Kind {
+	case Deleted:
+		o.forget(p.Path)
+		return ""
+	case Moved:
+		o.forget(p.From)
+		delete(o.st.From, p.Path)
+	}
+	o.st.Seen[p.Path] = store.Hash(s.content)
+	if !s.whole || o.hidden(p.Path) {
+		// What stays in the upper store is the rest of the change, or (under a hidden
+		// parent) a copy of the base's new file that keeps it visible.
+		return ""
+	}
+	delete(o.st.Seen, p.Path)
+	return p.Path
+}
+
+// forget drops the state of a base path whose deletion was applied or discarded.
+func (o *Overlay) forget(name string) {
+	delete(o.st.Whiteouts, name)
+	delete(o.st.Seen, name)
+}
+
+// baseDirs creates dir and its parents on the base.
+func (o *Overlay) baseDirs(ctx context.Context, b *baseTx, dir string) error {
+	if dir == "." {
+		return nil
+	}
+	if fi, err := b.s.Stat(ctx, dir); err == nil {
+		if !fi.IsDir() {
+			return pathErr("apply", dir, store.ErrNotDir)
+		}
+		return nil
+	}
+	if err := o.baseDirs(ctx, b, path.Dir(dir)); err != nil {
+		return err
+	}
+	if err := b.mkdir(ctx, dir); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
+}
+
+// pruneBase removes the empty base directories at and above dir that the overlay no
+// longer shows (their deletion or move was applied), and returns them.
+func (o *Overlay) pruneBase(ctx context.Context, b *baseTx, dir string) []string {
+	var pruned []string
+	for ; dir != "."; dir = path.Dir(dir) {
+		if o.upperHas(dir) || !o.hidden(dir) {
+			return pruned // the overlay still shows it
+		}
+		if es, err := b.s.ReadDir(ctx, dir); err != nil || len(es) > 0 {
+			return pruned
+		}
+		if err := b.remove(ctx, dir, ""); err != nil {
+			return pruned
+		}
+		pruned = append(pruned, dir)
+	}
+	return pruned
+}
+
+// whiteoutsIn reports whether a whiteout lies at or below paths.
+func (o *Overlay) whiteoutsIn(paths []string) bool {
+	for w := range o.st.Whiteouts {
+		if match(w, paths) {
+			return true
+		}
+	}
+	return false
+}
+
+// pruneWhiteouts removes from the base the directories whited out at or below paths that
+// hold nothing once the steps are applied: an empty directory's removal or move is no
+// file's change, so no step takes it away. It returns what it removed.
+func (o *Overlay) pruneWhiteouts(ctx context.Context, b *baseTx, paths []string) []string {
+	var ws []string
+	for w := range o.st.Whiteouts {
+		if match(w, paths) {
+			ws = append(ws, w)
+		}
+	}
+	sort.Strings(ws)
+	var pruned []string
+	for _, w := range ws {
+		if o.pruneTree(ctx, b, w, &pruned) {
+			pruned = append(pruned, o.pruneBase(ctx, b, path.Dir(w))...)
+		}
+	}
+	return pruned
+}
+
+// pruneTree removes the hidden base directory dir if it, and every directory below it,
+// holds nothing else, deepest first, adding each to pruned; it reports whether dir went.
+func (o *Overlay) pruneTree(ctx context.Context, b *baseTx, dir string, pruned *[]string) bool {
+	if o.upperHas(dir) || !o.hidden(dir) {
+		return false // the overlay still shows it
+	}
+	fi, err := store.Lstat(ctx, b.s, dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	es, err := b.s.ReadDir(ctx, dir)
+	if err != nil {
+		return false
+	}
+	empty := true
+	for _, e := range es {
+		empty = e.IsDir() && o.pruneTree(ctx, b, join(dir, e.Name()), pruned) && empty
+	}
+	if !empty || b.remove(ctx, dir, "") != nil {
+		return false
+	}
+	*pruned = append(*pruned, dir)
+	return true
+}
