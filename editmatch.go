@@ -38,9 +38,13 @@ func tolerantEdit(p, text, old, new, label string) (string, Matched, bool, error
 			"%sthe old text does not occur exactly in %s, and ignoring %s it matches %d places (at lines %s). Nothing was changed: copy the text exactly, or include more surrounding lines to make it unique.",
 			label, p, ignored(a.Step), a.Count, strings.Join(lines, ", "))
 	case errors.Is(err, editmatch.ErrIndentation):
-		return "", "", false, errorf(CodePatternNotFound, p,
+		// The error keeps ErrIndentation, so that no looser matcher of a face (gemini's)
+		// makes the guess this one refused.
+		e := errorf(CodePatternNotFound, p,
 			"%sthe old text does not occur exactly in %s; ignoring indentation it matches one place, but its indentation differs from the file's by no one rule (tabs for spaces, some levels off), so where the new lines go would be a guess. Nothing was changed: copy the old text with the file's exact indentation, and indent the new text the same way.",
 			label, p)
+		e.Err = editmatch.ErrIndentation
+		return "", "", false, e
 	case err != nil:
 		return "", "", false, nil
 	}

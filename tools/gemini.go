@@ -2,12 +2,14 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/internal/editmatch"
 	sj "github.com/llmfs/llmfs/internal/strictjson"
 	"github.com/llmfs/llmfs/internal/textdiff"
 )
@@ -122,7 +124,7 @@ var geminiReplace = tool{
 			return nil, err
 		}
 		res, err := tb.ws.Edit(ctx, p, a.String("old_string", ""), a.String("new_string", ""), all)
-		if llmfs.CodeOf(err) == llmfs.CodePatternNotFound {
+		if llmfs.CodeOf(err) == llmfs.CodePatternNotFound && !errors.Is(err, editmatch.ErrIndentation) {
 			if flex, ok, ferr := geminiFlexEdit(ctx, tb, p, a.String("old_string", ""), a.String("new_string", ""), all); ok {
 				res, err = flex, ferr
 			}

@@ -58,19 +58,56 @@ func geminiFlexEdit(ctx context.Context, tb *Toolbox, p, old, new string, all bo
 }
 
 // geminiFlexPattern is the pattern of geminiFlexEdit for old, nil when old has no tokens.
+// Whitespace may differ, but never joins or splits a word: two word tokens that old
+// separates by whitespace need some between them, and a last token that ends in a word
+// character must end a word in the file too. An old_string that ends a line must match up
+// to that line's end, so the newline new_string carries replaces one.
 func geminiFlexPattern(old string) *regexp.Regexp {
 	s := strings.ReplaceAll(old, "\r\n", "\n")
-	for _, d := range geminiFlexDelims {
-		s = strings.ReplaceAll(s, string(d), " "+string(d)+" ")
+	var b strings.Builder
+	b.WriteString(`(?m)^([ \t]*)`)
+	prev, n, space := "", 0, false
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' {
+			space = true
+			i++
+			continue
+		}
+		j := i + 1
+		if !strings.ContainsRune(geminiFlexDelims, rune(c)) {
+			for j < len(s) && !strings.ContainsRune(" \t\n\r\v\f"+geminiFlexDelims, rune(s[j])) {
+				j++
+			}
+		}
+		tok := s[i:j]
+		if n > 0 {
+			if space && wordByte(prev[len(prev)-1]) && wordByte(tok[0]) {
+				b.WriteString(`\s+`)
+			} else {
+				b.WriteString(`\s*`)
+			}
+		}
+		b.WriteString(regexp.QuoteMeta(tok))
+		prev, n, space = tok, n+1, false
+		i = j
 	}
-	tokens := strings.Fields(s)
-	if len(tokens) == 0 {
+	if n == 0 {
 		return nil
 	}
-	for i, t := range tokens {
-		tokens[i] = regexp.QuoteMeta(t)
+	if last := prev[len(prev)-1]; last < 0x80 && wordByte(last) {
+		b.WriteString(`\b`) // RE2's \b knows ASCII words only
 	}
-	return regexp.MustCompile(`(?m)^([ \t]*)` + strings.Join(tokens, `\s*`))
+	if strings.HasSuffix(s, "\n") {
+		b.WriteString(`[ \t]*\n`)
+	}
+	return regexp.MustCompile(b.String())
+}
+
+// wordByte reports whether c is part of a word: a letter, digit, underscore, or a byte of
+// a multi-byte UTF-8 character.
+func wordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // reindent gives the lines of s the indentation indent in place of its first line's, as
