@@ -19,8 +19,9 @@ import (
 // tests run as root) would. The real fault cannot be made on demand.
 type failingBase struct {
 	store.Store
-	name string
-	err  error // nil: no failure
+	name     string
+	err      error // nil: no failure
+	openOnly bool  // Stat answers; only Open fails
 }
 
 func (f *failingBase) fail(name string) error {
@@ -31,7 +32,7 @@ func (f *failingBase) fail(name string) error {
 }
 
 func (f *failingBase) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
-	if err := f.fail(name); err != nil {
+	if err := f.fail(name); err != nil && !f.openOnly {
 		return nil, err
 	}
 	return f.Store.Stat(ctx, name)
@@ -84,5 +85,28 @@ func TestApplyDeletionBaseUnreadable(t *testing.T) {
 	}
 	if hostFile(t, dir, "kept") != "changed\n" || hostFile(t, dir, "gone") == "G\n" {
 		t.Errorf("after apply: gone=%q kept=%q", hostFile(t, dir, "gone"), hostFile(t, dir, "kept"))
+	}
+}
+
+// An agent's write over a base file that could not be read then, applied after a person
+// changed the base, is a conflict, never an overwrite of the person's edit (found by a
+// review: nothing was recorded of the base, and apply wrote without a check).
+func TestApplyAfterUnreadableBaseIsConflict(t *testing.T) {
+	dir := t.TempDir()
+	host, err := osdir.New(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, host, "f", "F\n")
+	base := &failingBase{Store: host, name: "f", err: syscall.EIO, openOnly: true}
+	o := newOverlay(t, base, mem.New())
+	write(t, o, "f", "agent\n")
+	base.err = nil
+	write(t, host, "f", "person\n")
+	if res, err := o.Apply(ctx, []string{"f"}, nil); err == nil {
+		t.Errorf("Apply = %v, nil; want a conflict", res)
+	}
+	if got := hostFile(t, dir, "f"); got != "person\n" {
+		t.Errorf("the person's edit was overwritten: f = %q", got)
 	}
 }

@@ -176,8 +176,12 @@ func (o *Overlay) dropUpper(ctx context.Context, name string) error {
 		return rename(err, name)
 	}
 	delete(o.st.From, name)
-	if _, err := o.base.Stat(ctx, name); err == nil {
+	_, err := o.base.Stat(ctx, name)
+	switch {
+	case err == nil:
 		return o.restore(ctx, name)
+	case !absent(err):
+		return err // unreadable is not absent: the whiteout stays until the base answers
 	}
 	delete(o.st.Seen, name)
 	return nil

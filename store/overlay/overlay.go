@@ -345,17 +345,23 @@ func (o *Overlay) upperDirs(ctx context.Context, dir string) error {
 }
 
 // seeBase records, the first time, the hash of what the base holds at name. Should the
-// base fail to say (EIO, EACCES), nothing is recorded, and the next change of name tries
-// again: a guess would make a later apply take the base for changed, or for unchanged.
-// Callers hold o.mu.
+// base fail to say (EIO, EACCES), it records [unreadableBase], which no content hashes to,
+// so that a later apply finds the base changed and reports a conflict for a person to
+// look at: never an overwrite on the strength of a guess. Callers hold o.mu.
 func (o *Overlay) seeBase(ctx context.Context, name string) {
 	if _, ok := o.st.Seen[name]; ok {
 		return
 	}
-	if h, err := baseHash(ctx, o.base, name); err == nil {
-		o.st.Seen[name] = h
+	h, err := baseHash(ctx, o.base, name)
+	if err != nil {
+		h = unreadableBase
 	}
+	o.st.Seen[name] = h
 }
+
+// unreadableBase stands in Seen for a base file that could not be read when the agent
+// first changed it.
+const unreadableBase = "unreadable"
 
 // baseHash returns the hash of base's file name, "" when there is none, and "dir" for a
 // directory. Only a missing file (or a file where a parent directory should be) is none:
