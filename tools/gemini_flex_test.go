@@ -4,6 +4,7 @@ package tools_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/llmfs/llmfs"
@@ -54,4 +55,22 @@ func TestGeminiFlexNeverGuesses(t *testing.T) {
 		t.Errorf("indentation refused as a guess: %v, want PATTERN_NOT_FOUND", err)
 	}
 	fileIs(t, dir, "i.py", "  a\n    b\n      c\n")
+}
+
+// grep_search, the name gemini models call, answers in gemini's text like its older name,
+// and counts matches, not the context lines around them (found by a review).
+func TestGeminiGrepSearchTextAndCount(t *testing.T) {
+	tb, _ := geminiBox(t, map[string]string{"a.txt": "one\ntwo\nneedle\nthree\nfour\n"})
+	res, err := tb.CallResult(t.Context(), "grep_search", json.RawMessage(`{"pattern":"needle","context":2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	json.Unmarshal(res.JSON, &out)
+	if out["count"] != float64(1) {
+		t.Errorf("count = %v, want 1 (one match, four context lines)", out["count"])
+	}
+	if strings.HasPrefix(strings.TrimSpace(res.Text), "{") || !strings.Contains(res.Text, "1 match") {
+		t.Errorf("grep_search text is not gemini's:\n%s", res.Text)
+	}
 }

@@ -115,7 +115,7 @@ func runGeminiGrep(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 		kept = kept[:len(kept)-1]
 	}
 	res.Entries = kept
-	out := map[string]any{"output": res.Text(), "count": len(kept)}
+	out := map[string]any{"output": res.Text(), "count": matches} // matches (or files with names_only), not context lines
 	if more || res.Truncated {
 		out["truncated"] = true
 	}

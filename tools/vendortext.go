@@ -35,6 +35,7 @@ var vendorText = map[Dialect]map[string]textRenderer{
 		"list_directory":      geminiListText,
 		"glob":                filesText,
 		"search_file_content": geminiGrepText,
+		"grep_search":         geminiGrepText,
 		"read_many_files":     readManyText,
 		"patch":               patchText,
 	},
