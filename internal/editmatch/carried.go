@@ -17,6 +17,10 @@ func WidenToIndent(text, old, new string) string {
 	if ind == "" || strings.TrimLeft(ind, " \t") != "" || !strings.HasPrefix(new, ind) {
 		return old
 	}
+	if ind+old == new {
+		// Widened, the edit would change nothing: new adds indentation to old, as written.
+		return old
+	}
 	return ind + old
 }
 

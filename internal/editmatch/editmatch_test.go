@@ -169,3 +169,16 @@ func TestPrefixMatchStartsAtALine(t *testing.T) {
 		t.Fatalf("Find = %q, %v", r.Apply(text), err)
 	}
 }
+
+// New text that is old with the line's indentation in front asks for that indentation to
+// be added: widening old to the whole line would make the edit change nothing while
+// reporting one replacement (found by a review).
+func TestWidenToIndentNotANoOp(t *testing.T) {
+	text := "if a:\n  x = 1\n  y = 2\n"
+	if got := WidenToIndent(text, "y = 2", "  y = 2"); got != "y = 2" {
+		t.Errorf("WidenToIndent = %q, want old as given", got)
+	}
+	if got := WidenToIndent(text, "y = 2", "  z = 3"); got != "  y = 2" {
+		t.Errorf("WidenToIndent of a real change = %q, want the line start included", got)
+	}
+}
