@@ -89,7 +89,11 @@ type Hunk struct {
 	Anchor   string // V4A "@@ anchor": a line the hunk comes after
 	EOF      bool   // the hunk ends at the end of the file
 	Hint     int    // a line number the patch gives for Old, 0 if none
-	Line     int    // where the hunk starts in the patch, from 1
+	// AddAt is, for a unified hunk of added lines only whose header gives its place
+	// ("@@ -5,0 +6,2 @@", as git diff -U0 writes), the line number the first added line
+	// takes in the file as the hunks before it left it; 0 otherwise.
+	AddAt int
+	Line  int // where the hunk starts in the patch, from 1
 }
 
 // ParseError is a patch that cannot be read, at Line (from 1; 0 for the whole patch).

@@ -181,6 +181,18 @@ func applyHunks(f *File, text string) (string, []string, error) {
 				ins := eol(h.New)
 				text = text[:from] + ins + text[from:]
 				cursor = from + len(ins)
+			case h.AddAt > 0:
+				at, ok := lineStart(text, h.AddAt)
+				if !ok || at < cursor {
+					return "", nil, fail(&MatchError{Msg: fmt.Sprintf("%s: hunk %d of %d adds lines at line %d, but the file has %d lines there; give a line of context so the place can be found",
+						f.Path, k+1, len(f.Hunks), h.AddAt, lineCount(text))})
+				}
+				ins := eol(h.New)
+				if at == len(text) && text != "" && !strings.HasSuffix(text, "\n") {
+					ins = eol("\n") + ins
+				}
+				text = text[:at] + ins + text[at:]
+				cursor = at + len(ins)
 			case f.Ordered:
 				tail = append(tail, h.New)
 			default: // an empty SEARCH creating the file: later blocks may edit what it wrote
@@ -251,6 +263,23 @@ func retry(region string, h Hunk, eol func(string) string, err error) (editmatch
 		return editmatch.Find(region, strings.TrimSuffix(h.Old, "\n"), strings.TrimSuffix(h.New, "\n"))
 	}
 	return editmatch.Result{}, err
+}
+
+// lineStart returns the offset in text where line n (from 1) starts; the end of text
+// for the line after the last; false past that.
+func lineStart(text string, n int) (int, bool) {
+	at := 0
+	for ; n > 1; n-- {
+		j := strings.IndexByte(text[at:], '\n')
+		if j < 0 {
+			if at < len(text) && n == 2 {
+				return len(text), true
+			}
+			return 0, false
+		}
+		at += j + 1
+	}
+	return at, true
 }
 
 // lineCount is the number of lines of s, a last line without "\n" included.

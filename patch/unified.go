@@ -122,10 +122,36 @@ loop:
 		return h, 0, &ParseError{Format: Unified, Line: at, Msg: "a hunk without lines"}
 	}
 	h.Old, h.New = joinLines(old), joinLines(new)
+	if len(old) == 0 {
+		h.AddAt = addedAt(lines[0])
+	}
 	if noEOL {
 		h.EOF = true
 	}
 	return h, i, nil
+}
+
+// addedAt is the new start line of a "@@ -l,0 +l,n @@" header (a hunk that only adds
+// lines, its place given), or 0 when the header gives no place or old lines.
+func addedAt(header string) int {
+	rest, ok := strings.CutPrefix(header, "@@ -")
+	if !ok {
+		return 0
+	}
+	oldRange, rest, ok := strings.Cut(rest, " +")
+	if !ok || !strings.HasSuffix(oldRange, ",0") {
+		return 0
+	}
+	newRange, _, ok := strings.Cut(rest, " ")
+	if !ok {
+		return 0
+	}
+	newStart, _, _ := strings.Cut(newRange, ",")
+	n, err := strconv.Atoi(newStart)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return max(n, 1)
 }
 
 // hunkStart is the old start line of a "@@ -l,n +l,n @@" header, or 0.
