@@ -32,6 +32,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Step names how an old text was matched.
@@ -319,6 +321,16 @@ var lineSteps = []struct {
 	{Unicode, func(s string) string { return strings.TrimSpace(ASCIIPunct(s)) }},
 }
 
+// splitsWord reports whether a match ending with head, followed in the file by rest,
+// would end inside a word: "foo" must not match the start of "foobar".
+func splitsWord(head, rest string) bool {
+	last, _ := utf8.DecodeLastRuneInString(head)
+	next, _ := utf8.DecodeRuneInString(rest)
+	return rest != "" && isWordRune(last) && isWordRune(next)
+}
+
+func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
 func trimRight(s string) string { return strings.TrimRight(s, " \t\r\f\v") }
 
 // lineSteps tries the line-window steps; as, when not empty, is the step to report
@@ -351,7 +363,8 @@ func (f *file) lineSteps(old, new model, as Step, hint int) (Result, error) {
 				if st.step == Whitespace && leading(fl) != leading(old.lines[k-1]) {
 					return false
 				}
-				return strings.HasPrefix(strings.TrimLeft(fl, " \t"), body)
+				rest, ok := strings.CutPrefix(strings.TrimLeft(fl, " \t"), body)
+				return ok && !splitsWord(body, rest)
 			})
 			old.partial = true
 		}
