@@ -393,8 +393,11 @@ type ErrorObject struct {
 	Message string `json:"message"`
 }
 
-// ErrorOf returns the JSON form of err.
+// ErrorOf returns the JSON form of err; the zero ErrorObject for a nil err.
 func ErrorOf(err error) ErrorObject {
+	if err == nil {
+		return ErrorObject{}
+	}
 	var e *llmfs.Error
 	if errors.As(err, &e) {
 		msg := e.Msg
