@@ -151,7 +151,9 @@ var agentoolTools = []tool{
 					}
 					text.WriteByte('\n')
 				}
-				if len(names) == 0 {
+				if note, ok := out["note"].(string); ok {
+					text.WriteString(note + "\n")
+				} else if len(names) == 0 {
 					text.WriteString(emptyDirNote + "\n")
 				}
 				if next, ok := out["next_offset"]; ok {

@@ -107,6 +107,9 @@ var codexListDir = tool{
 		total := len(lines)
 		lines = lines[min(offset-1, total):]
 		out := map[string]any{"total_entries": total}
+		if note := pastEndNote(offset, total); note != "" {
+			out["note"] = note
+		}
 		if len(lines) > limit {
 			lines = lines[:limit]
 			out["truncated"] = true

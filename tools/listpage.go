@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"fmt"
+
 	"github.com/llmfs/llmfs"
 	sj "github.com/llmfs/llmfs/internal/strictjson"
 )
@@ -44,9 +46,26 @@ func listPage(entries []llmfs.Entry, offset, max int, sizes bool) ([]llmfs.Entry
 
 // pageOf pages entries by the call's offset and records the page in out.
 func (tb *Toolbox) pageOf(a sj.Object, entries []llmfs.Entry, sizes bool, out map[string]any) []llmfs.Entry {
-	page, next := listPage(entries, int(a.Int("offset", 1)), tb.ws.Limits().MaxReadBytes, sizes)
+	offset := int(a.Int("offset", 1))
+	page, next := listPage(entries, offset, tb.ws.Limits().MaxReadBytes, sizes)
 	if next > 0 {
 		out["truncated"], out["next_offset"] = true, next
 	}
+	if note := pastEndNote(offset, len(entries)); note != "" {
+		out["note"] = note
+	}
 	return page
+}
+
+// pastEndNote says a listing began past its last entry, so that an empty page does not
+// read as an empty directory; "" when it did not.
+func pastEndNote(offset, total int) string {
+	if offset <= total || offset == 1 {
+		return ""
+	}
+	unit := "entries"
+	if total == 1 {
+		unit = "entry"
+	}
+	return fmt.Sprintf("offset %d is past the end; the listing has %d %s", offset, total, unit)
 }

@@ -86,3 +86,43 @@ func TestListPaged(t *testing.T) {
 		}
 	}
 }
+
+// A listing asked past its end says so, as a read past the end does, rather than an empty
+// page that reads as an empty directory (found by a review).
+func TestListPastEnd(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.txt", "b.txt", "c.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := host.Open(&llmfs.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		d          tools.Dialect
+		tool, args string
+	}{
+		{tools.RTC, "ls", `"path":"/"`},
+		{tools.Agentool, "directory_list", `"path":"."`},
+		{tools.Agentool, "directory_list", `"path":".","names_only":true`},
+		{tools.Codex, "list_dir", `"dir_path":"."`},
+	} {
+		tb, err := tools.New(ws, c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := tb.CallResult(context.Background(), c.tool, json.RawMessage(fmt.Sprintf(`{%s,"offset":9}`, c.args)))
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.d, c.tool, err)
+		}
+		const want = "offset 9 is past the end; the listing has 3 entries"
+		if !strings.Contains(string(res.JSON), want) || (res.Text != "" && !strings.Contains(res.Text, want)) {
+			t.Errorf("%s %s: %s / %q, want %q", c.d, c.tool, res.JSON, res.Text, want)
+		}
+		if strings.Contains(res.Text, "empty") {
+			t.Errorf("%s %s: a page past the end reads as an empty directory: %q", c.d, c.tool, res.Text)
+		}
+	}
+}

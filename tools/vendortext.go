@@ -108,6 +108,9 @@ func geminiReadText(r result) string {
 
 func codexListText(r result) string {
 	entries := r.str("entries")
+	if note := r.str("note"); note != "" {
+		return "(" + note + ")\n"
+	}
 	if entries == "" {
 		return "(the directory is empty)\n"
 	}
