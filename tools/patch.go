@@ -25,7 +25,7 @@ func patchTool(pathDesc string) tool {
 }
 
 func (tb *Toolbox) patch(ctx context.Context, text, path string) (any, error) {
-	if err := checkPatchText(text, path); err != nil {
+	if err := CheckPatchText(text, path); err != nil {
 		return nil, err
 	}
 	res, err := tb.ws.Patch(ctx, text, llmfs.PatchOptions{Path: path})

@@ -114,10 +114,13 @@ func (tb *Toolbox) checkWriteText(ctx context.Context, p, content, what string) 
 	return nil
 }
 
-// checkPatchText refuses a patch that adds a file with a placeholder line, or one of
-// whose hunks adds a placeholder line that the hunk's old text does not hold. A patch that does not parse is left to the patch tool
-// to report.
-func checkPatchText(text, path string) error {
+// CheckPatchText refuses, with INVALID_ARGUMENT, a patch that adds a file with a line
+// standing for omitted code ("// ... rest of methods ..."), or one of whose hunks adds
+// such a line that the hunk's old text does not hold: the patch tools call it before
+// they apply, and so must any face that applies a model's patch itself (the hosted
+// apply_patch of adapters/openai). A patch that does not parse is left to the patch
+// itself to report. path is the file a patch without file headers applies to.
+func CheckPatchText(text, path string) error {
 	pt, err := patch.Parse(text, path)
 	if err != nil {
 		return nil

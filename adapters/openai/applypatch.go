@@ -62,7 +62,11 @@ func ApplyOperation(ctx context.Context, ws *llmfs.Workspace, op Operation) (str
 	default:
 		return "", &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("apply_patch: unknown operation %q", op.Type)}
 	}
-	res, err := ws.Patch(ctx, "*** Begin Patch\n"+body+"*** End Patch\n", llmfs.PatchOptions{})
+	text := "*** Begin Patch\n" + body + "*** End Patch\n"
+	if err := tools.CheckPatchText(text, op.Path); err != nil {
+		return "", err
+	}
+	res, err := ws.Patch(ctx, text, llmfs.PatchOptions{})
 	if err != nil {
 		return "", err
 	}

@@ -9,6 +9,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
+	"github.com/llmfs/llmfs"
 	llmfsopenai "github.com/llmfs/llmfs/adapters/openai"
 	"github.com/llmfs/llmfs/tools"
 )
@@ -120,6 +121,9 @@ func TestApplyOperation(t *testing.T) {
 		{llmfsopenai.Operation{Type: "update_file", Path: "nope.txt", Diff: "@@\n-x\n+y"}, "FILE_NOT_FOUND"},
 		{llmfsopenai.Operation{Type: "delete_file", Path: "nope.txt"}, "FILE_NOT_FOUND"},
 		{llmfsopenai.Operation{Type: "create_file", Path: "bad\x00name.txt", Diff: "+x"}, "INVALID_PATH"},
+		// A line standing for omitted code is refused as the patch tools refuse it.
+		{llmfsopenai.Operation{Type: "create_file", Path: "c.go", Diff: "+package c\n+// ... rest of the code ...\n"}, "INVALID_ARGUMENT"},
+		{llmfsopenai.Operation{Type: "update_file", Path: "a.txt", Diff: "@@\n-x\n+# ... existing code ...\n"}, "INVALID_ARGUMENT"},
 	} {
 		_, err := llmfsopenai.ApplyOperation(ctx, ws, c.op)
 		if err == nil {
@@ -132,6 +136,9 @@ func TestApplyOperation(t *testing.T) {
 	}
 	if got := readFile(t, ws, "/a.txt"); got != "x\n" {
 		t.Errorf("a.txt = %q after refused operations", got)
+	}
+	if _, err := ws.Read(ctx, "/c.go", llmfs.ReadOptions{}); err == nil {
+		t.Errorf("c.go was created with a placeholder line")
 	}
 	// A create_file whose diff lacks the "+" prefixes is the content itself.
 	if _, err := llmfsopenai.ApplyOperation(ctx, ws, llmfsopenai.Operation{Type: "create_file", Path: "b.txt", Diff: "plain\ntext\n"}); err != nil {
