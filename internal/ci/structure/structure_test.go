@@ -18,8 +18,7 @@ import (
 // every other file. Keys are "path" for a file over MaxFileLines and "path name" for a
 // function over MaxFuncLines (a function literal is named "func literal"). Remove an
 // entry once its code is split: the test fails on a stale entry too.
-var allowed = map[string]string{
-}
+var allowed = map[string]string{}
 
 // TestCodeSize walks the module's non-test, non-generated Go files (testdata and nested
 // modules aside) and names each file over MaxFileLines lines and each function over
