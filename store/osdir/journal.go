@@ -82,6 +82,9 @@ type hostJournal struct {
 	log     store.JournalDB
 	intents *intentLog
 	marks   *marks // shared by every journal of this database in the process
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // markDelay is how long a landed change waits for the next change's intent record to carry
@@ -94,14 +97,19 @@ type marks struct {
 	mu      sync.Mutex
 	landed  []*store.Change
 	pending bool // a write of landed is scheduled
+	users   int  // journals open on the database; guarded by allMarks
 }
 
-// allMarks holds the marks of each journal database this process has open.
+// allMarks holds the marks of each journal database this process has open, shared by its
+// journals: an entry lives while one is open (see marksOf and release), so a process that
+// opens many directories in turn does not keep one per directory.
 var allMarks = struct {
 	sync.Mutex
 	m map[string]*marks
 }{m: map[string]*marks{}}
 
+// marksOf returns the marks of the database at path, for a journal opening on it; the
+// journal gives them back with release when it closes.
 func marksOf(path string) *marks {
 	allMarks.Lock()
 	defer allMarks.Unlock()
@@ -110,7 +118,18 @@ func marksOf(path string) *marks {
 		m = &marks{}
 		allMarks.m[path] = m
 	}
+	m.users++
 	return m
+}
+
+// release ends a journal's use of the marks of the database at path. The last journal's
+// Close wrote them first (or left them to the next open).
+func (m *marks) release(path string) {
+	allMarks.Lock()
+	defer allMarks.Unlock()
+	if m.users--; m.users == 0 && allMarks.m[path] == m {
+		delete(allMarks.m, path)
+	}
 }
 
 // take returns the landed changes not marked yet; the caller marks them or gives them back.
@@ -268,9 +287,14 @@ func (s *Store) openJournal(ctx context.Context) (*hostJournal, error) {
 	return j, nil
 }
 
+// close closes the journal's files; a second close (a Store closed twice) does nothing.
 func (j *hostJournal) close() error {
-	j.intents.close()
-	return j.log.Close()
+	j.closeOnce.Do(func() {
+		j.intents.close()
+		j.marks.release(j.path)
+		j.closeErr = j.log.Close()
+	})
+	return j.closeErr
 }
 
 // closeJournal closes the journal's database if it was opened.
