@@ -15,10 +15,32 @@ import (
 // read or wrote it, so that edits and overwrites can require a read first and detect
 // changes since. Keys are store names, so a virtual view and the host view of one session
 // agree.
+//
+// It holds at most max files: a long session over a large tree would otherwise keep an
+// entry for every file it ever read. Past that, the files recorded longest ago are
+// forgotten first; an edit of one asks for a read again, as for a file never read.
 type readTracker struct {
 	mu    sync.Mutex
-	files map[string]seen
+	files map[string]tracked
+	order []recordedAt // oldest first; an entry is stale once its file is recorded again
+	gen   uint64       // of the latest record
+	max   int
 }
+
+// tracked is a file's entry: what the session knows of it, and when it was recorded.
+type tracked struct {
+	seen
+	gen uint64
+}
+
+// recordedAt is one record of name, in the order of records.
+type recordedAt struct {
+	name string
+	gen  uint64
+}
+
+// maxTrackedFiles bounds the files one session's tracker remembers.
+const maxTrackedFiles = 1 << 16
 
 // seen is what a session knows of a file's content: a fast keyed hash and, when it was
 // cheap to get, the store's content hash ([store.Hash], the one conditional writes
@@ -46,25 +68,60 @@ func (s seen) holds(content []byte) bool {
 // process, so a per-process seed is enough, and it keeps them unpredictable.
 var trackSeed = maphash.MakeSeed()
 
-func newReadTracker() *readTracker { return &readTracker{files: map[string]seen{}} }
+func newReadTracker() *readTracker { return newReadTrackerMax(maxTrackedFiles) }
+
+func newReadTrackerMax(max int) *readTracker {
+	return &readTracker{files: map[string]tracked{}, max: max}
+}
 
 func (t *readTracker) record(name string, s seen) {
 	t.mu.Lock()
-	t.files[name] = s
-	t.mu.Unlock()
+	defer t.mu.Unlock()
+	t.gen++
+	t.files[name] = tracked{s, t.gen}
+	t.order = append(t.order, recordedAt{name, t.gen})
+	for len(t.files) > t.max {
+		oldest := t.order[0]
+		t.order = t.order[1:]
+		if e, ok := t.files[oldest.name]; ok && e.gen == oldest.gen {
+			delete(t.files, oldest.name)
+		}
+	}
+	if len(t.order) > 2*len(t.files)+64 {
+		t.compact()
+	}
+}
+
+// compact drops the stale records of order (files recorded again, or forgotten), so that
+// a session that reads a few files over and over keeps a short order.
+func (t *readTracker) compact() {
+	live := t.order[:0:0]
+	for _, r := range t.order {
+		if e, ok := t.files[r.name]; ok && e.gen == r.gen {
+			live = append(live, r)
+		}
+	}
+	t.order = live
 }
 
 func (t *readTracker) lookup(name string) (seen, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, ok := t.files[name]
-	return s, ok
+	e, ok := t.files[name]
+	return e.seen, ok
 }
 
 func (t *readTracker) forget(name string) {
 	t.mu.Lock()
 	delete(t.files, name)
 	t.mu.Unlock()
+}
+
+// size returns how many files the tracker holds and how many records its order keeps.
+func (t *readTracker) size() (files, records int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.files), len(t.order)
 }
 
 // seenOf returns both hashes of content the session has in hand.

@@ -4,6 +4,7 @@ package acp
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -89,37 +90,9 @@ func turnCheckpoint(id string, n int) string {
 // of the files changed. If ctx ends, it sends session/cancel, gives the agent a few
 // seconds to stop, then kills it.
 func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
-	if len(opts.Command) == 0 {
-		return nil, errors.New("acp: no agent command")
-	}
-	switch opts.Approve {
-	case "":
-		opts.Approve = ApproveAsk
-	case ApproveAsk, ApproveAll, ApproveNone:
-	default:
-		return nil, fmt.Errorf("acp: approve must be ask, all or none, got %q", opts.Approve)
-	}
-	if !opts.Mode.Valid() {
-		return nil, fmt.Errorf("acp: unknown mode %q", opts.Mode)
-	}
-	if opts.Stdout == nil {
-		opts.Stdout = io.Discard
-	}
-	if opts.Stderr == nil {
-		opts.Stderr = io.Discard
-	}
-	root := opts.Root
-	if root == "" {
-		root = "."
-	}
-	root, err := filepath.Abs(root)
+	root, err := opts.check()
 	if err != nil {
 		return nil, err
-	}
-	if fi, err := os.Stat(root); err != nil {
-		return nil, fmt.Errorf("acp: root: %w", err)
-	} else if !fi.IsDir() {
-		return nil, fmt.Errorf("acp: root is not a directory: %s", root)
 	}
 	out := &printer{w: opts.Stdout}
 	fsrv := NewFileServer(&FileServerOptions{
@@ -128,7 +101,91 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 		OnChange:  func(c Change) { out.change(root, c) },
 		Workspace: opts.Workspace,
 	})
+	a, err := startAgent(opts, root)
+	if err != nil {
+		return nil, err
+	}
+	ready := make(chan struct{}) // closed once the session is registered with fsrv
+	perm := &permitter{policy: opts.Approve, out: out, in: opts.Input, stop: make(chan struct{})}
+	conn := NewConn(a.stdout, a.stdin, clientHandler(fsrv, out, perm, ready))
+	defer a.stop(conn)
 
+	// Calls fail when the agent exits; watch for that as well as for ctx.
+	callCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-conn.Done():
+			cancel()
+		case <-callCtx.Done():
+		}
+	}()
+
+	sid, err := openSession(callCtx, conn, fsrv, &opts, root)
+	if err != nil {
+		return nil, err
+	}
+	close(ready)
+	sum := &Summary{SessionID: sid}
+	// A checkpoint at the start of the prompt turn: `llmfs restore NAME` takes it back.
+	if cp := turnCheckpoint(sid, 1); fsrv.Checkpoint(callCtx, sid, cp) == nil {
+		sum.Checkpoint = cp
+	}
+	sum.StopReason, err = promptTurn(ctx, callCtx, conn, perm, sid, opts.Prompt)
+	// Show the updates the agent sent before it answered the prompt.
+	conn.SyncNotifications()
+	out.endLine()
+	sum.Changes = fsrv.Changes()
+	out.summary(root, sum)
+	if err != nil {
+		return sum, fmt.Errorf("acp: session/prompt: %w", agentErr(err, conn))
+	}
+	return sum, nil
+}
+
+// check validates opts, fills in its defaults, and returns the root made absolute.
+func (opts *ClientOptions) check() (string, error) {
+	if len(opts.Command) == 0 {
+		return "", errors.New("acp: no agent command")
+	}
+	switch opts.Approve {
+	case "":
+		opts.Approve = ApproveAsk
+	case ApproveAsk, ApproveAll, ApproveNone:
+	default:
+		return "", fmt.Errorf("acp: approve must be ask, all or none, got %q", opts.Approve)
+	}
+	if !opts.Mode.Valid() {
+		return "", fmt.Errorf("acp: unknown mode %q", opts.Mode)
+	}
+	if opts.Stdout == nil {
+		opts.Stdout = io.Discard
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	root, err := filepath.Abs(cmp.Or(opts.Root, "."))
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(root); err != nil {
+		return "", fmt.Errorf("acp: root: %w", err)
+	} else if !fi.IsDir() {
+		return "", fmt.Errorf("acp: root is not a directory: %s", root)
+	}
+	return root, nil
+}
+
+// agentProc is the agent's process and the pipes to it.
+type agentProc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	exited chan error
+}
+
+// startAgent starts opts.Command in root.
+func startAgent(opts ClientOptions, root string) (*agentProc, error) {
 	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
 	cmd.Dir = root
 	cmd.Env = opts.Env
@@ -144,12 +201,28 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("acp: starting agent: %w", err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	a := &agentProc{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan error, 1)}
+	go func() { a.exited <- cmd.Wait() }()
+	return a, nil
+}
 
-	ready := make(chan struct{}) // closed once the session is registered with fsrv
-	perm := &permitter{policy: opts.Approve, out: out, in: opts.Input, stop: make(chan struct{})}
-	handler := func(hctx context.Context, method string, params json.RawMessage) (any, error) {
+// stop closes conn, which closes the agent's stdin so that a well-behaved agent exits,
+// kills the agent if it has not within a few seconds, and waits for conn's handlers.
+func (a *agentProc) stop(conn *Conn) {
+	conn.Close()
+	select {
+	case <-a.exited:
+	case <-time.After(5 * time.Second):
+		a.cmd.Process.Kill()
+		<-a.exited
+	}
+	conn.Wait() // no handler writes to Stdout after RunClient returns
+}
+
+// clientHandler answers the agent's requests: fs methods once the session is ready,
+// session updates by printing them, permission requests through perm.
+func clientHandler(fsrv *FileServer, out *printer, perm *permitter, ready <-chan struct{}) Handler {
+	return func(hctx context.Context, method string, params json.RawMessage) (any, error) {
 		switch method {
 		case MethodReadTextFile, MethodWriteTextFile:
 			select {
@@ -166,78 +239,54 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 		}
 		return nil, jsonrpc.MethodNotFound(method)
 	}
-	conn := NewConn(stdout, stdin, handler)
-	defer func() {
-		conn.Close() // closes the agent's stdin: a well-behaved agent exits
-		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			<-exited
-		}
-		conn.Wait() // no handler writes to Stdout after RunClient returns
-	}()
+}
 
-	// Calls fail when the agent exits; watch for that as well as for ctx.
-	callCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		select {
-		case <-conn.Done():
-			cancel()
-		case <-callCtx.Done():
-		}
-	}()
-
-	name := opts.ClientName
-	if name == "" {
-		name = "llmfs"
-	}
+// openSession initializes the agent and opens a session on root, registered with fsrv.
+func openSession(ctx context.Context, conn *Conn, fsrv *FileServer, opts *ClientOptions, root string) (string, error) {
 	var init InitializeResponse
-	err = conn.Call(callCtx, MethodInitialize, &InitializeRequest{
+	err := conn.Call(ctx, MethodInitialize, &InitializeRequest{
 		ProtocolVersion:    ProtocolVersion,
 		ClientCapabilities: ClientCapabilities{FS: fsrv.Capabilities()},
-		ClientInfo:         &Implementation{Name: name, Version: opts.ClientVersion},
+		ClientInfo:         &Implementation{Name: cmp.Or(opts.ClientName, "llmfs"), Version: opts.ClientVersion},
 	}, &init)
 	if err != nil {
-		return nil, fmt.Errorf("acp: initialize: %w", agentErr(err, conn))
+		return "", fmt.Errorf("acp: initialize: %w", agentErr(err, conn))
 	}
 	if init.ProtocolVersion != ProtocolVersion {
-		return nil, fmt.Errorf("acp: the agent speaks ACP version %d, not %d", init.ProtocolVersion, ProtocolVersion)
+		return "", fmt.Errorf("acp: the agent speaks ACP version %d, not %d", init.ProtocolVersion, ProtocolVersion)
 	}
 	var sess NewSessionResponse
-	err = conn.Call(callCtx, MethodSessionNew, &NewSessionRequest{Cwd: root, AdditionalDirectories: opts.Roots, MCPServers: []any{}}, &sess)
+	err = conn.Call(ctx, MethodSessionNew, &NewSessionRequest{Cwd: root, AdditionalDirectories: opts.Roots, MCPServers: []any{}}, &sess)
 	if err != nil {
-		return nil, fmt.Errorf("acp: session/new: %w", agentErr(err, conn))
+		return "", fmt.Errorf("acp: session/new: %w", agentErr(err, conn))
 	}
 	if err := fsrv.AddSession(sess.SessionID, root, opts.Roots...); err != nil {
-		return nil, err
+		return "", err
 	}
-	close(ready)
+	return sess.SessionID, nil
+}
 
-	sum := &Summary{SessionID: sess.SessionID}
-	// A checkpoint at the start of the prompt turn: `llmfs restore NAME` takes it back.
-	if cp := turnCheckpoint(sess.SessionID, 1); fsrv.Checkpoint(callCtx, sess.SessionID, cp) == nil {
-		sum.Checkpoint = cp
-	}
+// promptTurn sends the prompt and waits for the turn's stop reason. If the caller's ctx
+// ends first, it answers the questions pending with "cancelled", as ACP asks, asks the
+// agent to stop, and waits a little for it; callCtx ending otherwise means the agent left.
+func promptTurn(ctx, callCtx context.Context, conn *Conn, perm *permitter, sid, prompt string) (string, error) {
 	var res struct {
 		StopReason string `json:"stopReason"`
 	}
 	promptErr := make(chan error, 1)
 	go func() {
 		promptErr <- conn.Call(context.WithoutCancel(callCtx), MethodSessionPrompt, map[string]any{
-			"sessionId": sess.SessionID,
-			"prompt":    []map[string]string{{"type": "text", "text": opts.Prompt}},
+			"sessionId": sid,
+			"prompt":    []map[string]string{{"type": "text", "text": prompt}},
 		}, &res)
 	}()
+	var err error
 	select {
 	case err = <-promptErr:
 	case <-callCtx.Done():
 		if ctx.Err() != nil {
-			// Cancelled by the caller: answer the questions pending with "cancelled", as
-			// ACP asks, ask the agent to stop, and wait a little for it.
 			close(perm.stop)
-			conn.Notify(context.Background(), MethodSessionCancel, map[string]string{"sessionId": sess.SessionID})
+			conn.Notify(context.Background(), MethodSessionCancel, map[string]string{"sessionId": sid})
 			select {
 			case err = <-promptErr:
 			case <-time.After(3 * time.Second):
@@ -247,16 +296,7 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 			err = <-promptErr
 		}
 	}
-	// Show the updates the agent sent before it answered the prompt.
-	conn.SyncNotifications()
-	out.endLine()
-	sum.StopReason = res.StopReason
-	sum.Changes = fsrv.Changes()
-	out.summary(root, sum)
-	if err != nil {
-		return sum, fmt.Errorf("acp: session/prompt: %w", agentErr(err, conn))
-	}
-	return sum, nil
+	return res.StopReason, err
 }
 
 // agentErr explains a failed call: an agent that exited says so.
@@ -269,193 +309,6 @@ func agentErr(err error, conn *Conn) error {
 		}
 	}
 	return err
-}
-
-// printer renders session updates as text. Message chunks stream as they come; other
-// updates go on lines of their own. Everything the agent chose (names, titles, ids,
-// messages) passes through package termtext, so it cannot forge or erase a line: names
-// are quoted when they hold anything but printable text, messages keep only newlines and
-// tabs of their control characters.
-type printer struct {
-	mu      sync.Mutex
-	w       io.Writer
-	kind    string            // kind of the last chunk written
-	titles  map[string]string // tool call titles by id, for the updates that omit them
-	midLine bool              // the output does not end with a newline
-}
-
-func (p *printer) write(s string) {
-	if s == "" {
-		return
-	}
-	io.WriteString(p.w, s)
-	p.midLine = !strings.HasSuffix(s, "\n")
-}
-
-func (p *printer) endLine() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.lineLocked()
-}
-
-func (p *printer) lineLocked() {
-	if p.midLine {
-		p.write("\n")
-	}
-	p.kind = ""
-}
-
-// line writes a whole line.
-func (p *printer) line(format string, args ...any) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.lineLocked()
-	p.write(fmt.Sprintf(format, args...) + "\n")
-}
-
-type contentBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-	URI  string `json:"uri"`
-}
-
-func (b contentBlock) String() string {
-	switch b.Type {
-	case "text":
-		return termtext.Text(b.Text)
-	case "resource_link", "resource":
-		return "[" + termtext.Name(b.Type) + " " + termtext.Name(b.URI) + "]"
-	}
-	return "[" + termtext.Name(b.Type) + "]"
-}
-
-func (p *printer) update(params json.RawMessage) {
-	var n struct {
-		Update struct {
-			Kind       string          `json:"sessionUpdate"`
-			Content    json.RawMessage `json:"content"`
-			ToolCallID string          `json:"toolCallId"`
-			Title      string          `json:"title"`
-			ToolKind   string          `json:"kind"`
-			Status     string          `json:"status"`
-			Entries    []struct {
-				Content string `json:"content"`
-				Status  string `json:"status"`
-			} `json:"entries"`
-		} `json:"update"`
-	}
-	if json.Unmarshal(params, &n) != nil {
-		return
-	}
-	u := n.Update
-	switch u.Kind {
-	case "agent_message_chunk", "agent_thought_chunk":
-		var b contentBlock
-		json.Unmarshal(u.Content, &b)
-		p.mu.Lock()
-		if p.kind != u.Kind {
-			p.lineLocked()
-			if u.Kind == "agent_thought_chunk" {
-				p.write("(thinking) ")
-			}
-			p.kind = u.Kind
-		}
-		p.write(b.String())
-		p.mu.Unlock()
-	case "tool_call":
-		p.mu.Lock()
-		if p.titles == nil {
-			p.titles = map[string]string{}
-		}
-		p.titles[u.ToolCallID] = u.Title
-		p.mu.Unlock()
-		title := termtext.Name(u.Title)
-		if u.ToolKind != "" {
-			title += " (" + termtext.Name(u.ToolKind) + ")"
-		}
-		p.line("[tool %s] %s %s", termtext.Name(u.ToolCallID), title, termtext.Name(u.Status))
-	case "tool_call_update":
-		// An update names its call by id alone unless the title changed: print the title
-		// the call was announced with, so that each line says which tool it is about.
-		p.mu.Lock()
-		if u.Title != "" {
-			if p.titles == nil {
-				p.titles = map[string]string{}
-			}
-			p.titles[u.ToolCallID] = u.Title
-		}
-		title := p.titles[u.ToolCallID]
-		p.mu.Unlock()
-		if u.Status != "" || u.Title != "" {
-			p.line("[tool %s] %s %s", termtext.Name(u.ToolCallID), termtext.Name(title), termtext.Name(u.Status))
-		}
-	case "plan":
-		p.mu.Lock()
-		p.lineLocked()
-		p.write("[plan]\n")
-		for _, e := range u.Entries {
-			p.write(fmt.Sprintf("  [%s] %s\n", termtext.Name(e.Status), termtext.Name(e.Content)))
-		}
-		p.mu.Unlock()
-	}
-	// Other updates (commands, modes, user message echoes) are not shown.
-}
-
-func (p *printer) change(root string, c Change) {
-	verb := "modified"
-	if c.Created {
-		verb = "created"
-	}
-	p.line("[fs] %s %s (%d bytes)", verb, termtext.Name(relTo(root, c.Path)), c.Bytes)
-}
-
-func (p *printer) summary(root string, s *Summary) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.lineLocked()
-	p.write(fmt.Sprintf("--- stop reason: %s\n", termtext.Name(s.StopReason)))
-	// One line per file, in the order first written, with the number of writes.
-	type file struct {
-		path    string
-		created bool
-		writes  int
-	}
-	var files []*file
-	byPath := map[string]*file{}
-	for _, c := range s.Changes {
-		f := byPath[c.Path]
-		if f == nil {
-			f = &file{path: c.Path, created: c.Created}
-			byPath[c.Path] = f
-			files = append(files, f)
-		}
-		f.writes++
-	}
-	p.write(fmt.Sprintf("--- %d file(s) changed\n", len(files)))
-	for _, f := range files {
-		verb := "modified"
-		if f.created {
-			verb = "created "
-		}
-		extra := ""
-		if f.writes > 1 {
-			extra = fmt.Sprintf(" (%d writes)", f.writes)
-		}
-		p.write(fmt.Sprintf("  %s %s%s\n", verb, termtext.Name(relTo(root, f.path)), extra))
-	}
-	if s.Checkpoint != "" && len(files) > 0 {
-		p.write("--- to take this turn back: " + restoreCommand(root, s.Checkpoint) + "\n")
-	}
-}
-
-func relTo(root, p string) string {
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real
-	}
-	if rel, ok := within(root, p); ok {
-		return rel
-	}
-	return p
 }
 
 // permitter answers session/request_permission.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/store/osdir"
+	_ "github.com/llmfs/llmfs/store/sql/hostjournal" // the host journal's database
 )
 
 // Open opens a workspace on a host directory, opts.Root or the current directory. The root

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmfs/llmfs/mcpserver/internal/unescape"
+
 	"github.com/llmfs/llmfs/internal/hostcheck"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/semaphore"
@@ -180,9 +182,9 @@ type httpHandler struct {
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-	rec.body = unescaper{w: w}
+	rec.body = unescape.Writer{W: w}
 	h.serve(rec, r)
-	rec.body.flush()
+	rec.body.Flush()
 	level := slog.LevelInfo
 	if rec.status >= 400 {
 		level = slog.LevelWarn
@@ -282,11 +284,11 @@ func (h *httpHandler) authorized(header string) bool {
 }
 
 // statusRecorder remembers the status and size of a response for the request log, and
-// undoes the go-sdk's HTML escapes in the body (see [unescaper]). It passes Flush on,
+// undoes the go-sdk's HTML escapes in the body (see [unescape.Writer]). It passes Flush on,
 // which server-sent events need.
 type statusRecorder struct {
 	http.ResponseWriter
-	body   unescaper // writes to ResponseWriter
+	body   unescape.Writer // writes to ResponseWriter
 	status int
 	bytes  int64
 }
@@ -303,7 +305,7 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 }
 
 func (s *statusRecorder) Flush() {
-	s.body.flush()
+	s.body.Flush()
 	if f, ok := s.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

@@ -110,6 +110,7 @@ type Store struct {
 	mu      sync.Mutex // guards txns and lastID; never held while waiting
 	txns    map[int]*txn
 	lastID  int
+	journal idbJournal // see Journal
 }
 
 var (

@@ -42,14 +42,14 @@ type idbJournal struct {
 	n     store.Notifier
 }
 
-// journals holds each Store's journal.
-var journals sync.Map // *Store -> *idbJournal
-
-// Journal implements [store.Journaler].
+// Journal implements [store.Journaler]. The journal is the Store's own (it once lived in
+// a package-level map keyed by Store, which kept every Store ever journaled).
 func (s *Store) Journal() store.Journal {
-	v, _ := journals.LoadOrStore(s, &idbJournal{s: s})
-	j := v.(*idbJournal)
-	j.once.Do(func() { j.err = j.settle(context.Background()) })
+	j := &s.journal
+	j.once.Do(func() {
+		j.s = s
+		j.err = j.settle(context.Background())
+	})
 	return j
 }
 

@@ -170,5 +170,5 @@ func TestJournalTornTail(t *testing.T) {
 		t.Errorf("intent log after reading the journal: %v, %v; want only its header", fi, err)
 	}
 	s.journal.j.intents.close() // the "dead" process's handles
-	s.journal.j.db.Close()
+	s.journal.j.log.Close()
 }

@@ -18,11 +18,10 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs/store"
-	sqlstore "github.com/llmfs/llmfs/store/sql"
-	_ "github.com/llmfs/llmfs/store/sql/sqlite" // the journal's database
 )
 
-// The journal of a host directory is an embedded SQLite database outside the directory,
+// The journal of a host directory is a database outside the directory ([store.JournalDB],
+// an embedded SQLite database registered by package store/sql/hostjournal),
 // beside its metadata: $LLMFS_CACHE_DIR/journal/<hash of the real path>.db (or under the
 // user's cache directory, see [Store.MetaPath]), with an intent log beside it
 // (<hash>.intents, see intentlog.go). Nothing is created inside the root.
@@ -56,7 +55,7 @@ type journalState struct {
 	err  error
 }
 
-// JournalPath returns the host path of the SQLite database that holds the store's journal.
+// JournalPath returns the host path of the database that holds the store's journal.
 func (s *Store) JournalPath() (string, error) {
 	meta, err := s.MetaPath()
 	if err != nil {
@@ -80,10 +79,12 @@ func (s *Store) Journal() store.Journal {
 type hostJournal struct {
 	s       *Store
 	path    string // of the database
-	db      *sqlstore.DB
-	log     *sqlstore.Log
+	log     store.JournalDB
 	intents *intentLog
 	marks   *marks // shared by every journal of this database in the process
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // markDelay is how long a landed change waits for the next change's intent record to carry
@@ -96,14 +97,19 @@ type marks struct {
 	mu      sync.Mutex
 	landed  []*store.Change
 	pending bool // a write of landed is scheduled
+	users   int  // journals open on the database; guarded by allMarks
 }
 
-// allMarks holds the marks of each journal database this process has open.
+// allMarks holds the marks of each journal database this process has open, shared by its
+// journals: an entry lives while one is open (see marksOf and release), so a process that
+// opens many directories in turn does not keep one per directory.
 var allMarks = struct {
 	sync.Mutex
 	m map[string]*marks
 }{m: map[string]*marks{}}
 
+// marksOf returns the marks of the database at path, for a journal opening on it; the
+// journal gives them back with release when it closes.
 func marksOf(path string) *marks {
 	allMarks.Lock()
 	defer allMarks.Unlock()
@@ -112,7 +118,18 @@ func marksOf(path string) *marks {
 		m = &marks{}
 		allMarks.m[path] = m
 	}
+	m.users++
 	return m
+}
+
+// release ends a journal's use of the marks of the database at path. The last journal's
+// Close wrote them first (or left them to the next open).
+func (m *marks) release(path string) {
+	allMarks.Lock()
+	defer allMarks.Unlock()
+	if m.users--; m.users == 0 && allMarks.m[path] == m {
+		delete(allMarks.m, path)
+	}
 }
 
 // take returns the landed changes not marked yet; the caller marks them or gives them back.
@@ -192,8 +209,8 @@ func (j *hostJournal) fold(ctx context.Context) error {
 // batchOf is what the records in data leave for the database: the changes not dropped,
 // each in its latest state, the states of changes folded before, and their drops. A damaged
 // record ends it: the batch holds the records before it, and the error says where.
-func batchOf(data []byte) (sqlstore.Fold, error) {
-	var f sqlstore.Fold
+func batchOf(data []byte) (store.JournalFold, error) {
+	var f store.JournalFold
 	byID := map[int64]*store.Change{}
 	seen := map[string]bool{}
 	_, err := scanRecords(data, func(r *intentRecord) {
@@ -249,24 +266,16 @@ func (s *Store) openJournal(ctx context.Context) (*hostJournal, error) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	// temp_store(memory): a fold's many-row INSERTs keep a statement journal (to undo a
-	// statement that fails halfway); in a temporary file that is a pwrite per page the
-	// statement changes, about a tenth of a fold's CPU.
-	db, err := sqlstore.Connect(ctx, "sqlite:"+p+"?_pragma=temp_store(memory)")
+	log, err := store.OpenJournalDB(ctx, p)
 	if err != nil {
-		return nil, fmt.Errorf("journal %s: %w", p, err)
-	}
-	log, err := db.Log(ctx, "host")
-	if err != nil {
-		db.Close()
 		return nil, fmt.Errorf("journal %s: %w", p, err)
 	}
 	intents, err := openIntentLog(strings.TrimSuffix(p, ".db")+".intents", func() (int64, error) { return log.Seq(ctx) })
 	if err != nil {
-		db.Close()
+		log.Close()
 		return nil, fmt.Errorf("journal %s: %w", p, err)
 	}
-	j := &hostJournal{s: s, path: p, db: db, log: log, intents: intents, marks: marksOf(p)}
+	j := &hostJournal{s: s, path: p, log: log, intents: intents, marks: marksOf(p)}
 	if err := j.fold(ctx); err != nil {
 		j.close()
 		return nil, fmt.Errorf("journal %s: %w", p, err)
@@ -278,9 +287,14 @@ func (s *Store) openJournal(ctx context.Context) (*hostJournal, error) {
 	return j, nil
 }
 
+// close closes the journal's files; a second close (a Store closed twice) does nothing.
 func (j *hostJournal) close() error {
-	j.intents.close()
-	return j.db.Close()
+	j.closeOnce.Do(func() {
+		j.intents.close()
+		j.marks.release(j.path)
+		j.closeErr = j.log.Close()
+	})
+	return j.closeErr
 }
 
 // closeJournal closes the journal's database if it was opened.

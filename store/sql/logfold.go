@@ -15,22 +15,9 @@ import (
 // change, and folds many records into the [Log] at once: one transaction for a batch, rather
 // than one per change. The rows are the ones [Log.Add] writes.
 
-// A Fold is a batch of changes recorded elsewhere first, already numbered.
-type Fold struct {
-	// Changes are new entries, each with its ID, Set, Time, Actor and State set. An entry
-	// whose ID the log holds already (a batch folded again after a crash between its commit
-	// and the truncation of the intent log) has its state replaced.
-	Changes []*store.Change
-	// Blobs are the contents the changes refer to.
-	Blobs [][]byte
-	// Hashes, when not nil, are the Blobs' hashes ([store.Hash]), in order: a caller that
-	// computed them (to tell the blobs apart) saves the fold computing them again.
-	Hashes []string
-	// States settles entries folded earlier: ID to its new state.
-	States map[int64]store.State
-	// Drops are IDs of entries folded earlier that never happened.
-	Drops []int64
-}
+// A Fold is a batch of changes recorded elsewhere first, already numbered; it is the
+// [store.JournalFold] a host directory's journal folds (see [store.JournalDB]).
+type Fold = store.JournalFold
 
 // Fold writes the batch in one transaction, and raises the workspace's journal sequence to
 // the batch's highest ID, so that [Log.Seq] stays at or above every ID the log holds.

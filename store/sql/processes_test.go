@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/llmfs/llmfs/store"
 )
@@ -40,6 +39,7 @@ func TestCASChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	fmt.Println("ready") // the database is open
 	// Start when the parent says so, so that the workers overlap.
 	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
 		t.Fatal(err)
@@ -80,10 +80,14 @@ func TestCASProcesses(t *testing.T) {
 		outs := make([]bytes.Buffer, casWorkers)
 		errs := make([]error, casWorkers)
 		var starts []io.WriteCloser
+		readies := make([]chan struct{}, casWorkers)
+		exited := make([]chan struct{}, casWorkers)
 		for i := range casWorkers {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestCASChild$", "-test.count=1")
 			cmd.Env = append(os.Environ(), casDSNEnv+"="+dsn, casWSEnv+"="+s.ID())
-			cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
+			readies[i], exited[i] = make(chan struct{}), make(chan struct{})
+			out := &readyGate{w: &outs[i], ready: readies[i]}
+			cmd.Stdout, cmd.Stderr = out, out
 			start, err := cmd.StdinPipe()
 			if err != nil {
 				t.Fatal(err)
@@ -92,9 +96,14 @@ func TestCASProcesses(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			wg.Go(func() { errs[i] = cmd.Wait() })
+			wg.Go(func() { errs[i] = cmd.Wait(); close(exited[i]) })
 		}
-		time.Sleep(200 * time.Millisecond) // let every worker open the database
+		for i := range casWorkers { // every worker has the database open (or failed)
+			select {
+			case <-readies[i]:
+			case <-exited[i]:
+			}
+		}
 		for _, w := range starts {
 			io.WriteString(w, "go\n")
 			w.Close()
@@ -115,4 +124,32 @@ func TestCASProcesses(t *testing.T) {
 		}
 		t.Logf("%d processes x %d increments, %d lost races retried", casWorkers, casAdds, lost)
 	})
+}
+
+// readyGate passes a worker's output on to w but for its first line, "ready", and closes
+// ready when that line has come. A first line that is not "ready" (a failure) is passed
+// on too.
+type readyGate struct {
+	w     io.Writer
+	ready chan struct{}
+	head  []byte // the first line while it comes
+	open  bool
+}
+
+func (g *readyGate) Write(p []byte) (int, error) {
+	n := len(p)
+	if !g.open {
+		g.head = append(g.head, p...)
+		i := bytes.IndexByte(g.head, '\n')
+		if i < 0 {
+			return n, nil
+		}
+		g.open = true
+		close(g.ready)
+		if p = g.head; string(g.head[:i]) == "ready" {
+			p = g.head[i+1:]
+		}
+	}
+	_, err := g.w.Write(p)
+	return n, err
 }

@@ -277,14 +277,16 @@ func TestLargeMessage(t *testing.T) {
 func TestCloseFailsPendingCalls(t *testing.T) {
 	block := make(chan struct{})
 	defer close(block)
+	arrived := make(chan struct{}) // the call is pending: the other side handles it
 	h := func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		close(arrived)
 		<-block
 		return nil, nil
 	}
 	a, _ := pipePair(t, nil, h)
 	errc := make(chan error)
 	go func() { errc <- a.Call(context.Background(), "wait", nil, nil) }()
-	time.Sleep(20 * time.Millisecond)
+	<-arrived
 	a.Close()
 	select {
 	case err := <-errc:
@@ -436,17 +438,24 @@ func TestNoGoroutineLeak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	const calls = 20
+	handling := make(chan struct{}, 3*calls) // a call or a notification is in a handler
 	wait := func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		handling <- struct{}{}
 		<-ctx.Done() // a handler that only ends when the connection does
 		return nil, ctx.Err()
 	}
 	a, b := NewConn(ar, aw, wait), NewConn(br, bw, wait)
-	for range 20 {
+	for range calls {
 		go a.Call(context.Background(), "wait", nil, nil)
 		go b.Call(context.Background(), "wait", nil, nil)
 		a.Notify(context.Background(), "wait", nil)
 	}
-	time.Sleep(100 * time.Millisecond)
+	// Every call is in its handler, and so is at least the first notification (the
+	// others queue behind it): the connections close with all of them in flight.
+	for range 2*calls + 1 {
+		<-handling
+	}
 	a.Close()
 	b.Close()
 	ar.Close()

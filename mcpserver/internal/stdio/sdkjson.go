@@ -1,4 +1,4 @@
-package mcpserver
+package stdio
 
 import (
 	sdkjson "github.com/segmentio/encoding/json"

@@ -1,4 +1,4 @@
-package mcpserver
+package stdio
 
 import (
 	"bytes"
@@ -11,36 +11,40 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// MaxStdioCalls is the most tool calls a [ServeStdio] connection runs itself at once.
+// MaxCalls is the most tool calls a [Serve] connection runs itself at once.
 // When that many are running, the transport stops reading until one ends, so a client
 // that floods the server waits on the pipe instead of growing the server's goroutines;
 // except while the server waits for an answer of the client (its roots), which must be
 // read: the calls that come meanwhile go to the go-sdk, as they all did before.
-const MaxStdioCalls = 64
+const MaxCalls = 64
 
-// ServeStdio serves srv on t until the client ends the session or ctx is done, as
-// srv.Run(ctx, t) does. For a server made by [New], the transport runs the plain tool
-// calls of an initialized session itself, side by side on worker goroutines (at most
-// [MaxStdioCalls] at once): the same tool handler, on the same session, with the same
-// result, but without the go-sdk's per-request decoding of the params and their _meta,
-// its goroutine hand-offs and its second encoding of the result, which together cost a
-// small read more CPU than the read itself. A call with a _meta (a progress token, roots
-// for the request, the 2026-07-28 protocol's fields), a call of a tool the mode hides,
-// one made before initialize, or one whose session must first ask the client for its
-// roots goes through the go-sdk as before. notifications/cancelled cancels either kind.
-// Once [Server.MCP] has been called, every call goes through the go-sdk: middleware
-// added there must see them all.
-func ServeStdio(ctx context.Context, server *Server, t *StdioTransport) error {
-	s, srv := server.state, server.mcp
-	if s == nil || server.exposed.Load() {
-		return srv.Run(ctx, t)
-	}
+// Tools is what the transport needs of the server to run tool calls itself.
+type Tools interface {
+	// Handler returns the handler to run a plain call of tool name in session ss, or nil
+	// for the go-sdk to take the call: a tool unknown or hidden by the mode, or a session
+	// that must first ask the client for its roots.
+	Handler(ctx context.Context, ss *mcp.ServerSession, name string) mcp.ToolHandler
+	// RootsChanged marks the session's roots for fetching before its next call.
+	RootsChanged(ctx context.Context, ss *mcp.ServerSession)
+}
+
+// Serve serves srv on t until the client ends the session or ctx is done, as
+// srv.Run(ctx, t) does, but runs the plain tool calls of an initialized session itself,
+// side by side on worker goroutines (at most [MaxCalls] at once), with the handlers tools
+// gives: the same tool handler, on the same session, with the same result, but without
+// the go-sdk's per-request decoding of the params and their _meta, its goroutine
+// hand-offs and its second encoding of the result, which together cost a small read more
+// CPU than the read itself. A call with a _meta (a progress token, roots for the request,
+// the 2026-07-28 protocol's fields), a call tools has no handler for, or one made before
+// initialize goes through the go-sdk as before. notifications/cancelled cancels either
+// kind.
+func Serve(ctx context.Context, srv *mcp.Server, t *Transport, tools Tools) error {
 	lt := &linkingTransport{t: t}
 	ss, err := srv.Connect(ctx, lt, nil)
 	if err != nil {
 		return err
 	}
-	lt.conn.link(&stdioCalls{s: s, ss: ss, work: make(chan func())})
+	lt.conn.link(&stdioCalls{tools: tools, ss: ss, work: make(chan func())})
 	closed := make(chan error, 1)
 	go func() { closed <- ss.Wait() }()
 	select {
@@ -53,10 +57,10 @@ func ServeStdio(ctx context.Context, server *Server, t *StdioTransport) error {
 	}
 }
 
-// linkingTransport keeps the connection its [StdioTransport] makes, for [ServeStdio] to
+// linkingTransport keeps the connection its [Transport] makes, for [Serve] to
 // link to the session the go-sdk makes of it.
 type linkingTransport struct {
-	t    *StdioTransport
+	t    *Transport
 	conn *stdioConn
 }
 
@@ -70,20 +74,20 @@ func (lt *linkingTransport) Connect(ctx context.Context) (mcp.Connection, error)
 }
 
 // stdioCalls runs a connection's tool calls without the go-sdk, on at most
-// [MaxStdioCalls] worker goroutines. The workers stay until the connection closes: a
+// [MaxCalls] worker goroutines. The workers stay until the connection closes: a
 // goroutine made for each call would grow its stack anew each time (runtime.newstack was
 // a tenth of the CPU of a small read).
 type stdioCalls struct {
-	s    *server
-	ss   *mcp.ServerSession
-	work chan func() // to an idle worker
+	tools Tools
+	ss    *mcp.ServerSession
+	work  chan func() // to an idle worker
 
 	mu      sync.Mutex
 	workers int
 }
 
 // run runs job on an idle worker, or a new one while there are fewer than
-// [MaxStdioCalls], or else waits for a worker to be free. It reports false, for the
+// [MaxCalls], or else waits for a worker to be free. It reports false, for the
 // go-sdk to take the call, if the connection closed first, or if the server waits for an
 // answer of the client (roots/list): Read must not stop reading then, or the workers
 // waiting behind that answer (on the session's roots) would never get it.
@@ -94,7 +98,7 @@ func (sc *stdioCalls) run(c *stdioConn, job func()) bool {
 	default:
 	}
 	sc.mu.Lock()
-	if sc.workers < MaxStdioCalls {
+	if sc.workers < MaxCalls {
 		sc.workers++
 		sc.mu.Unlock()
 		go sc.worker(c, job)
@@ -139,7 +143,7 @@ type callParams struct {
 }
 
 // start runs the call req on a worker and reports true, or reports false for a request
-// the go-sdk must handle. It waits for a free worker when [MaxStdioCalls] calls are
+// the go-sdk must handle. It waits for a free worker when [MaxCalls] calls are
 // running (but see run).
 func (sc *stdioCalls) start(c *stdioConn, req *jsonrpc.Request) bool {
 	if req.Method != "tools/call" || !req.ID.IsValid() || len(req.Params) == 0 || sc.ss.InitializeParams() == nil {
@@ -149,15 +153,12 @@ func (sc *stdioCalls) start(c *stdioConn, req *jsonrpc.Request) bool {
 	if decodeAsGoSDK(req.Params, &p) != nil || p.Meta != nil || p.InputResponses != nil || p.RequestState != nil {
 		return false
 	}
-	handler := sc.s.handlers[p.Name]
+	// An unknown or hidden tool gets the go-sdk's error or denyHidden's result. A call
+	// whose session must first ask the client for its roots goes to the go-sdk, which has
+	// no bound; those that come while it asks may still run here and wait behind it, and
+	// then run never makes Read wait (see run).
+	handler := sc.tools.Handler(c.ctx, sc.ss, p.Name)
 	if handler == nil {
-		return false // unknown or hidden: the go-sdk's error, or denyHidden's result
-	}
-	st, err := sc.s.session(c.ctx, sc.ss)
-	// A call whose session must first ask the client for its roots goes to the go-sdk,
-	// which has no bound; those that come while it asks may still run here and wait
-	// behind it, and then run never makes Read wait (see run).
-	if err != nil || st.stale.Load() {
 		return false
 	}
 	// Cancellable from now on: a notifications/cancelled may be the next line.
@@ -223,7 +224,7 @@ func (c *stdioConn) writeCallResult(id jsonrpc.ID, res *mcp.CallToolResult, err 
 }
 
 // appendTextResult appends the JSON of res as [mcp.CallToolResult.MarshalJSON] writes
-// it, once the [unescaper] has undone the HTML escapes of either, for the results a tool
+// it, once [unescape.Writer] has undone the HTML escapes of either, for the results a tool
 // call makes but of images: one text content and the structured content as
 // [tools.Marshal] wrote it, compact and with U+2028 and U+2029 escaped. MarshalJSON
 // encodes the result by reflection and compacts the structured content once more, a
@@ -272,11 +273,7 @@ func toWireError(err error) *jsonrpc.Error {
 // rootsChanged marks the session's roots for fetching before its next call, as
 // rootsChangedMiddleware does, but as the notification is read: the go-sdk handles it
 // after Read returns it, and a call read after it must not run here on the old roots.
-func (sc *stdioCalls) rootsChanged(c *stdioConn) {
-	if st, err := sc.s.session(c.ctx, sc.ss); err == nil {
-		st.stale.Store(!sc.s.roots[0].Relaxed())
-	}
-}
+func (sc *stdioCalls) rootsChanged(c *stdioConn) { sc.tools.RootsChanged(c.ctx, sc.ss) }
 
 // cancelRunning cancels the call a notifications/cancelled names, if the transport runs
 // it. The notification still goes on to the go-sdk, which cancels its own calls.

@@ -1,4 +1,6 @@
-package mcpserver
+// Package unescape undoes the HTML escapes the go-sdk's JSON encoder writes, for the
+// server's output on standard output and over HTTP.
+package unescape
 
 import (
 	"bytes"
@@ -11,47 +13,47 @@ import (
 // matter inside HTML, which MCP never is, so the server undoes them on the way out: on
 // standard output per message, over HTTP on the response stream.
 
-// unescaper is a writer that passes JSON text on with those three escapes undone. It is
+// Writer is a writer that passes JSON text on with those three escapes undone. It is
 // exact for any JSON: a backslash occurs only in a string's escapes, and it consumes each
 // escape whole, so "\\u003c" (an escaped backslash, then u003c) stays as it is. An escape
 // split across writes is held back until the next write or flush.
-type unescaper struct {
-	w    io.Writer
-	pend []byte // the start of an escape cut by the end of the last write
+type Writer struct {
+	W    io.Writer // where the text goes
+	pend []byte    // the start of an escape cut by the end of the last write
 	buf  []byte
 }
 
 // Write writes p with the escapes undone; it returns len(p) unless the write fails.
-func (u *unescaper) Write(p []byte) (int, error) {
+func (u *Writer) Write(p []byte) (int, error) {
 	in := p
 	if len(u.pend) > 0 {
 		in = append(u.pend, p...)
 		u.pend = u.pend[:0:0]
 	}
-	out, rest := unescapeHTML(u.buf[:0], in)
+	out, rest := HTML(u.buf[:0], in)
 	u.buf = out[:0]
 	if len(rest) > 0 {
 		u.pend = append(u.pend, rest...)
 	}
-	if _, err := u.w.Write(out); err != nil {
+	if _, err := u.W.Write(out); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
-// flush writes out what is held back: at the end of a message nothing is.
-func (u *unescaper) flush() error {
+// Flush writes out what is held back: at the end of a message nothing is.
+func (u *Writer) Flush() error {
 	if len(u.pend) == 0 {
 		return nil
 	}
-	_, err := u.w.Write(u.pend)
+	_, err := u.W.Write(u.pend)
 	u.pend = u.pend[:0]
 	return err
 }
 
-// unescapeHTML appends in to out with \u003c, \u003e and \u0026 (in either case) turned
+// HTML appends in to out with \u003c, \u003e and \u0026 (in either case) turned
 // into <, > and &, and returns the incomplete escape at the end of in, if any, apart.
-func unescapeHTML(out, in []byte) (_, rest []byte) {
+func HTML(out, in []byte) (_, rest []byte) {
 	for {
 		i := bytes.IndexByte(in, '\\')
 		if i < 0 {

@@ -1,4 +1,4 @@
-package mcpserver
+package unescape
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Issue 13.10: the go-sdk writes <, > and & as \u003c, \u003e, \u0026. The unescaper undoes
+// Issue 13.10: the go-sdk writes <, > and & as \u003c, \u003e, \u0026. The Writer undoes
 // exactly those, in any JSON, however the text is cut into writes.
 func TestUnescaperExact(t *testing.T) {
 	v := map[string]any{"text": `a < b && c > d; \u003c stays; "\\"; é ` + "\u2028", "n": 1}
@@ -19,7 +19,7 @@ func TestUnescaperExact(t *testing.T) {
 	}
 	for size := 1; size <= len(in); size++ {
 		var out bytes.Buffer
-		u := unescaper{w: &out}
+		u := Writer{W: &out}
 		for rest := in; len(rest) > 0; {
 			n := min(size, len(rest))
 			if k, err := u.Write(rest[:n]); k != n || err != nil {
@@ -27,7 +27,7 @@ func TestUnescaperExact(t *testing.T) {
 			}
 			rest = rest[n:]
 		}
-		u.flush()
+		u.Flush()
 		if bytes.Contains(out.Bytes(), []byte(`\u003c b`)) || bytes.Contains(out.Bytes(), []byte(`\u0026`)) {
 			t.Fatalf("writes of %d: escapes left: %s", size, out.Bytes())
 		}
