@@ -139,7 +139,7 @@ function treeItem(dir, e, level) {
 // soon as it comes, and the rest of a big directory is fetched behind it, a few thousand
 // entries a request, while the rows render as they scroll into view.
 async function listInto(ul, dir, level = 1) {
-  const listing = {}; // this listing of ul; a newer one (the tree refreshed) stops it
+  const listing = {}; // this listing of ul; a newer one (the directory opened again) stops it
   ul.listing = listing;
   const url = (cursor, limit) => `list?path=${encodeURIComponent(dir)}&limit=${limit}&cursor=${encodeURIComponent(cursor)}`;
   const first = await api(url("", FIRST));
@@ -185,9 +185,11 @@ async function listInto(ul, dir, level = 1) {
   rove();
   // The rest of the directory, behind the first rows (not awaited: the tree works meanwhile).
   (async () => {
-    while (next && ul.listing === listing) {
+    // A tree refreshed makes a new list; this one, out of the page then, stops.
+    const current = () => ul.listing === listing && ul.isConnected;
+    while (next && current()) {
       const p = await api(url(next, 2000));
-      if (ul.listing !== listing) return;
+      if (!current()) return;
       entries.push(...p.entries);
       total = p.total;
       next = p.next;
