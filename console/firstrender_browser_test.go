@@ -58,7 +58,7 @@ func TestTreeFirstRender(t *testing.T) {
 		var stages string
 		b.eval(`performance.getEntriesByType("resource").filter((e) => e.responseEnd <= window.llmfsConsole.firstTreeItem)
 			.map((e) => e.name.replace(/^.*\//, "") + " " + e.startTime.toFixed(0) + "-" + e.responseEnd.toFixed(0)).join(", ") + "; html " + performance.getEntriesByType("navigation")[0].responseEnd.toFixed(0) + ", dom " + performance.getEntriesByType("navigation")[0].domInteractive.toFixed(0) + ", console.js ran at " + window.llmfsConsole.started.toFixed(0)`, &stages)
-		t.Logf("first item in the page at %.0f ms, its frame at %.0f ms; before it (start-end ms): %s", m.First, m.Frame, stages)
+		t.Logf("first item in the page at %.0f ms, its frame at %.0f ms, after %d bytes of listing; before it (start-end ms): %s", m.First, m.Frame, m.ListBytes, stages)
 		times = append(times, m.Frame)
 		// Open with a token once: the page keeps it; the next loads have it too.
 		url, _, _ = strings.Cut(url, "#")

@@ -72,7 +72,7 @@ func TestReviewView(t *testing.T) {
 			return {Del: row("tr.del"), Add: row("tr.add"), Ctx: row("tr.ctx"),
 				DelWords: [...document.querySelectorAll("#hunk-1 tr.del .wd")].map(e => e.textContent),
 				AddWords: [...document.querySelectorAll("#hunk-1 tr.add .wd")].map(e => e.textContent),
-				Selected: [...document.querySelectorAll('#tree button[aria-selected="true"]')].map(b => b.dataset.path)};
+				Selected: [...document.querySelectorAll('#tree button[aria-selected="true"], #review .pending[aria-current="true"]')].map(b => b.dataset.path)};
 		})()`, &uni)
 		if !equal(uni.Del, []string{"5", "", "-", "\tx := compute(1)"}) || !equal(uni.Add, []string{"", "5", "+", "\tx := compute(2)"}) || !equal(uni.Ctx[:2], []string{"2", "2"}) {
 			t.Errorf("unified rows at %d px: del %q, add %q, context %q; want old and new line numbers in gutters", width, uni.Del, uni.Add, uni.Ctx)
@@ -80,8 +80,8 @@ func TestReviewView(t *testing.T) {
 		if !equal(uni.DelWords, []string{"1"}) || !equal(uni.AddWords, []string{"2"}) {
 			t.Errorf("changed words at %d px: %q -> %q, want 1 -> 2", width, uni.DelWords, uni.AddWords)
 		}
-		if !equal(uni.Selected, []string{"src/app.go"}) {
-			t.Errorf("the tree marks %q open, want src/app.go", uni.Selected)
+		if !equal(uni.Selected, []string{"src/app.go", "src/app.go"}) {
+			t.Errorf("the tree and the review list mark %q open, want src/app.go in each", uni.Selected)
 		}
 		shot("review-unified")
 		b.eval(`document.getElementById("sidebyside").click()`, nil)

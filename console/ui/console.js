@@ -222,9 +222,14 @@ function markItem(b) {
   b.title = pending ? `${pending.kind}, pending review (+${pending.added} −${pending.removed})` : b.dataset.size ? b.dataset.size + " bytes" : "";
 }
 
-// markTree marks every tree item anew (the open file or the pending changes changed).
+// markTree marks every tree item anew (the open file or the pending changes changed), and
+// the open file in the review list.
 function markTree() {
   for (const b of $("tree").querySelectorAll("button[data-path]")) markItem(b);
+  for (const b of $("review").querySelectorAll("button.pending")) {
+    if (b.dataset.path === page.openPath) b.setAttribute("aria-current", "true");
+    else b.removeAttribute("aria-current");
+  }
 }
 
 // setOpen says which file the viewer shows (null: none), for the tree's mark.
@@ -648,6 +653,14 @@ function pendingLink(c) {
     onclick: () => showReview(c.path).catch(report) });
 }
 
+function pendingButton(c) {
+  const b = el("button", { className: "link pending", style: "display:inline", textContent: c.path + (c.from ? " ← " + c.from : ""),
+    onclick: () => showReview(c.path).catch(report) });
+  b.dataset.path = c.path;
+  if (c.path === page.openPath) b.setAttribute("aria-current", "true");
+  return b;
+}
+
 function renderReviewList() {
   $("reviewcount").textContent = `(${review.changes.length})`;
   $("reviewall").replaceChildren(...(review.changes.length ? [
@@ -658,8 +671,7 @@ function renderReviewList() {
     const conflict = review.conflicts.get(c.path);
     return el("li", { className: conflict ? "conflict" : "" },
       el("span", { className: "kind " + c.kind, textContent: c.kind }), " ",
-      el("button", { className: "link pending", style: "display:inline", textContent: c.path + (c.from ? " ← " + c.from : ""),
-        onclick: () => showReview(c.path).catch(report) }),
+      pendingButton(c),
       ` +${c.added} −${c.removed}`,
       conflict ? el("span", { className: "badge warn", textContent: "FILE_CHANGED" }) : "");
   }));
