@@ -133,6 +133,8 @@ func TestReviewView(t *testing.T) {
 		if !contains(live, "agent", "created", later, "+1 −0") {
 			t.Errorf("live feed entry %q", live)
 		}
+		// The file the agent made shows in the tree, marked pending.
+		b.wait("the new file in the tree", `!!document.querySelector('#tree button.pending[data-path="`+later+`"]')`, 10*time.Second)
 		b.eval(`document.getElementById("livebox").scrollIntoView()`, nil)
 		shot("live")
 	}

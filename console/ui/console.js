@@ -641,11 +641,51 @@ function liveActivity(before, after, listed) {
     review.resolved.delete(p.path);
     entries.push(action ? [who("web"), ` ${action} ${p.path}`] : [el("span", { className: "muted", textContent: `${p.path}: no longer pending` })]);
   }
+  // A file made, deleted or moved shows in (or goes from) the tree, where it is listed.
+  if (listed) {
+    for (const c of after) {
+      const p = before.find((b) => b.path === c.path);
+      if (p && p.kind === c.kind) continue;
+      if (c.kind === "deleted") dropFromTree(c.path);
+      else addToTree(c.path, "file");
+      if (c.from) dropFromTree(c.from);
+    }
+  }
   const time = new Date().toISOString();
   for (const e of entries) {
     $("live").prepend(el("li", {}, ...e, " ", el("span", { className: "when", textContent: when(time) })));
   }
   while ($("live").children.length > 300) $("live").lastChild.remove();
+}
+
+function parentOf(path) {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "." : path.slice(0, i);
+}
+
+const treeButton = (path) => [...$("tree").querySelectorAll("button[data-path]")].find((b) => b.dataset.path === path);
+
+// addToTree puts an item for path (a "file" or "directory") in its place in the tree, if
+// its directory is listed there and it is not: the tree shows a file an agent makes under
+// review without listing its directory anew (which would close what is open in it).
+function addToTree(path, type) {
+  if (treeButton(path)) return;
+  const dir = parentOf(path);
+  if (dir !== "." && !treeButton(dir)) addToTree(dir, "directory");
+  const parent = dir === "." ? null : treeButton(dir);
+  const ul = parent ? parent.nextElementSibling : $("tree").querySelector(":scope > ul");
+  if (!ul || (parent && !ul.childElementCount)) return; // not listed yet: it comes when it is
+  const name = path.slice(dir === "." ? 0 : dir.length + 1);
+  const li = treeItem(dir, { name, type, size: 0 }, parent ? +parent.getAttribute("aria-level") + 1 : 1);
+  const next = [...ul.children].find((c) => c.classList.contains("more") ||
+    (c.firstElementChild?.dataset.path ?? "").slice(dir === "." ? 0 : dir.length + 1) > name);
+  // Past the rows rendered so far ("… more"), the row would come out of order: leave it.
+  if (next?.classList.contains("more")) return;
+  ul.insertBefore(li, next ?? null);
+}
+
+function dropFromTree(path) {
+  treeButton(path)?.parentElement.remove();
 }
 
 function pendingLink(c) {
@@ -894,6 +934,7 @@ async function start() {
     // has no feed, undo or checkpoints.
     $("historybox").hidden = !info.journaled;
     $("nohistory").hidden = info.journaled;
+    if (info.review) $("nohistory").textContent = "Under review no journal is kept: no undo or checkpoints here. The live feed shows the pending changes as they come.";
     if (info.journaled) {
       await refreshCheckpoints();
       follow();
