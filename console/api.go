@@ -31,18 +31,6 @@ func (a *api) info(w http.ResponseWriter, r *http.Request) {
 		"bytes": bytes, "files": files, "max_bytes": q.MaxBytes, "max_files": q.MaxFiles})
 }
 
-func (a *api) list(w http.ResponseWriter, r *http.Request) {
-	es, err := a.ws.List(r.Context(), pathParam(r))
-	if err != nil {
-		failErr(w, err)
-		return
-	}
-	if es == nil {
-		es = []llmfs.Entry{}
-	}
-	reply(w, es)
-}
-
 // pathParam is the request's path, the root when absent.
 func pathParam(r *http.Request) string {
 	if p := r.URL.Query().Get("path"); p != "" {
@@ -78,7 +66,7 @@ func (a *api) write(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if (err != nil && *req.Base != "") || (err == nil && (cur.Truncated || cur.Content != *req.Base)) {
-			fail(w, http.StatusConflict, string(llmfs.CodeFileChanged), "the file changed since it was loaded; reload it, then edit again")
+			fail(w, http.StatusConflict, string(llmfs.CodeFileChanged), "the file changed since it was loaded; nothing was written: compare, then keep yours or take the file as it is")
 			return
 		}
 	}

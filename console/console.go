@@ -20,6 +20,7 @@
 //	GET  /api/info                          {"root", "mode", "review", "journaled", "actor",
 //	                                        "bytes", "files", "max_bytes", "max_files"}
 //	GET  /api/list?path=P                   [{"name", "type": "file"|"directory", "size"}]
+//	GET  /api/list?path=P&limit=N&cursor=C  a page: {"entries", "next" (the next cursor), "total"}
 //	GET  /api/read?path=P                   {"path", "content", "total_lines", "truncated"}
 //	PUT  /api/file?path=P   {"content", "base"?}  write (create or overwrite) {"path", "bytes", "created"};
 //	                                        with base (the content as loaded; "" for a new file)
@@ -41,9 +42,10 @@
 //
 // API.md in this directory documents every route in full.
 //
-// The page is plain HTML, one JavaScript module (ui/console.js) and CSS; its third-party
-// code (highlight.js) is bundled by esbuild from the pinned ui-src/package-lock.json into the
-// committed ui/vendor.js: run ui-src/build.sh after changing ui-src, and commit.
+// The page is plain HTML, JavaScript modules (ui/console.js, with review.js, diff.js and
+// actor.js) and CSS; its third-party code (highlight.js) is bundled by esbuild from the
+// pinned ui-src/package-lock.json into the committed ui/vendor.js (loaded after the tree
+// has shown): run ui-src/build.sh after changing ui-src, and commit.
 //
 // A client of the feed that must send the header reads /api/history/events with a
 // streaming fetch rather than EventSource (which cannot set headers).

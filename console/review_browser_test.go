@@ -96,7 +96,7 @@ func TestConsoleReview(t *testing.T) {
 	clickPending("a.txt")
 	b.wait("a.txt's hunks", `document.querySelectorAll("#reviewdiff .hunkbox").length === 2`, 10*time.Second)
 	var hunk1 string
-	b.eval(`document.querySelector("#hunk-1 pre").innerText`, &hunk1)
+	b.eval(diffText("#hunk-1"), &hunk1)
 	if !strings.Contains(hunk1, "-one\n+ONE") || strings.Contains(hunk1, "TWELVE") {
 		t.Errorf("hunk 1 shows:\n%s", hunk1)
 	}
@@ -136,7 +136,7 @@ func TestConsoleReview(t *testing.T) {
 	b.eval(`document.querySelector("#viewactions .applyfile").click()`, nil)
 	b.wait("the conflict", `!!document.querySelector("#reviewdiff .conflictbox")`, 10*time.Second)
 	var box string
-	b.eval(`document.querySelector("#reviewdiff .conflictbox").innerText`, &box)
+	b.eval(`document.querySelector("#reviewdiff .conflictbox p").innerText + "\n" + `+diffText("#reviewdiff .conflictbox"), &box)
 	for _, w := range []string{"FILE_CHANGED", "c.txt was modified", "-a person's", "+the agent's"} {
 		if !strings.Contains(box, w) {
 			t.Errorf("the conflict box lacks %q:\n%s", w, box)
@@ -181,4 +181,10 @@ func TestConsoleReview(t *testing.T) {
 		t.Errorf("c.txt after the discard: %q", got)
 	}
 	b.screenshot("review-done")
+}
+
+// diffText is a JavaScript expression: the unified diff shown under selector, as text (each
+// row's sign and text, the gutters left out).
+func diffText(selector string) string {
+	return `[...document.querySelectorAll("` + selector + ` table.unified tr")].map(tr => [...tr.querySelectorAll("td.sign, td.text")].map(td => td.textContent).join("")).join("\n")`
 }

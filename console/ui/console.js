@@ -6,7 +6,14 @@
 // <meta name="llmfs-backend" content="wasm">, and send() hands every request to the
 // console's own Go handler compiled to WebAssembly, over IndexedDB, instead of the server.
 
-import { highlight } from "./vendor.js";
+import { actorLabel } from "./actor.js";
+import { lineDiff, splitDiff, unifiedDiff } from "./diff.js";
+import { pollReview, refreshReview, review } from "./review.js";
+
+// highlight.js (vendor.js, the page's biggest file) loads after the tree has shown, or when
+// the first file opens: the first rows of the tree do not wait for it.
+let vendor = null;
+const highlighter = () => (vendor ??= import("./vendor.js"));
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...kids) => {
@@ -15,8 +22,13 @@ const el = (tag, props = {}, ...kids) => {
   return e;
 };
 
-const page = { ready: false, error: null, feed: [], current: null };
+// started: when this module began to run (ms after navigation start), for the first-render test.
+// pending: the changes pending review by path, pendingDirs the directories that hold them;
+// openPath: the file the viewer shows.
+const page = { ready: false, error: null, feed: [], current: null, started: performance.now(),
+  pending: new Map(), pendingDirs: new Set(), openPath: null };
 window.llmfsConsole = page;
+page.review = review;
 
 // The transport: every API request and the feed go through send(path, init), which has the
 // arguments and the Response of fetch.
@@ -56,7 +68,7 @@ async function api(path, opts = {}) {
   }
   const type = res.headers.get("Content-Type") || "";
   const body = type.startsWith("application/json") ? await res.json() : await res.text();
-  if (!res.ok) throw new Error(body.message || body || res.statusText);
+  if (!res.ok) throw Object.assign(new Error(body.message || body || res.statusText), { code: body.code, status: res.status });
   return body;
 }
 
@@ -83,6 +95,8 @@ function showLogin(why) {
 // It is one tab stop (a roving tabindex); the arrows move in it, Enter opens.
 
 const CHUNK = 300;
+// FIRST is the size of a directory's first page: a screenful and more, as fast as can be.
+const FIRST = 100;
 
 // more renders the next chunk of a directory when its "more" row comes near the view.
 const moreObserver = new IntersectionObserver((seen) => {
@@ -107,21 +121,32 @@ function treeItem(dir, e, level) {
       b.setAttribute("aria-expanded", String(opening));
       if (opening) await listInto(sub, path, level + 1).catch(report);
     };
+    markItem(b);
     li.append(b, sub);
   } else {
     li.className = "filerow";
-    const b = el("button", { className: "file", textContent: e.name, title: e.size + " bytes", tabIndex: -1,
+    const b = el("button", { className: "file", textContent: e.name, tabIndex: -1,
       onclick: () => openFile(path).catch(report) });
+    b.dataset.size = e.size;
     b.setAttribute("role", "treeitem");
     b.setAttribute("aria-level", level);
     b.dataset.path = path;
+    markItem(b);
     li.append(b);
   }
   return li;
 }
 
+// listInto lists dir into ul a page at a time: the first page (one chunk) is rendered as
+// soon as it comes, and the rest of a big directory is fetched behind it, a few thousand
+// entries a request, while the rows render as they scroll into view.
 async function listInto(ul, dir, level = 1) {
-  const entries = await api("list?path=" + encodeURIComponent(dir));
+  const listing = {}; // this listing of ul; a newer one (the directory opened again) stops it
+  ul.listing = listing;
+  const url = (cursor, limit) => `list?path=${encodeURIComponent(dir)}&limit=${limit}&cursor=${encodeURIComponent(cursor)}`;
+  const first = await api(url("", FIRST));
+  const entries = first.entries;
+  let total = first.total, next = first.next;
   ul.replaceChildren();
   let shown = 0;
   const more = el("li", { role: "none", className: "more" });
@@ -131,27 +156,53 @@ async function listInto(ul, dir, level = 1) {
   more.renderMore = () => {
     const focused = document.activeElement === moreButton;
     const frag = document.createDocumentFragment();
-    // The chunks grow (300, 300, 600, 1200, then 2000 at most): the first rows come at
-    // once, and a person scrolling to the end of a huge directory waits for few rounds.
+    // The chunks grow (100 at first, then 300, 400, 800, 1600, then 2000 at most): the first
+    // rows come at once, and a person scrolling to the end of a huge directory waits for few
+    // rounds.
     const size = Math.min(Math.max(CHUNK, shown), 2000);
     for (const e of entries.slice(shown, shown + size)) frag.append(treeItem(dir, e, level));
-    const first = frag.firstElementChild?.firstElementChild;
+    const firstItem = frag.firstElementChild?.firstElementChild;
     more.before(frag);
     shown = Math.min(entries.length, shown + size);
-    if (focused && first) focusItem(first);
+    if (focused && firstItem) focusItem(firstItem);
     moreObserver.unobserve(more);
-    if (shown >= entries.length) more.remove();
+    if (shown >= total || (shown >= entries.length && !next)) more.remove();
     else {
-      moreButton.textContent = `… ${entries.length - shown} more`;
-      moreObserver.observe(more); // reports at once if the row is still in view
+      moreButton.textContent = `… ${total - shown} more`;
+      // Reports at once if the row is still in view; rows not fetched yet render when
+      // their page comes.
+      if (shown < entries.length) moreObserver.observe(more);
     }
-    return first;
+    return firstItem;
   };
   ul.append(more);
   more.renderMore();
   if (!entries.length && dir !== ".") ul.append(el("li", { role: "none", className: "muted", textContent: "(empty)" }));
   page.treeShown = (page.treeShown || 0) + 1;
+  if (page.firstTreeItem === undefined && ul.querySelector("button")) {
+    // For the first-render test: when the first rows were in the page, and the frame after.
+    page.firstTreeItem = performance.now();
+    requestAnimationFrame(() => { page.firstTreeFrame = performance.now(); });
+  }
   rove();
+  // The rest of the directory, behind the first rows (not awaited: the tree works meanwhile).
+  (async () => {
+    // A tree refreshed makes a new list; this one, out of the page then, stops.
+    const current = () => ul.listing === listing && ul.isConnected;
+    while (next && current()) {
+      const p = await api(url(next, 2000));
+      if (!current()) return;
+      entries.push(...p.entries);
+      total = p.total;
+      next = p.next;
+      if (!more.isConnected) continue;
+      if (shown >= entries.length && !next) more.remove();
+      else {
+        moreButton.textContent = `… ${total - shown} more`;
+        moreObserver.observe(more);
+      }
+    }
+  })().catch(report);
 }
 
 async function refreshTree() {
@@ -159,6 +210,35 @@ async function refreshTree() {
   ul.setAttribute("aria-label", "files");
   $("tree").replaceChildren(ul);
   await listInto(ul, ".");
+}
+
+// markItem marks the tree item b: the open file (aria-selected), a file with a change
+// pending review ("pending"), a directory that holds one ("haspending").
+function markItem(b) {
+  const p = b.dataset.path;
+  const open = p === page.openPath;
+  b.setAttribute("aria-selected", String(open));
+  const pending = page.pending.get(p);
+  b.classList.toggle("pending", !!pending);
+  b.classList.toggle("haspending", !pending && page.pendingDirs.has(p));
+  b.title = pending ? `${pending.kind}, pending review (+${pending.added} −${pending.removed})` : b.dataset.size ? b.dataset.size + " bytes" : "";
+}
+
+// markTree marks every tree item anew (the open file or the pending changes changed), and
+// the open file in the review list.
+function markTree() {
+  for (const b of $("tree").querySelectorAll("button[data-path]")) markItem(b);
+  for (const b of $("review").querySelectorAll("button.pending")) {
+    if (b.dataset.path === page.openPath) b.setAttribute("aria-current", "true");
+    else b.removeAttribute("aria-current");
+  }
+}
+
+// setOpen says which file the viewer shows (null: none), for the tree's mark.
+function setOpen(path) {
+  if (page.openPath === path) return;
+  page.openPath = path;
+  markTree();
 }
 
 // rove keeps exactly one tree item in the tab order: the focused one, else the first.
@@ -232,7 +312,7 @@ function treeKeys(ev) {
 
 // --- the viewer and editor
 
-function codeTable(path, text, hitLine) {
+function codeTable(path, text, hitLine, highlight) {
   const lines = text.split("\n");
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   // highlight.js escapes the text it is given: its HTML holds only its own spans.
@@ -251,34 +331,80 @@ function codeTable(path, text, hitLine) {
 }
 
 async function openFile(path, line) {
-  const f = await api("read?path=" + encodeURIComponent(path));
+  const [f, { highlight }] = await Promise.all([api("read?path=" + encodeURIComponent(path)), highlighter()]);
   page.current = { path: f.path, content: f.content };
+  setOpen(f.path);
   $("viewtitle").textContent = f.path + (f.truncated ? " (truncated)" : "");
   $("viewactions").replaceChildren(
     el("button", { textContent: "Edit", onclick: () => editFile() }),
     el("button", { textContent: "Rename", onclick: () => renameFile().catch(report) }),
     el("button", { textContent: "Delete", onclick: () => deleteFile().catch(report) }),
     el("button", { textContent: "History", onclick: () => fileHistory(f.path).catch(report) }));
-  $("viewbody").replaceChildren(codeTable(f.path, f.content, line));
+  $("viewbody").replaceChildren(codeTable(f.path, f.content, line, highlight));
   if (line) document.getElementById("L" + line)?.scrollIntoView({ block: "center" });
 }
 
 function editFile() {
   const cur = page.current;
   const ta = el("textarea", { id: "editor", value: cur.content, spellcheck: false });
+  // base: the content the person's text is an edit of; a save is refused when the file
+  // holds anything else, and "keep mine" moves it to what the file holds now.
+  const edit = { path: cur.path, base: cur.content, ta };
   $("viewactions").replaceChildren(
-    el("button", { id: "save", textContent: "Save", onclick: async () => {
-      try {
-        // Send the content as loaded too: if the file changed since, the save is refused
-        // (a conflict shown) instead of overwriting.
-        await api("file?path=" + encodeURIComponent(cur.path), { method: "PUT", json: { content: ta.value, base: cur.content } });
-        status("saved " + cur.path);
-        await openFile(cur.path);
-      } catch (e) { report(e); }
-    } }),
+    el("button", { id: "save", textContent: "Save", onclick: () => save(edit) }),
     el("button", { textContent: "Cancel", onclick: () => openFile(cur.path).catch(report) }));
   $("viewbody").replaceChildren(ta);
   ta.focus();
+}
+
+// save writes the editor's text, sending the content as loaded too: if the file changed
+// since, the save is refused, and the person compares, keeps theirs or takes the other.
+async function save(edit) {
+  try {
+    await api("file?path=" + encodeURIComponent(edit.path), { method: "PUT", json: { content: edit.ta.value, base: edit.base } });
+    status("saved " + edit.path);
+    await openFile(edit.path);
+  } catch (e) {
+    if (e.code === "FILE_CHANGED") await saveConflict(edit).catch(report);
+    else report(e);
+  }
+}
+
+// saveConflict shows what to do when the file changed under the editor: compare the file
+// as it is now with the person's text, keep theirs (overwrite what is there now, and only
+// that: if it changes again, this comes again), or take what is there now (their text
+// dropped).
+async function saveConflict(edit) {
+  let theirs = "", gone = false;
+  try {
+    theirs = (await api("read?path=" + encodeURIComponent(edit.path))).content;
+  } catch (e) {
+    if (e.code !== "FILE_NOT_FOUND") throw e;
+    gone = true;
+  }
+  const diffBox = el("div", { id: "conflictdiff" });
+  const bar = el("div", { id: "savebar", className: "savebar", role: "alert" },
+    el("p", {}, el("strong", { textContent: "FILE_CHANGED: " }),
+      `${edit.path} was ${gone ? "deleted" : "changed"} since you opened it, so your text was not saved. It is still here.`),
+    el("button", { id: "compare", textContent: "Compare", onclick: () => {
+      const text = lineDiff(theirs, edit.ta.value, gone ? "(deleted)" : "theirs (the file now)", "mine (the editor)");
+      diffBox.replaceChildren(text ? unifiedDiff(text) : el("p", { className: "muted", textContent: "no difference" }));
+    } }),
+    el("button", { id: "keepmine", textContent: "Keep mine", title: "save your text over what the file holds now", onclick: () => {
+      edit.base = gone ? "" : theirs;
+      save(edit);
+    } }),
+    el("button", { id: "taketheirs", textContent: "Take theirs", title: "drop your text and show the file as it is now", onclick: () => {
+      if (gone) {
+        $("viewtitle").textContent = "deleted " + edit.path;
+        $("viewactions").replaceChildren();
+        $("viewbody").replaceChildren();
+        setOpen(null);
+      } else openFile(edit.path).catch(report);
+    } }));
+  document.getElementById("savebar")?.remove();
+  document.getElementById("conflictdiff")?.remove();
+  edit.ta.before(bar, diffBox);
 }
 
 async function renameFile() {
@@ -317,72 +443,27 @@ function showDiff(title, text) {
   $("viewbody").replaceChildren(body);
 }
 
-function lineClass(line) {
-  if (line.startsWith("@@")) return "hunk";
-  if (/^(---|\+\+\+|diff |rename |Binary )/.test(line)) return "head";
-  return line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "";
-}
-
-function unifiedDiff(text) {
-  const pre = el("pre", { className: "diff" });
-  const lines = text.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  for (const line of lines) pre.append(el("div", { className: lineClass(line), textContent: line || " " }));
-  return pre;
-}
-
-// splitDiff renders a unified diff side by side: the old file left, the new right, a run of
-// removed lines paired with the run of added lines after it.
-function splitDiff(text) {
-  const t = el("table", { className: "code diff split" });
-  const row = (cls, ln, l, rn, r) => t.append(el("tr", { className: cls },
-    el("td", { className: "n", textContent: ln ?? "" }), el("td", { className: l === undefined ? "" : cls === "chg" ? "del" : "", textContent: l ?? "" }),
-    el("td", { className: "n", textContent: rn ?? "" }), el("td", { className: r === undefined ? "" : cls === "chg" ? "add" : "", textContent: r ?? "" })));
-  let oldN = 0, newN = 0, dels = [], adds = [];
-  const flush = () => {
-    for (let i = 0; i < Math.max(dels.length, adds.length); i++) {
-      row("chg", dels[i] !== undefined ? oldN++ : undefined, dels[i], adds[i] !== undefined ? newN++ : undefined, adds[i]);
-    }
-    dels = [];
-    adds = [];
-  };
-  for (const line of text.split("\n")) {
-    const h = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
-    if (h) {
-      flush();
-      oldN = +h[1];
-      newN = +h[2];
-      t.append(el("tr", { className: "hunk" }, el("td", { colSpan: 4, textContent: line })));
-    } else if (line.startsWith("---") || line.startsWith("+++") || line.startsWith("diff ")) {
-      flush();
-      t.append(el("tr", { className: "hunk" }, el("td", { colSpan: 4, textContent: line })));
-    } else if (line.startsWith("-")) {
-      if (adds.length) flush();
-      dels.push(line.slice(1));
-    } else if (line.startsWith("+")) {
-      adds.push(line.slice(1));
-    } else if (line.startsWith(" ")) {
-      flush();
-      row("", oldN++, line.slice(1), newN++, line.slice(1));
-    }
-  }
-  flush();
-  return t;
-}
-
 // --- the change feed
 
 function when(t) {
   return new Date(t).toLocaleTimeString();
 }
 
+// who is an actor's short label, the full actor in its tooltip.
+function who(actor) {
+  const { label, title } = actorLabel(actor);
+  const span = el("span", { className: "who", textContent: label });
+  if (title) span.title = title;
+  return span;
+}
+
 function changeLine(c) {
   const span = el("span", { className: c.state === "undone" ? "undone" : "" },
-    el("span", { className: "who", textContent: c.actor }), " ", c.op, " ",
+    who(c.actor), " ", c.op, " ",
     el("button", { className: "link", style: "display:inline", textContent: c.path + (c.other ? " ⇄ " + c.other : ""),
       onclick: async () => {
         try {
-          showDiff(`#${c.id} ${c.actor} ${c.op} ${c.path}`, await api(`history/changes/${c.id}/diff`));
+          showDiff(`#${c.id} ${actorLabel(c.actor).label} ${c.op} ${c.path}`, await api(`history/changes/${c.id}/diff`));
           $("viewactions").replaceChildren(undoButton(c), undoSetButton(c),
             el("button", { textContent: "Diff of the set", onclick: async () => {
               try { showDiff(`set #${c.set}`, await api(`history/changes/${c.id}/diff?set=1`)); } catch (e) { report(e); }
@@ -500,127 +581,6 @@ async function refreshSystem() {
     } }))));
 }
 
-// --- review: the changes pending under `llmfs serve --review`, applied or discarded per
-// file or per hunk (hunks numbered from 1 in each file's diff, as the API counts them)
-
-const review = { changes: [], conflicts: new Map(), key: "", sideBySide: false };
-page.review = review;
-
-async function refreshReview() {
-  const r = await api("review");
-  if (!r.review) return;
-  const key = JSON.stringify(r.changes);
-  if (key === review.key) return;
-  review.key = key;
-  review.changes = r.changes;
-  refreshInfoSoon();
-  const pending = new Set(r.changes.map((c) => c.path));
-  for (const p of review.conflicts.keys()) if (!pending.has(p)) review.conflicts.delete(p);
-  renderReviewList();
-  // The file on show changed (an agent wrote it again, or it was resolved): show it anew.
-  if (page.reviewing && $("reviewdiff")) await showReview(page.reviewing).catch(report);
-}
-
-function renderReviewList() {
-  $("reviewcount").textContent = `(${review.changes.length})`;
-  $("reviewall").replaceChildren(...(review.changes.length ? [
-    el("button", { id: "applyall", textContent: "Apply all", onclick: () => resolve("apply", ["."], [], "every pending change") }),
-    el("button", { id: "discardall", textContent: "Discard all", onclick: () => resolve("discard", ["."], [], "every pending change") }),
-  ] : [el("span", { className: "muted", textContent: "nothing pending" })]));
-  $("review").replaceChildren(...review.changes.map((c) => {
-    const conflict = review.conflicts.get(c.path);
-    return el("li", { className: conflict ? "conflict" : "" },
-      el("span", { className: "kind " + c.kind, textContent: c.kind }), " ",
-      el("button", { className: "link pending", style: "display:inline", textContent: c.path + (c.from ? " ← " + c.from : ""),
-        onclick: () => showReview(c.path).catch(report) }),
-      ` +${c.added} −${c.removed}`,
-      conflict ? el("span", { className: "badge warn", textContent: "FILE_CHANGED" }) : "");
-  }));
-}
-
-// hunksOf splits a one-file unified diff into its head (---/+++ and rename lines) and hunks.
-function hunksOf(text) {
-  const head = [], hunks = [];
-  for (const line of text.split("\n")) {
-    if (line.startsWith("@@")) hunks.push([line]);
-    else if (line === "") continue; // the end of the text (a blank context line is " ")
-    else if (hunks.length) hunks.at(-1).push(line);
-    else head.push(line);
-  }
-  return { head: head.join("\n"), hunks: hunks.map((h) => h.join("\n")) };
-}
-
-async function showReview(path) {
-  const c = review.changes.find((c) => c.path === path);
-  if (!c) {
-    page.reviewing = null;
-    $("viewtitle").textContent = "Review: " + path + " has nothing pending";
-    $("viewactions").replaceChildren();
-    $("viewbody").replaceChildren();
-    return;
-  }
-  const text = await api("review/diff?path=" + encodeURIComponent(path));
-  page.reviewing = path;
-  page.current = null;
-  $("viewtitle").textContent = `Review: ${c.kind} ${path}` + (c.from ? ` (from ${c.from})` : "");
-  $("viewactions").replaceChildren(
-    el("button", { className: "applyfile", textContent: "Apply file", onclick: () => resolve("apply", [path], [], path) }),
-    el("button", { className: "discardfile", textContent: "Discard file", onclick: () => resolve("discard", [path], [], path) }));
-  const body = el("div", { id: "reviewdiff" });
-  const conflict = review.conflicts.get(path);
-  const { head, hunks } = hunksOf(text);
-  const render = () => {
-    const kids = [el("div", { className: "difftabs" },
-      el("button", { textContent: "Unified", disabled: !review.sideBySide, onclick: () => { review.sideBySide = false; render(); } }),
-      el("button", { id: "sidebyside", textContent: "Side by side", disabled: review.sideBySide, onclick: () => { review.sideBySide = true; render(); } }))];
-    if (conflict) kids.push(conflictBox(conflict));
-    if (head) kids.push(el("pre", { className: "diff head", textContent: head }));
-    if (c.binary || !hunks.length) kids.push(el("p", { className: "muted", textContent: c.binary ? "a binary file: apply or discard it whole" : "no text change: apply or discard it whole" }));
-    hunks.forEach((h, i) => {
-      const n = i + 1;
-      kids.push(el("section", { className: "hunkbox", id: "hunk-" + n },
-        el("div", { className: "hunkbar" }, el("strong", { textContent: `Hunk ${n} of ${hunks.length}` }), " ",
-          el("button", { className: "applyhunk", textContent: "Apply hunk " + n, onclick: () => resolve("apply", [path], [n], `hunk ${n} of ${path}`) }),
-          el("button", { className: "discardhunk", textContent: "Discard hunk " + n, onclick: () => resolve("discard", [path], [n], `hunk ${n} of ${path}`) })),
-        review.sideBySide ? splitDiff(h) : unifiedDiff(h)));
-    });
-    body.replaceChildren(...kids);
-  };
-  render();
-  $("viewbody").replaceChildren(body);
-}
-
-function conflictBox(cf) {
-  return el("div", { className: "conflictbox", role: "alert" },
-    el("p", {}, el("strong", { textContent: "FILE_CHANGED: " }),
-      `${cf.path} was ${cf.what} on disk since the agent first read or wrote it, so it was not applied. ` +
-      "What is there now, against the pending version:"),
-    unifiedDiff(cf.diff));
-}
-
-// resolve applies or discards (action) the changes at paths, or only the given hunks.
-async function resolve(action, paths, hunks, what) {
-  if (paths[0] === "." && !confirm(`${action === "apply" ? "Apply" : "Discard"} ${what}?`)) return;
-  try {
-    const r = await api("review/" + action, { method: "POST", json: { paths, hunks } });
-    for (const d of r.resolved) review.conflicts.delete(d.path);
-    for (const cf of r.conflicts) review.conflicts.set(cf.path, cf);
-    if (r.conflicts.length) status(`${r.conflicts.length} conflict(s): ${r.conflicts.map((c) => c.path).join(", ")} changed on disk; not applied`, true);
-    else status(`${action === "apply" ? "applied" : "discarded"}: ${what}`);
-    review.key = ""; // show it all anew, conflicts included
-    await refreshReview();
-    if (r.resolved.length) await refreshTree();
-  } catch (e) { report(e); }
-}
-
-// pollReview keeps the list current: pending changes have no journal, so no feed tells.
-async function pollReview() {
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 1000));
-    if (document.visibilityState === "visible") await refreshReview().catch(() => {});
-  }
-}
-
 // --- search
 
 async function search(ev) {
@@ -736,27 +696,34 @@ function showInfo(info) {
 async function start() {
   if (!demo && !takeToken()) { showLogin(); return; }
   try {
+    // The tree's first page is asked for with the info, not after it: the first rows show
+    // one round trip after the page runs. (A refused token shows the token screen.)
+    $("login").hidden = true;
+    $("app").hidden = false;
+    const tree = refreshTree();
+    tree.catch(() => {}); // awaited below; a failure is reported there
     const info = await api("info");
     page.info = info;
     showInfo(info);
-    $("login").hidden = true;
-    $("app").hidden = false;
-    await refreshTree();
+    await tree;
     // A workspace without a journal (one under review: its changes are pending, not made)
     // has no feed, undo or checkpoints.
     $("historybox").hidden = !info.journaled;
     $("nohistory").hidden = info.journaled;
+    if (info.review) $("nohistory").textContent = "Under review no journal is kept: no undo or checkpoints here. The live feed shows the pending changes as they come.";
     if (info.journaled) {
       await refreshCheckpoints();
       follow();
     }
     $("reviewbox").hidden = !info.review;
+    $("livebox").hidden = !info.review;
     if (info.review) {
       await refreshReview();
       pollReview();
     }
     await refreshSystem();
     page.ready = true;
+    highlighter(); // the viewer's highlighting, fetched now that the page is up
   } catch (e) {
     page.error = e.message;
     report(e);
@@ -786,3 +753,6 @@ window.addEventListener("hashchange", () => {
   if (takeToken()) location.reload();
 });
 start();
+
+// For review.js.
+export { $, api, el, markTree, page, refreshInfoSoon, refreshTree, report, setOpen, status, treeItem, when, who };
