@@ -112,6 +112,11 @@ type Options struct {
 	// root. Each session works on it as its own actor.
 	Memories *llmfs.Workspace
 
+	// Ask names the destructive operations to confirm with the person through the
+	// client's elicitation before they run: [AskDelete], [AskMove], [AskApply] (ask.go).
+	// A declined, cancelled or impossible confirmation fails with PERMISSION_DENIED.
+	Ask []string
+
 	// Stateless says the server serves stateless requests only (as package fleet's
 	// do): a session lasts one request, so nothing is held for its lifetime, and
 	// resources/subscribe, which would end with its request, is refused.
@@ -137,6 +142,10 @@ type server struct {
 	srv              *mcp.Server
 	watches          watches
 	stateless        bool
+	ask              map[string]bool // the operations to confirm ([Options.Ask])
+
+	// writeMu holds a resource write's ifMatch check and its write together.
+	writeMu sync.Mutex
 
 	// handlers are the tool handlers given to the go-sdk, by tool name, for
 	// [ServeStdio] to call without it. Written only in New.
@@ -216,7 +225,12 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	ask, err := askSet(o.Ask)
+	if err != nil {
+		return nil, err
+	}
 	s := &server{
+		ask:              ask,
 		roots:            append([]*llmfs.Workspace{ws}, o.Roots...),
 		dialect:          o.Dialect,
 		history:          o.HistoryTools,
@@ -247,9 +261,14 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 			Tools:     &mcp.ToolCapabilities{},
 			Resources: &mcp.ResourceCapabilities{Subscribe: true, ListChanged: true},
 			Prompts:   &mcp.PromptCapabilities{},
+			// Resource writes (resourcewrite.go), experimental: their names may change.
+			Experimental: map[string]any{ResourceWriteCapability: map[string]any{"etag": "sha256"}},
 		},
 	})
 	s.addResources(srv)
+	if err := s.addResourceWrites(srv); err != nil {
+		return nil, err
+	}
 	srv.AddReceivingMiddleware(s.rootsChangedMiddleware, s.listenMiddleware)
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
@@ -271,17 +290,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", d.Name, err)
 		}
-		handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return s.withProgress(ctx, req, func() *mcp.CallToolResult {
-				out, err := s.call(ctx, req, d.Name, keys)
-				if err != nil && ctx.Err() != nil {
-					// notifications/cancelled (or the session's end) cancelled ctx, and
-					// the work stopped: say so rather than how it broke off.
-					err = &llmfs.Error{Code: llmfs.CodeIO, Msg: "the call was cancelled", Err: err}
-				}
-				return result(out, err)
-			}), nil
-		}
+		handler := s.toolHandler(d.Name, keys)
 		s.handlers[d.Name] = handler
 		srv.AddTool(&mcp.Tool{
 			Name:         d.Name,
@@ -292,6 +301,27 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 		}, handler)
 	}
 	return &Server{mcp: srv, state: s, sessionful: s.needsSessions()}, nil
+}
+
+// toolHandler returns the handler of the tool name, whose path parameters are keys: it
+// asks first if [Options.Ask] names its operation, and reports progress while it runs.
+func (s *server) toolHandler(name string, keys []string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if op, ok := askKinds[name]; ok && s.ask[op] {
+			if res := s.askTool(ctx, req, op); res != nil {
+				return res, nil
+			}
+		}
+		return s.withProgress(ctx, req, func() *mcp.CallToolResult {
+			out, err := s.call(ctx, req, name, keys)
+			if err != nil && ctx.Err() != nil {
+				// notifications/cancelled (or the session's end) cancelled ctx, and
+				// the work stopped: say so rather than how it broke off.
+				err = &llmfs.Error{Code: llmfs.CodeIO, Msg: "the call was cancelled", Err: err}
+			}
+			return result(out, err)
+		}), nil
+	}
 }
 
 // needsSessions reports whether the server keeps per-client state that a stateless

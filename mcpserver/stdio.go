@@ -219,6 +219,7 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			continue
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok {
+			liftListDir(req)
 			if sc := c.calls.Load(); sc != nil {
 				switch req.Method {
 				case "notifications/cancelled":

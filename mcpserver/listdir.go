@@ -1,0 +1,57 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// A resources/list that names a uri lists that one directory (SEP-2093). The go-sdk reads
+// resources/list params without a uri, so llmfs's transports (stdio and HTTP) send such
+// a request to the method [methodListDir] instead, before the go-sdk reads it.
+
+// liftListDir renames req to [methodListDir] if it is a resources/list with a uri.
+func liftListDir(req *jsonrpc.Request) {
+	if req.Method == "resources/list" && hasURI(req.Params) {
+		req.Method = methodListDir
+	}
+}
+
+// hasURI reports whether params hold a non-empty "uri".
+func hasURI(params json.RawMessage) bool {
+	if !bytes.Contains(params, []byte(`"uri"`)) {
+		return false
+	}
+	var p struct {
+		URI string `json:"uri"`
+	}
+	return json.Unmarshal(params, &p) == nil && p.URI != ""
+}
+
+// liftListDirHTTP is liftListDir for the body of the HTTP request r, which holds at most
+// max bytes (a longer one is left to the go-sdk to refuse).
+func liftListDirHTTP(r *http.Request, max int64) *http.Request {
+	if r.Method != http.MethodPost || r.Body == nil {
+		return r
+	}
+	head, err := io.ReadAll(io.LimitReader(r.Body, max+1))
+	rest := io.MultiReader(bytes.NewReader(head), r.Body)
+	if err == nil && int64(len(head)) <= max && bytes.Contains(head, []byte(`"resources/list"`)) {
+		var msg map[string]json.RawMessage
+		if json.Unmarshal(head, &msg) == nil && string(msg["method"]) == `"resources/list"` && hasURI(msg["params"]) {
+			msg["method"] = json.RawMessage(`"` + methodListDir + `"`)
+			if b, err := json.Marshal(msg); err == nil {
+				rest = bytes.NewReader(b)
+				r.ContentLength = int64(len(b))
+			}
+		}
+	}
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{rest, r.Body}
+	return r
+}
