@@ -46,6 +46,10 @@ func liftListDirHTTP(r *http.Request, max int64) *http.Request {
 			if b, err := json.Marshal(msg); err == nil {
 				rest = bytes.NewReader(b)
 				r.ContentLength = int64(len(b))
+				// 2026-07-28 checks that the Mcp-Method header names the body's method.
+				if r.Header.Get("Mcp-Method") == "resources/list" {
+					r.Header.Set("Mcp-Method", methodListDir)
+				}
 			}
 		}
 	}

@@ -48,14 +48,24 @@ func stdioRPC(t *testing.T, caps string, args ...string) (rpcFunc, map[string]an
 }
 
 // httpRPC starts `llmfs serve args...`, initializes a 2025-11-25 session over
-// streamable HTTP, and returns a raw JSON-RPC caller and the initialize result.
-func httpRPC(t *testing.T, args ...string) (rpcFunc, map[string]any) {
+// streamable HTTP (or, for version 2026-07-28, sends stateless requests and asks
+// server/discover), and returns a raw JSON-RPC caller and the initialize (discover)
+// result.
+func httpRPC(t *testing.T, version string, args ...string) (rpcFunc, map[string]any) {
 	t.Helper()
 	s := startServe(t, args...)
 	session, id := "", 0
 	call := func(method string, params any) (map[string]any, map[string]any) {
 		t.Helper()
 		id++
+		if version >= "2026-07-28" {
+			p, _ := params.(map[string]any)
+			if p == nil {
+				p = map[string]any{}
+			}
+			p["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": map[string]any{}}
+			params = p
+		}
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 		req, _ := http.NewRequest("POST", s.url, strings.NewReader(string(b)))
 		req.Header.Set("Content-Type", "application/json")
@@ -63,7 +73,17 @@ func httpRPC(t *testing.T, args ...string) (rpcFunc, map[string]any) {
 		req.Header.Set("Authorization", "Bearer "+s.token)
 		if session != "" {
 			req.Header.Set("Mcp-Session-Id", session)
-			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		}
+		if session != "" || version >= "2026-07-28" {
+			req.Header.Set("Mcp-Protocol-Version", version)
+			req.Header.Set("Mcp-Method", method)
+			if p, _ := params.(map[string]any); p != nil {
+				if name, ok := p["name"].(string); ok && method == "tools/call" {
+					req.Header.Set("Mcp-Name", name)
+				} else if uri, ok := p["uri"].(string); ok && method == "resources/read" {
+					req.Header.Set("Mcp-Name", uri)
+				}
+			}
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -87,11 +107,17 @@ func httpRPC(t *testing.T, args ...string) (rpcFunc, map[string]any) {
 		t.Fatalf("%s: no answer (HTTP %d)", method, resp.StatusCode)
 		return nil, nil
 	}
-	init, e := call("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "raw", "version": "0"}})
+	if version >= "2026-07-28" {
+		init, e := call("server/discover", nil)
+		if e != nil {
+			t.Fatalf("server/discover: %v", e)
+		}
+		return call, init
+	}
+	init, e := call("initialize", map[string]any{"protocolVersion": version, "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "raw", "version": "0"}})
 	if e != nil {
 		t.Fatalf("initialize: %v", e)
 	}
-	call("ping", nil) // the session is live (notifications/initialized is not needed for calls)
 	return call, init
 }
 
@@ -120,7 +146,7 @@ func mustFile(t *testing.T, name, want string) {
 // Issue 39.3: resource writes, over stdio and HTTP, with good and stale ifMatch values,
 // a denied path, and every write journaled as the session's.
 func TestResourceWrites(t *testing.T) {
-	for _, transport := range []string{"stdio", "http"} {
+	for _, transport := range []string{"stdio", "http", "http-2026-07-28"} {
 		t.Run(transport, func(t *testing.T) {
 			dir := tempDir(t)
 			writeFile(t, filepath.Join(dir, "sub", "b.txt"), "b\n")
@@ -130,7 +156,11 @@ func TestResourceWrites(t *testing.T) {
 			if transport == "stdio" {
 				call, init = stdioRPC(t, `{}`, args...)
 			} else {
-				call, init = httpRPC(t, args...)
+				version := strings.TrimPrefix(transport, "http-")
+				if version == "http" {
+					version = "2025-11-25"
+				}
+				call, init = httpRPC(t, version, args...)
 			}
 			exerciseResourceWrites(t, call, init, dir)
 		})
