@@ -25,22 +25,26 @@ import (
 const (
 	AskDelete = "delete" // file_delete, resources/delete
 	AskMove   = "move"   // file_move
-	AskApply  = "apply"  // review_apply, on the reviewer's server
+	AskApply  = "apply"  // review_apply, on the reviewer's server ([NewReviewer])
 )
 
 // askInputID is the id of the confirmation among a call's input requests.
 const askInputID = "io.github.llmfs/confirm"
 
-// askKinds are the operations of the tools that [Options.Ask] can guard, by tool name.
+// askKinds are the operations of the file tools that [Options.Ask] can guard, by tool
+// name. review_apply ([AskApply]) is the reviewer's, which asks with [askPolicy.tool].
 var askKinds = map[string]string{
-	"file_delete":  AskDelete,
-	"file_move":    AskMove,
-	"review_apply": AskApply,
+	"file_delete": AskDelete,
+	"file_move":   AskMove,
 }
 
+// askPolicy is the set of operations [Options.Ask] names. A server made by [New] keeps
+// one; so can any other face (the reviewer's review_apply), asking with its tool method.
+type askPolicy map[string]bool
+
 // askSet checks the operations of [Options.Ask] and returns them as a set.
-func askSet(ops []string) (map[string]bool, error) {
-	set := map[string]bool{}
+func askSet(ops []string) (askPolicy, error) {
+	set := askPolicy{}
 	for _, op := range ops {
 		if !slices.Contains([]string{AskDelete, AskMove, AskApply}, op) {
 			return nil, fmt.Errorf("ask: unknown operation %q (want delete, move or apply)", op)
@@ -83,8 +87,8 @@ func accepted(res *mcp.ElicitResult, message string) error {
 // confirm asks the person of session ss, through an elicitation request, whether the
 // operation op described by message may run, if [Options.Ask] names op; caps are the
 // client's capabilities (nil: the session's).
-func (s *server) confirm(ctx context.Context, ss *mcp.ServerSession, caps *mcp.ClientCapabilities, op, message string) error {
-	if !s.ask[op] {
+func (a askPolicy) confirm(ctx context.Context, ss *mcp.ServerSession, caps *mcp.ClientCapabilities, op, message string) error {
+	if !a[op] {
 		return nil
 	}
 	if caps == nil && ss != nil {
@@ -102,11 +106,14 @@ func (s *server) confirm(ctx context.Context, ss *mcp.ServerSession, caps *mcp.C
 	return accepted(res, message)
 }
 
-// askTool confirms the tool call req of the operation op before it runs. It returns
-// nil to run the call, or the result to answer with instead: a refusal, or, for a
-// client of 2026-07-28, the input request whose answer comes with the call again.
-func (s *server) askTool(ctx context.Context, req *mcp.CallToolRequest, op string) *mcp.CallToolResult {
-	message := askMessage(req.Params.Name, req.Params.Arguments)
+// tool confirms the tool call req of the operation op, described by message, before it
+// runs, if the policy names op. It returns nil to run the call, or the result to answer
+// with instead: a refusal, or, for a client of 2026-07-28, the input request whose
+// answer comes with the call again.
+func (a askPolicy) tool(ctx context.Context, req *mcp.CallToolRequest, op, message string) *mcp.CallToolResult {
+	if !a[op] {
+		return nil
+	}
 	state := "confirm:" + store.Hash([]byte(req.Params.Name+"\x00"+string(req.Params.Arguments)))
 	if ans, ok := req.Params.InputResponses[askInputID].(*mcp.ElicitResult); ok && req.Params.RequestState == state {
 		if err := accepted(ans, message); err != nil {
@@ -123,7 +130,7 @@ func (s *server) askTool(ctx context.Context, req *mcp.CallToolRequest, op strin
 			RequestState:  state,
 		}
 	}
-	if err := s.confirm(ctx, req.Session, req.ClientCapabilities(), op, message); err != nil {
+	if err := a.confirm(ctx, req.Session, req.ClientCapabilities(), op, message); err != nil {
 		return result(nil, err)
 	}
 	return nil

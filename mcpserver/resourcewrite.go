@@ -178,7 +178,7 @@ func (s *server) deleteResource(ctx context.Context, ss *mcp.ServerSession, p *R
 	if err != nil {
 		return nil, codedRPCError(p.URI, err)
 	}
-	if err := s.confirm(ctx, ss, nil, AskDelete, "delete "+fp+"?"); err != nil {
+	if err := s.ask.confirm(ctx, ss, nil, AskDelete, "delete "+fp+"?"); err != nil {
 		return nil, codedRPCError(p.URI, err)
 	}
 	s.writeMu.Lock()

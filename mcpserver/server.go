@@ -142,7 +142,7 @@ type server struct {
 	srv              *mcp.Server
 	watches          watches
 	stateless        bool
-	ask              map[string]bool // the operations to confirm ([Options.Ask])
+	ask              askPolicy // the operations to confirm ([Options.Ask])
 
 	// writeMu holds a resource write's ifMatch check and its write together.
 	writeMu sync.Mutex
@@ -307,8 +307,8 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 // asks first if [Options.Ask] names its operation, and reports progress while it runs.
 func (s *server) toolHandler(name string, keys []string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if op, ok := askKinds[name]; ok && s.ask[op] {
-			if res := s.askTool(ctx, req, op); res != nil {
+		if op, ok := askKinds[name]; ok {
+			if res := s.ask.tool(ctx, req, op, askMessage(name, req.Params.Arguments)); res != nil {
 				return res, nil
 			}
 		}
