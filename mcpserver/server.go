@@ -116,6 +116,10 @@ type Options struct {
 	// client's elicitation before they run: [AskDelete], [AskMove], [AskApply] (ask.go).
 	// A declined, cancelled or impossible confirmation fails with PERMISSION_DENIED.
 	Ask []string
+	// TaskAfter is how long a tools/call of a client that declares the tasks extension
+	// (2026-07-28, [TasksExtension]) runs before it is answered as a task, which the
+	// client then polls (tasks.go). Default [DefaultTaskAfter]; negative: never.
+	TaskAfter time.Duration
 
 	// Stateless says the server serves stateless requests only (as package fleet's
 	// do): a session lasts one request, so nothing is held for its lifetime, and
@@ -142,7 +146,9 @@ type server struct {
 	srv              *mcp.Server
 	watches          watches
 	stateless        bool
-	ask              askPolicy // the operations to confirm ([Options.Ask])
+	ask              askPolicy     // the operations to confirm ([Options.Ask])
+	taskAfter        time.Duration // see [Options.TaskAfter]; 0: never
+	tasks            tasks
 
 	// writeMu holds a resource write's ifMatch check and its write together.
 	writeMu sync.Mutex
@@ -188,12 +194,9 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ServerS
 	return s.mcp.Connect(ctx, t, opts)
 }
 
-// New returns an MCP server for ws, with the tools of opts.Dialect that ws's mode allows.
-func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
-	if opts == nil {
-		opts = &Options{}
-	}
-	o := *opts
+// withDefaults returns a copy of o with its defaults filled in, and a negative interval
+// ("never") as 0.
+func (o Options) withDefaults() Options {
 	if o.Dialect == "" {
 		o.Dialect = tools.Agentool
 	}
@@ -216,11 +219,26 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 		o.PollInterval = DefaultPollInterval
 	}
 	switch {
+	case o.TaskAfter == 0:
+		o.TaskAfter = DefaultTaskAfter
+	case o.TaskAfter < 0:
+		o.TaskAfter = 0
+	}
+	switch {
 	case o.ProgressInterval == 0:
 		o.ProgressInterval = DefaultProgressInterval
 	case o.ProgressInterval < 0:
 		o.ProgressInterval = 0
 	}
+	return o
+}
+
+// New returns an MCP server for ws, with the tools of opts.Dialect that ws's mode allows.
+func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	o := opts.withDefaults()
 	defs, err := tools.DefinitionsFor(o.Dialect, ws.Mode(), &tools.Options{History: o.HistoryTools})
 	if err != nil {
 		return nil, err
@@ -231,6 +249,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 	}
 	s := &server{
 		ask:              ask,
+		taskAfter:        o.TaskAfter,
 		roots:            append([]*llmfs.Workspace{ws}, o.Roots...),
 		dialect:          o.Dialect,
 		history:          o.HistoryTools,
@@ -263,13 +282,21 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 			Prompts:   &mcp.PromptCapabilities{},
 			// Resource writes (resourcewrite.go), experimental: their names may change.
 			Experimental: map[string]any{ResourceWriteCapability: map[string]any{"etag": "sha256"}},
+			// Long calls as tasks (tasks.go), for the clients that declare the extension.
+			Extensions: s.extensions(),
 		},
 	})
 	s.addResources(srv)
 	if err := s.addResourceWrites(srv); err != nil {
 		return nil, err
 	}
+	if err := s.addTasks(srv); err != nil {
+		return nil, err
+	}
 	srv.AddReceivingMiddleware(s.rootsChangedMiddleware, s.listenMiddleware)
+	if s.taskAfter > 0 {
+		srv.AddReceivingMiddleware(s.tasksMiddleware)
+	}
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
 	all, err := tools.DefinitionsFor(o.Dialect, llmfs.Full, &tools.Options{History: o.HistoryTools})
@@ -301,6 +328,15 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 		}, handler)
 	}
 	return &Server{mcp: srv, state: s, sessionful: s.needsSessions()}, nil
+}
+
+// extensions are the extensions the server declares: tasks, unless [Options.TaskAfter]
+// is negative.
+func (s *server) extensions() map[string]any {
+	if s.taskAfter <= 0 {
+		return nil
+	}
+	return map[string]any{TasksExtension: map[string]any{}}
 }
 
 // toolHandler returns the handler of the tool name, whose path parameters are keys: it
