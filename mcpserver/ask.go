@@ -31,11 +31,16 @@ const (
 // askInputID is the id of the confirmation among a call's input requests.
 const askInputID = "io.github.llmfs/confirm"
 
-// askKinds are the operations of the file tools that [Options.Ask] can guard, by tool
-// name. review_apply ([AskApply]) is the reviewer's, which asks with [askPolicy.tool].
-var askKinds = map[string]string{
-	"file_delete": AskDelete,
-	"file_move":   AskMove,
+// askKind returns the operation of the file tool name that [Options.Ask] can guard, if
+// any. review_apply ([AskApply]) is the reviewer's, which asks with [askPolicy.tool].
+func askKind(name string) (string, bool) {
+	switch name {
+	case "file_delete":
+		return AskDelete, true
+	case "file_move":
+		return AskMove, true
+	}
+	return "", false
 }
 
 // askPolicy is the set of operations [Options.Ask] names. A server made by [New] keeps
@@ -56,11 +61,13 @@ func askSet(ops []string) (askPolicy, error) {
 
 // confirmSchema is the form of a confirmation: one boolean, on by default, so that a
 // client showing the form needs only its accept button.
-var confirmSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"confirm": map[string]any{"type": "boolean", "title": "Confirm", "default": true},
-	},
+func confirmSchema() map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"confirm": map[string]any{"type": "boolean", "title": "Confirm", "default": true},
+		},
+	}
 }
 
 // refusal is the error of an operation the person did not confirm.
@@ -99,7 +106,7 @@ func (a askPolicy) confirm(ctx context.Context, ss *mcp.ServerSession, caps *mcp
 	if ss == nil || caps == nil || caps.Elicitation == nil {
 		return refusal(message, "the server asks before this operation, and the client cannot ask the person (no elicitation capability)")
 	}
-	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: message, RequestedSchema: confirmSchema})
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: message, RequestedSchema: confirmSchema()})
 	if err != nil {
 		return refusal(message, "the person could not be asked: "+err.Error())
 	}
@@ -126,7 +133,7 @@ func (a askPolicy) tool(ctx context.Context, req *mcp.CallToolRequest, op, messa
 			return result(nil, refusal(message, "the server asks before this operation, and the client cannot ask the person (no elicitation capability)"))
 		}
 		return &mcp.CallToolResult{
-			InputRequests: mcp.InputRequestMap{askInputID: &mcp.ElicitParams{Message: message, RequestedSchema: confirmSchema}},
+			InputRequests: mcp.InputRequestMap{askInputID: &mcp.ElicitParams{Message: message, RequestedSchema: confirmSchema()}},
 			RequestState:  state,
 		}
 	}

@@ -343,7 +343,7 @@ func (s *server) extensions() map[string]any {
 // asks first if [Options.Ask] names its operation, and reports progress while it runs.
 func (s *server) toolHandler(name string, keys []string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if op, ok := askKinds[name]; ok {
+		if op, ok := askKind(name); ok {
 			if res := s.ask.tool(ctx, req, op, askMessage(name, req.Params.Arguments)); res != nil {
 				return res, nil
 			}
