@@ -297,12 +297,18 @@ func (s *server) listDir(ctx context.Context, ss *mcp.ServerSession, p *Resource
 }
 
 // codedRPCError is err as a JSON-RPC error: resource-not-found for a missing file, else
-// invalid-params; its message starts with the llmfs code, and its data holds
-// {"code", "message"}, as a failed tool call's _meta does.
+// invalid-params whose message starts with the llmfs code; its data holds {"code",
+// "message"} (besides the uri of a missing one), as a failed tool call's _meta does.
 func codedRPCError(uri string, err error) error {
 	e := resourceError(uri, err)
-	if je, ok := e.(*jsonrpc.Error); ok && je.Code == jsonrpc.CodeInvalidParams {
-		je.Data, _ = json.Marshal(tools.ErrorOf(err))
+	je, ok := e.(*jsonrpc.Error)
+	if !ok {
+		return e
 	}
-	return e
+	data := map[string]any{}
+	_ = json.Unmarshal(je.Data, &data) // the uri of resource-not-found, if any
+	o := tools.ErrorOf(err)
+	data["code"], data["message"] = o.Code, o.Message
+	je.Data, _ = json.Marshal(data)
+	return je
 }

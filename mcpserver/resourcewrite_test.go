@@ -209,6 +209,12 @@ func exerciseResourceWrites(t *testing.T, call rpcFunc, init map[string]any, dir
 	if e != nil || res["etag"] != etagOf("two\x00") || res["size"] != 4.0 || res["lastModified"] == nil || res["text"] != nil || res["blob"] != nil {
 		t.Errorf("metadata: %v, %v", res, e)
 	}
+	if _, e = call("resources/metadata", map[string]any{"uri": uri + ".missing"}); errCode(e) != "FILE_NOT_FOUND" {
+		t.Errorf("metadata of a missing file: %v", e)
+	}
+	if _, e = call("resources/update", map[string]any{"uri": uri + ".missing", "text": "x", "ifMatch": etagOf("")}); errCode(e) != "FILE_NOT_FOUND" {
+		t.Errorf("update of a missing file with ifMatch: %v", e)
+	}
 	res, e = call("resources/metadata", map[string]any{"uri": fileURI(filepath.Join(dir, "sub"))})
 	if e != nil || res["mimeType"] != "inode/directory" || res["etag"] != nil {
 		t.Errorf("metadata of a directory: %v, %v", res, e)
