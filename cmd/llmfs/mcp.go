@@ -32,9 +32,9 @@ of the input the calls already read still answer. The log goes to standard error
 --reviewer serves, instead of the file tools, the review tools over the changes pending under
 --review for the root (review_list, review_diff, review_apply, review_discard): for the person
 or program that reviews, never for the agent under review.
---ask delete,move,apply confirms those operations with the person through the client's
+--ask delete,move confirms those operations with the person through the client's
 elicitation before they run ("delete src/a.go?"); declined, cancelled, or a client that
-cannot ask: the call fails with PERMISSION_DENIED and nothing is changed.`,
+cannot ask: the call fails with PERMISSION_DENIED and nothing is changed. See docs/mcp.md.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
 		f.register(fs, &e.ws)
