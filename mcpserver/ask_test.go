@@ -113,6 +113,24 @@ func TestAskFlag(t *testing.T) {
 		t.Error("a.txt is still there")
 	}
 
+	// Over HTTP: a session's elicitation/create (2025-11-25), a stateless request's input
+	// request (2026-07-28).
+	s := startServe(t, "--root", dir, "--ask", "delete")
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		writeFile(t, filepath.Join(dir, "h.txt"), "h\n")
+		decline := &asker{action: "decline"}
+		fails(t, s.connect(t, decline.client(version)), "file_delete", `{"path":"h.txt"}`, "PERMISSION_DENIED")
+		mustFile(t, filepath.Join(dir, "h.txt"), "h\n")
+		accept := &asker{action: "accept"}
+		ok(t, s.connect(t, accept.client(version)), "file_delete", `{"path":"h.txt"}`)
+		if decline.questions() != "delete h.txt?" || accept.questions() != "delete h.txt?" {
+			t.Errorf("%s: asked %q and %q", version, decline.questions(), accept.questions())
+		}
+		if _, err := os.Stat(filepath.Join(dir, "h.txt")); err == nil {
+			t.Errorf("%s: h.txt is still there", version)
+		}
+	}
+
 	if _, err := mcpserver.New(openWS(t, dir, llmfs.Options{}), &mcpserver.Options{Ask: []string{"format"}}); err == nil {
 		t.Error("Ask format: no error")
 	}
