@@ -276,6 +276,15 @@ func TestResourceWritesModeAndReview(t *testing.T) {
 	}
 	mustFile(t, filepath.Join(dir, "a.txt"), "one\n")
 
+	// Under read-before-edit, an etag vouches as a read does.
+	call, _ = stdioRPC(t, `{}`, "--root", dir, "--require-read")
+	if _, e := call("resources/update", map[string]any{"uri": uri, "text": "x"}); errCode(e) != "FILE_NOT_READ" {
+		t.Errorf("require-read update without ifMatch: %v", e)
+	}
+	if _, e := call("resources/update", map[string]any{"uri": uri, "text": "one\n", "ifMatch": etagOf("one\n")}); e != nil {
+		t.Errorf("require-read update with ifMatch: %v", e)
+	}
+
 	call, _ = stdioRPC(t, `{}`, "--root", dir, "--review")
 	if _, e := call("resources/update", map[string]any{"uri": uri, "text": "two\n", "ifMatch": etagOf("one\n")}); e != nil {
 		t.Fatalf("update under review: %v", e)
