@@ -81,7 +81,14 @@ func (ts *tasks) start(cancel context.CancelFunc) *task {
 	return t
 }
 
-func (ts *tasks) get(id string) (*task, error) {
+// get returns the task id asked for by a request whose params are p: of a client that
+// declares the extension (else -32021, as the extension asks).
+func (ts *tasks) get(p *TaskIDParams) (*task, error) {
+	if !metaDeclaresTasks(p.Meta) {
+		return nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: "Missing required client capability",
+			Data: json.RawMessage(`{"requiredCapabilities":{"extensions":{"` + TasksExtension + `":{}}}}`)}
+	}
+	id := p.TaskID
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if t := ts.m[id]; t != nil {
@@ -165,6 +172,15 @@ func declaresTasks(req *mcp.CallToolRequest) bool {
 	return ok
 }
 
+// metaDeclaresTasks reports whether a request's _meta declares the tasks extension
+// among the client's capabilities.
+func metaDeclaresTasks(meta mcp.Meta) bool {
+	caps, _ := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
+	exts, _ := caps["extensions"].(map[string]any)
+	_, ok := exts[TasksExtension]
+	return ok
+}
+
 // tasksMiddleware runs the tools/call of a client that declares the tasks extension as a
 // task once it has run [Options.TaskAfter].
 func (s *server) tasksMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -221,7 +237,7 @@ type taskAck struct {
 func (s *server) addTasks(srv *mcp.Server) error {
 	return errors.Join(
 		mcp.AddReceivingCustomMethod(srv, "tasks/get", func(_ context.Context, _ *mcp.ServerSession, p *TaskIDParams) (*taskState, error) {
-			t, err := s.tasks.get(p.TaskID)
+			t, err := s.tasks.get(p)
 			if err != nil {
 				return nil, err
 			}
@@ -230,13 +246,13 @@ func (s *server) addTasks(srv *mcp.Server) error {
 		// llmfs's tasks never wait for input: an update of a known task is acknowledged
 		// and ignored, as the extension asks of responses to no outstanding request.
 		mcp.AddReceivingCustomMethod(srv, "tasks/update", func(_ context.Context, _ *mcp.ServerSession, p *TaskIDParams) (*taskAck, error) {
-			if _, err := s.tasks.get(p.TaskID); err != nil {
+			if _, err := s.tasks.get(p); err != nil {
 				return nil, err
 			}
 			return &taskAck{ResultType: "complete"}, nil
 		}),
 		mcp.AddReceivingCustomMethod(srv, "tasks/cancel", func(_ context.Context, _ *mcp.ServerSession, p *TaskIDParams) (*taskAck, error) {
-			t, err := s.tasks.get(p.TaskID)
+			t, err := s.tasks.get(p)
 			if err != nil {
 				return nil, err
 			}

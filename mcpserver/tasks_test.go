@@ -154,8 +154,11 @@ func TestLongCallAsTask(t *testing.T) {
 		t.Errorf("tasks/update: %v", e)
 	}
 
-	// A client without the extension: the result itself.
+	// A client without the extension: the result itself, and no tasks.
 	plain := pipeRPC(t, srv)
+	if _, e = plain("tasks/get", map[string]any{"taskId": id}); e == nil || e["code"] != -32021.0 {
+		t.Errorf("tasks/get without the extension: %v", e)
+	}
 	res, e = plain("tools/call", map[string]any{"name": "file_grep", "arguments": args})
 	if e != nil || res["resultType"] != "complete" || res["structuredContent"] == nil {
 		t.Errorf("a client without the extension: %v, %v", fmtJSON(res), e)
