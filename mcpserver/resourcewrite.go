@@ -108,6 +108,9 @@ func (s *server) addResourceWrites(srv *mcp.Server) error {
 		mcp.AddReceivingCustomMethod(srv, methodResourceDelete, s.deleteResource),
 		mcp.AddReceivingCustomMethod(srv, methodResourceMetadata, s.resourceMetadata),
 		mcp.AddReceivingCustomMethod(srv, methodListDir, s.listDir),
+		// SEP-2640's name for the same listing, which the Working Group chose over a uri
+		// on resources/list.
+		mcp.AddReceivingCustomMethod(srv, "resources/directory/read", s.listDir),
 	} {
 		if err != nil {
 			return err

@@ -223,6 +223,10 @@ func exerciseResourceWrites(t *testing.T, call rpcFunc, init map[string]any, dir
 	if got := fmt.Sprint(res["resources"]); e != nil || !strings.Contains(got, "a.txt") || !strings.Contains(got, "inode/directory") || strings.Contains(got, "b.txt") {
 		t.Errorf("list of one directory: %v, %v", res, e)
 	}
+	res, e = call("resources/directory/read", map[string]any{"uri": fileURI(dir)})
+	if got := fmt.Sprint(res["resources"]); e != nil || !strings.Contains(got, "a.txt") || !strings.Contains(got, "inode/directory") {
+		t.Errorf("resources/directory/read: %v, %v", res, e)
+	}
 	res, e = call("resources/list", map[string]any{})
 	if got := fmt.Sprint(res["resources"]); e != nil || !strings.Contains(got, "b.txt") {
 		t.Errorf("list of everything: %v, %v", res, e)
