@@ -225,10 +225,14 @@ func (s *server) resourceMetadata(ctx context.Context, ss *mcp.ServerSession, p 
 	st := statOf(p.URI, fp, e)
 	if e.Type != llmfs.TypeDirectory {
 		b, err := ws.ReadFile(ctx, fp, DefaultMaxResourceBytes)
-		if err != nil {
+		switch {
+		case llmfs.CodeOf(err) == llmfs.CodeFileTooLarge:
+			// Too large to hash: the stat without an etag.
+		case err != nil:
 			return nil, codedRPCError(p.URI, err)
+		default:
+			st.Etag, st.Size, st.MIMEType = store.Hash(b), int64(len(b)), mimeType(fp, b)
 		}
-		st.Etag, st.Size, st.MIMEType = store.Hash(b), int64(len(b)), mimeType(fp, b)
 	}
 	return st, nil
 }

@@ -279,6 +279,13 @@ func TestResourceWritesModeAndReview(t *testing.T) {
 		t.Errorf("read-only metadata: %v, %v", res, e)
 	}
 	mustFile(t, filepath.Join(dir, "a.txt"), "one\n")
+	// A file too large to hash: its stat without an etag.
+	if err := os.WriteFile(filepath.Join(dir, "big.bin"), make([]byte, 16<<20+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res, e := call("resources/metadata", map[string]any{"uri": fileURI(filepath.Join(dir, "big.bin"))}); e != nil || res["etag"] != nil || res["size"] != float64(16<<20+1) {
+		t.Errorf("metadata of a large file: %v, %v", res, e)
+	}
 
 	// Under read-before-edit, an etag vouches as a read does.
 	call, _ = stdioRPC(t, `{}`, "--root", dir, "--require-read")
