@@ -31,10 +31,14 @@ func hasURI(params json.RawMessage) bool {
 	return json.Unmarshal(params, &p) == nil && p.URI != ""
 }
 
+// maxListBody is the largest body liftListDirHTTP looks into: a resources/list is small,
+// and a large write is not read twice.
+const maxListBody = 64 << 10
+
 // liftListDirHTTP is liftListDir for the body of the HTTP request r, which holds at most
 // max bytes (a longer one is left to the go-sdk to refuse).
 func liftListDirHTTP(r *http.Request, max int64) *http.Request {
-	if r.Method != http.MethodPost || r.Body == nil {
+	if r.Method != http.MethodPost || r.Body == nil || r.ContentLength < 0 || r.ContentLength > maxListBody {
 		return r
 	}
 	head, err := io.ReadAll(io.LimitReader(r.Body, max+1))
