@@ -241,6 +241,7 @@ func (h *httpHandler) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		defer h.budget.Release(cost)
 	}
+	r = liftListDirHTTP(r, h.maxBody)
 	if h.stateless != nil && r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
 		h.stateless.ServeHTTP(w, r)
 		return

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/store"
 	"github.com/llmfs/llmfs/tools"
 )
 
@@ -121,13 +122,16 @@ func (s *server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	if err != nil {
 		return nil, resourceError(uri, err)
 	}
-	c := &mcp.ResourceContents{URI: uri, MIMEType: mimeType(p, b)}
+	// The etag, for a resource write's ifMatch (resourcewrite.go): on the contents, and
+	// on the result, where a client that reads only _meta of results finds it.
+	etag := mcp.Meta{"etag": store.Hash(b)}
+	c := &mcp.ResourceContents{URI: uri, MIMEType: mimeType(p, b), Meta: etag}
 	if isText(b) {
 		c.Text = string(b)
 	} else {
 		c.Blob = b
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
+	return &mcp.ReadResourceResult{Meta: etag, Contents: []*mcp.ResourceContents{c}}, nil
 }
 
 // resourceError is a JSON-RPC error: resource-not-found for a missing file, else

@@ -112,6 +112,15 @@ type Options struct {
 	// root. Each session works on it as its own actor.
 	Memories *llmfs.Workspace
 
+	// Ask names the destructive operations to confirm with the person through the
+	// client's elicitation before they run: [AskDelete], [AskMove], [AskApply] (ask.go).
+	// A declined, cancelled or impossible confirmation fails with PERMISSION_DENIED.
+	Ask []string
+	// TaskAfter is how long a tools/call of a client that declares the tasks extension
+	// (2026-07-28, [TasksExtension]) runs before it is answered as a task, which the
+	// client then polls (tasks.go). Default [DefaultTaskAfter]; negative: never.
+	TaskAfter time.Duration
+
 	// Stateless says the server serves stateless requests only (as package fleet's
 	// do): a session lasts one request, so nothing is held for its lifetime, and
 	// resources/subscribe, which would end with its request, is refused.
@@ -137,6 +146,12 @@ type server struct {
 	srv              *mcp.Server
 	watches          watches
 	stateless        bool
+	ask              askPolicy     // the operations to confirm ([Options.Ask])
+	taskAfter        time.Duration // see [Options.TaskAfter]; 0: never
+	tasks            tasks
+
+	// writeMu holds a resource write's ifMatch check and its write together.
+	writeMu sync.Mutex
 
 	// handlers are the tool handlers given to the go-sdk, by tool name, for
 	// [ServeStdio] to call without it. Written only in New.
@@ -179,12 +194,9 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ServerS
 	return s.mcp.Connect(ctx, t, opts)
 }
 
-// New returns an MCP server for ws, with the tools of opts.Dialect that ws's mode allows.
-func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
-	if opts == nil {
-		opts = &Options{}
-	}
-	o := *opts
+// withDefaults returns a copy of o with its defaults filled in, and a negative interval
+// ("never") as 0.
+func (o Options) withDefaults() Options {
 	if o.Dialect == "" {
 		o.Dialect = tools.Agentool
 	}
@@ -207,16 +219,37 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 		o.PollInterval = DefaultPollInterval
 	}
 	switch {
+	case o.TaskAfter == 0:
+		o.TaskAfter = DefaultTaskAfter
+	case o.TaskAfter < 0:
+		o.TaskAfter = 0
+	}
+	switch {
 	case o.ProgressInterval == 0:
 		o.ProgressInterval = DefaultProgressInterval
 	case o.ProgressInterval < 0:
 		o.ProgressInterval = 0
 	}
+	return o
+}
+
+// New returns an MCP server for ws, with the tools of opts.Dialect that ws's mode allows.
+func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	o := opts.withDefaults()
 	defs, err := tools.DefinitionsFor(o.Dialect, ws.Mode(), &tools.Options{History: o.HistoryTools})
 	if err != nil {
 		return nil, err
 	}
+	ask, err := askSet(o.Ask)
+	if err != nil {
+		return nil, err
+	}
 	s := &server{
+		ask:              ask,
+		taskAfter:        o.TaskAfter,
 		roots:            append([]*llmfs.Workspace{ws}, o.Roots...),
 		dialect:          o.Dialect,
 		history:          o.HistoryTools,
@@ -247,10 +280,23 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 			Tools:     &mcp.ToolCapabilities{},
 			Resources: &mcp.ResourceCapabilities{Subscribe: true, ListChanged: true},
 			Prompts:   &mcp.PromptCapabilities{},
+			// Resource writes (resourcewrite.go), experimental: their names may change.
+			Experimental: map[string]any{ResourceWriteCapability: map[string]any{"etag": "sha256"}},
+			// Long calls as tasks (tasks.go), for the clients that declare the extension.
+			Extensions: s.extensions(),
 		},
 	})
 	s.addResources(srv)
+	if err := s.addResourceWrites(srv); err != nil {
+		return nil, err
+	}
+	if err := s.addTasks(srv); err != nil {
+		return nil, err
+	}
 	srv.AddReceivingMiddleware(s.rootsChangedMiddleware, s.listenMiddleware)
+	if s.taskAfter > 0 {
+		srv.AddReceivingMiddleware(s.tasksMiddleware)
+	}
 	// A tool the mode hides is not listed, but a call of it gets the PERMISSION_DENIED
 	// result naming the tools there are, not the go-sdk's "unknown tool".
 	all, err := tools.DefinitionsFor(o.Dialect, llmfs.Full, &tools.Options{History: o.HistoryTools})
@@ -271,17 +317,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", d.Name, err)
 		}
-		handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return s.withProgress(ctx, req, func() *mcp.CallToolResult {
-				out, err := s.call(ctx, req, d.Name, keys)
-				if err != nil && ctx.Err() != nil {
-					// notifications/cancelled (or the session's end) cancelled ctx, and
-					// the work stopped: say so rather than how it broke off.
-					err = &llmfs.Error{Code: llmfs.CodeIO, Msg: "the call was cancelled", Err: err}
-				}
-				return result(out, err)
-			}), nil
-		}
+		handler := s.toolHandler(d.Name, keys)
 		s.handlers[d.Name] = handler
 		srv.AddTool(&mcp.Tool{
 			Name:         d.Name,
@@ -292,6 +328,36 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 		}, handler)
 	}
 	return &Server{mcp: srv, state: s, sessionful: s.needsSessions()}, nil
+}
+
+// extensions are the extensions the server declares: tasks, unless [Options.TaskAfter]
+// is negative.
+func (s *server) extensions() map[string]any {
+	if s.taskAfter <= 0 {
+		return nil
+	}
+	return map[string]any{TasksExtension: map[string]any{}}
+}
+
+// toolHandler returns the handler of the tool name, whose path parameters are keys: it
+// asks first if [Options.Ask] names its operation, and reports progress while it runs.
+func (s *server) toolHandler(name string, keys []string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if op, ok := askKind(name); ok {
+			if res := s.ask.tool(ctx, req, op, askMessage(name, req.Params.Arguments)); res != nil {
+				return res, nil
+			}
+		}
+		return s.withProgress(ctx, req, func() *mcp.CallToolResult {
+			out, err := s.call(ctx, req, name, keys)
+			if err != nil && ctx.Err() != nil {
+				// notifications/cancelled (or the session's end) cancelled ctx, and
+				// the work stopped: say so rather than how it broke off.
+				err = &llmfs.Error{Code: llmfs.CodeIO, Msg: "the call was cancelled", Err: err}
+			}
+			return result(out, err)
+		}), nil
+	}
 }
 
 // needsSessions reports whether the server keeps per-client state that a stateless

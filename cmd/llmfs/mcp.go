@@ -7,6 +7,7 @@ import (
 	"flag"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/internal/buildinfo"
@@ -30,7 +31,10 @@ A line that is not a JSON-RPC message gets an error reply and the server reads o
 of the input the calls already read still answer. The log goes to standard error.
 --reviewer serves, instead of the file tools, the review tools over the changes pending under
 --review for the root (review_list, review_diff, review_apply, review_discard): for the person
-or program that reviews, never for the agent under review.`,
+or program that reviews, never for the agent under review.
+--ask delete,move confirms those operations with the person through the client's
+elicitation before they run ("delete src/a.go?"); declined, cancelled, or a client that
+cannot ask: the call fails with PERMISSION_DENIED and nothing is changed. See docs/mcp.md.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var f mcpFlags
 		f.register(fs, &e.ws)
@@ -70,6 +74,7 @@ type mcpFlags struct {
 	requireRead optBool
 	history     bool
 	memories    string
+	ask         string
 	first       *llmfs.Workspace // the default root's workspace, once server has opened it
 }
 
@@ -83,6 +88,7 @@ func (f *mcpFlags) register(fs *flag.FlagSet, ws *wsFlags) {
 	fs.StringVar(&f.dialect, "dialect", "agentool", "tool `DIALECT`: agentool, rtc, codex, anthropic or gemini")
 	fs.Var(&f.requireRead, "require-read", "require reading a file in the session before editing or overwriting it (default: on in rtc, off in agentool)")
 	fs.BoolVar(&f.history, "history-tools", false, "also offer the model the history tools: history (the change journal, diffs) and undo")
+	fs.StringVar(&f.ask, "ask", "", "confirm these destructive `OPERATIONS` with the person through the client (elicitation) before they run: a comma-separated list of delete, move and apply; declined or impossible to ask: refused, nothing changed")
 	fs.StringVar(&f.memories, "memories", "", "anthropic dialect: keep the memory tool's notes in `DIR` (made if missing), which the model sees as /memories, instead of a memories directory in the root")
 }
 
@@ -121,7 +127,7 @@ func (f *mcpFlags) server(e *env, logger *slog.Logger) (*mcpserver.Server, error
 	if err != nil {
 		return nil, err
 	}
-	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, HistoryTools: f.history, Memories: memories, Version: buildinfo.Version(), Logger: logger})
+	srv, err := mcpserver.New(wss[0], &mcpserver.Options{Dialect: dialect, Roots: wss[1:], RequireRead: requireRead, HistoryTools: f.history, Memories: memories, Ask: f.askOps(), Version: buildinfo.Version(), Logger: logger})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
@@ -163,5 +169,16 @@ func (f *mcpFlags) reviewServer(e *env, logger *slog.Logger) (*mcpserver.Server,
 	if err != nil {
 		return nil, err
 	}
-	return mcpserver.NewReviewer(ws, ov, &mcpserver.Options{Version: buildinfo.Version(), Logger: logger})
+	return mcpserver.NewReviewer(ws, ov, &mcpserver.Options{Ask: f.askOps(), Version: buildinfo.Version(), Logger: logger})
+}
+
+// askOps returns the operations of --ask: "delete,move" is delete and move.
+func (f *mcpFlags) askOps() []string {
+	var ops []string
+	for op := range strings.SplitSeq(f.ask, ",") {
+		if op = strings.TrimSpace(op); op != "" {
+			ops = append(ops, op)
+		}
+	}
+	return ops
 }

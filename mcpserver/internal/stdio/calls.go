@@ -211,7 +211,7 @@ func (c *stdioConn) writeCallResult(id jsonrpc.ID, res *mcp.CallToolResult, err 
 			err = errors.New("the result could not be encoded")
 		}
 		var merr error
-		if data, merr = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: toWireError(err)}); merr != nil {
+		if data, merr = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: WireError(err)}); merr != nil {
 			return
 		}
 	}
@@ -261,8 +261,8 @@ func appendTextResult(dst []byte, res *mcp.CallToolResult) ([]byte, bool) {
 	return append(dst, '}'), true
 }
 
-// toWireError is the error response the go-sdk makes of a handler's error.
-func toWireError(err error) *jsonrpc.Error {
+// WireError is the error response the go-sdk makes of a handler's error.
+func WireError(err error) *jsonrpc.Error {
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
 		return we

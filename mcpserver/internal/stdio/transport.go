@@ -20,6 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/llmfs/llmfs/mcpserver/internal/listdir"
 	"github.com/llmfs/llmfs/mcpserver/internal/unescape"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -226,6 +227,7 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			continue
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok {
+			listdir.Lift(req)
 			if sc := c.calls.Load(); sc != nil {
 				switch req.Method {
 				case "notifications/cancelled":
