@@ -69,7 +69,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) {
 // sizes fills in the sizes of the files among es, the entries of the directory dir. A file
 // that went since it was listed keeps size 0: the listing is a moment's view anyway.
 func (a *api) sizes(ctx context.Context, dir string, es []llmfs.Entry) {
-	name, err := a.ws.StoreName(dir)
+	name, err := a.ws.Paths().StoreName(dir)
 	if err != nil {
 		return
 	}

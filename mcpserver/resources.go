@@ -107,7 +107,7 @@ func (s *server) resolveResource(ctx context.Context, ss *mcp.ServerSession, met
 // workspace returns directory i as the dialect sees it.
 func (s *server) workspace(i int) *llmfs.Workspace {
 	if s.dialect == tools.RTC {
-		return s.roots[i].Virtual()
+		return s.roots[i].With(llmfs.VirtualPaths())
 	}
 	return s.roots[i]
 }

@@ -149,7 +149,7 @@ func (s *server) writeResource(ctx context.Context, ss *mcp.ServerSession, p *Re
 		}
 		// The etag vouches for what the client knows of the file, as a read does under
 		// read-before-edit; without one, that rule holds (FILE_NOT_READ).
-		ws = ws.RequireRead(false)
+		ws = ws.With(llmfs.RequireRead(false))
 	}
 	res, err := ws.Write(ctx, fp, content, llmfs.WriteOptions{Mode: mode})
 	if err != nil {

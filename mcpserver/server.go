@@ -239,7 +239,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 		opts = &Options{}
 	}
 	o := opts.withDefaults()
-	defs, err := tools.DefinitionsFor(o.Dialect, ws.Mode(), &tools.Options{History: o.HistoryTools})
+	defs, err := tools.DefinitionsFor(o.Dialect, ws.Settings().Mode, &tools.Options{History: o.HistoryTools})
 	if err != nil {
 		return nil, err
 	}
@@ -364,7 +364,7 @@ func (s *server) toolHandler(name string, keys []string) mcp.ToolHandler {
 // request could not carry: a read tracker.
 func (s *server) needsSessions() bool {
 	tb, err := tools.NewWithOptions(s.roots[0], s.dialect, &tools.Options{RequireRead: s.requireRead})
-	return err != nil || tb.Workspace().RequiresRead()
+	return err != nil || tb.Workspace().Settings().RequireRead
 }
 
 // denyHidden answers a call of a tool in hidden (those the mode forbids) with the
@@ -441,7 +441,7 @@ func (s *server) instructions() string {
 		dirs[i] = r.Root()
 	}
 	fmt.Fprintf(&b, "these directories: %s. Relative paths are relative to %s.", strings.Join(dirs, ", "), dirs[0])
-	if s.roots[0].Relaxed() {
+	if s.roots[0].Settings().Relaxed {
 		b.WriteString(" The server is relaxed: paths may also leave them.")
 	}
 	return b.String()

@@ -76,6 +76,6 @@ func (t stdioTools) Handler(ctx context.Context, ss *mcp.ServerSession, name str
 // after Read returns it, and a call read after it must not run here on the old roots.
 func (t stdioTools) RootsChanged(ctx context.Context, ss *mcp.ServerSession) {
 	if st, err := t.s.session(ctx, ss); err == nil {
-		st.stale.Store(!t.s.roots[0].Relaxed())
+		st.stale.Store(!t.s.roots[0].Settings().Relaxed)
 	}
 }

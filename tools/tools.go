@@ -231,26 +231,26 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 	if d == "" {
 		d = Agentool
 	}
-	requireRead := ws.RequiresRead()
+	requireRead := ws.Settings().RequireRead
 	switch d {
 	case RTC:
 		requireRead = true
-		ws = ws.Virtual()
+		ws = ws.With(llmfs.VirtualPaths())
 	case Anthropic:
-		ws = ws.Virtual()
+		ws = ws.With(llmfs.VirtualPaths())
 	}
 	if opts != nil && opts.RequireRead != nil {
 		requireRead = *opts.RequireRead
 	}
-	if requireRead != ws.RequiresRead() {
-		ws = ws.RequireRead(requireRead)
+	if requireRead != ws.Settings().RequireRead {
+		ws = ws.With(llmfs.RequireRead(requireRead))
 	}
 	tb := &Toolbox{ws: ws, dialect: d, tools: tt}
 	if opts != nil {
 		tb.absolute = opts.AbsolutePaths && !IsVirtual(d)
 		if opts.Memories != nil && d == Anthropic {
-			mw := opts.Memories.Virtual()
-			tb.memories = &Toolbox{ws: mw.RequireRead(requireRead), dialect: d, tools: tt}
+			mw := opts.Memories.With(llmfs.VirtualPaths())
+			tb.memories = &Toolbox{ws: mw.With(llmfs.RequireRead(requireRead)), dialect: d, tools: tt}
 		}
 	}
 	return tb, nil
@@ -265,7 +265,7 @@ func (tb *Toolbox) Dialect() Dialect { return tb.dialect }
 
 // Definitions returns the definitions of the tools the workspace's mode allows.
 func (tb *Toolbox) Definitions() []Definition {
-	return definitions(tb.tools, tb.ws.Mode())
+	return definitions(tb.tools, tb.ws.Settings().Mode)
 }
 
 // Call runs the tool name with JSON arguments args and returns its JSON result. A failure is
@@ -312,7 +312,7 @@ func (tb *Toolbox) CallResult(ctx context.Context, name string, args json.RawMes
 			Msg: fmt.Sprintf("unknown tool %q; the tools are %s", name, strings.Join(names, ", "))}
 	}
 	t := tb.tools[i]
-	if !tb.ws.Mode().Allows(t.op) {
+	if !tb.ws.Settings().Mode.Allows(t.op) {
 		return nil, tb.modeDenied(name)
 	}
 	if t.freeform {
@@ -358,7 +358,7 @@ func (r textResult) MarshalJSON() ([]byte, error) { return Marshal(r.obj) }
 
 // modeDenied explains to a model why the tool name is not available and which tools are.
 func (tb *Toolbox) modeDenied(name string) error {
-	mode := tb.ws.Mode()
+	mode := tb.ws.Settings().Mode
 	var names []string
 	for _, d := range tb.Definitions() {
 		names = append(names, d.Name)
