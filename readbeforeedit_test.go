@@ -55,17 +55,17 @@ func TestReadBeforeEdit(t *testing.T) {
 			t.Errorf("refused writes changed the file: %q", got)
 		}
 		// Another session has read nothing; a virtual view shares this session.
-		other := ws.Session()
+		other := ws.With(llmfs.NewSession())
 		_, err = other.Edit(ctx, "a.txt", "changed", "c", false)
 		wantCode(err, llmfs.CodeFileNotRead, "Edit in a new session")
 		if _, err := ws.Read(ctx, "a.txt", llmfs.ReadOptions{Limit: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ws.Virtual().Edit(ctx, "/a.txt", "changed", "c", false); err != nil {
+		if _, err := ws.With(llmfs.VirtualPaths()).Edit(ctx, "/a.txt", "changed", "c", false); err != nil {
 			t.Errorf("Edit through the virtual view after a read = %v", err)
 		}
 		// Switched off, nothing is required.
-		if _, err := other.RequireRead(false).Edit(ctx, "a.txt", "c", "d", false); err != nil {
+		if _, err := other.With(llmfs.RequireRead(false)).Edit(ctx, "a.txt", "c", "d", false); err != nil {
 			t.Errorf("Edit with RequireRead(false) = %v", err)
 		}
 		// A moved file keeps what the session knew of it.

@@ -25,9 +25,9 @@ func (a *api) info(w http.ResponseWriter, r *http.Request) {
 		failErr(w, err)
 		return
 	}
-	q := a.ws.Policy().Quota
-	reply(w, map[string]any{"root": a.ws.Root(), "mode": a.ws.Mode(), "actor": a.ws.Actor(),
-		"journaled": a.ws.Journaled(), "review": overlayOf(a.ws) != nil,
+	q := a.ws.Settings().Policy.Quota
+	reply(w, map[string]any{"root": a.ws.Root(), "mode": a.ws.Settings().Mode, "actor": a.ws.Settings().Actor,
+		"journaled": a.ws.Settings().Journaled, "review": overlayOf(a.ws) != nil,
 		"bytes": bytes, "files": files, "max_bytes": q.MaxBytes, "max_files": q.MaxFiles})
 }
 
@@ -57,7 +57,7 @@ func (a *api) read(w http.ResponseWriter, r *http.Request) {
 		failErr(w, err)
 		return
 	}
-	reply(w, map[string]any{"path": a.ws.Rel(res.Path), "content": res.Content,
+	reply(w, map[string]any{"path": a.ws.Paths().Rel(res.Path), "content": res.Content,
 		"total_lines": res.TotalLines, "truncated": res.Truncated})
 }
 
@@ -87,7 +87,7 @@ func (a *api) write(w http.ResponseWriter, r *http.Request) {
 		failErr(w, err)
 		return
 	}
-	reply(w, map[string]any{"path": a.ws.Rel(res.Path), "bytes": res.Bytes, "created": res.Created})
+	reply(w, map[string]any{"path": a.ws.Paths().Rel(res.Path), "bytes": res.Bytes, "created": res.Created})
 }
 
 func (a *api) edit(w http.ResponseWriter, r *http.Request) {
@@ -105,7 +105,7 @@ func (a *api) edit(w http.ResponseWriter, r *http.Request) {
 		failErr(w, err)
 		return
 	}
-	reply(w, map[string]any{"path": a.ws.Rel(res.Path), "replacements": res.Replacements})
+	reply(w, map[string]any{"path": a.ws.Paths().Rel(res.Path), "replacements": res.Replacements})
 }
 
 func (a *api) move(w http.ResponseWriter, r *http.Request) {
@@ -121,7 +121,7 @@ func (a *api) move(w http.ResponseWriter, r *http.Request) {
 		failErr(w, err)
 		return
 	}
-	reply(w, map[string]any{"path": a.ws.Rel(res.Destination)})
+	reply(w, map[string]any{"path": a.ws.Paths().Rel(res.Destination)})
 }
 
 func (a *api) delete(w http.ResponseWriter, r *http.Request) {
@@ -136,7 +136,7 @@ func (a *api) delete(w http.ResponseWriter, r *http.Request) {
 		failErr(w, err)
 		return
 	}
-	reply(w, map[string]any{"path": a.ws.Rel(p)})
+	reply(w, map[string]any{"path": a.ws.Paths().Rel(p)})
 }
 
 // hit is one grep match.

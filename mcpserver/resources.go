@@ -33,7 +33,7 @@ import (
 // no state is kept between pages. Names starting with "." are left out, as find does.
 //
 // Subscriptions are fed by the journal (feed.go): while anyone listens, one goroutine
-// per directory waits on the journal's change feed ([llmfs.Workspace.WaitChange]),
+// per directory waits on the journal's change feed ([llmfs.History.WaitChange]),
 // which wakes at once for a change made in this process and within the store's poll
 // interval (a cheap query of the newest change id) for one made by another process or
 // replica. A change to a subscribed file, or to a directory holding it, sends
@@ -106,7 +106,7 @@ func (s *server) resolveResource(ctx context.Context, ss *mcp.ServerSession, met
 // workspace returns directory i as the dialect sees it.
 func (s *server) workspace(i int) *llmfs.Workspace {
 	if s.dialect == tools.RTC {
-		return s.roots[i].Virtual()
+		return s.roots[i].With(llmfs.VirtualPaths())
 	}
 	return s.roots[i]
 }

@@ -16,7 +16,7 @@
 // WebP file adds the image as image content, and its structured content and text leave
 // the base64 out. No text escapes <, > or &.
 //
-// Each MCP session gets its own workspace session ([llmfs.Workspace.Session]) and so its
+// Each MCP session gets its own workspace session ([llmfs.NewSession]) and so its
 // own read tracker: when the workspace requires reads before edits
 // ([llmfs.Options.RequireRead], or [Options.RequireRead] here), one client's reads never
 // vouch for another's edits.
@@ -212,7 +212,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 	case o.ProgressInterval < 0:
 		o.ProgressInterval = 0
 	}
-	defs, err := tools.DefinitionsFor(o.Dialect, ws.Mode(), &tools.Options{History: o.HistoryTools})
+	defs, err := tools.DefinitionsFor(o.Dialect, ws.Settings().Mode, &tools.Options{History: o.HistoryTools})
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +298,7 @@ func New(ws *llmfs.Workspace, opts *Options) (*Server, error) {
 // request could not carry: a read tracker.
 func (s *server) needsSessions() bool {
 	tb, err := tools.NewWithOptions(s.roots[0], s.dialect, &tools.Options{RequireRead: s.requireRead})
-	return err != nil || tb.Workspace().RequiresRead()
+	return err != nil || tb.Workspace().Settings().RequireRead
 }
 
 // denyHidden answers a call of a tool in hidden (those the mode forbids) with the
@@ -375,7 +375,7 @@ func (s *server) instructions() string {
 		dirs[i] = r.Root()
 	}
 	fmt.Fprintf(&b, "these directories: %s. Relative paths are relative to %s.", strings.Join(dirs, ", "), dirs[0])
-	if s.roots[0].Relaxed() {
+	if s.roots[0].Settings().Relaxed {
 		b.WriteString(" The server is relaxed: paths may also leave them.")
 	}
 	return b.String()

@@ -274,7 +274,7 @@ func toWireError(err error) *jsonrpc.Error {
 // after Read returns it, and a call read after it must not run here on the old roots.
 func (sc *stdioCalls) rootsChanged(c *stdioConn) {
 	if st, err := sc.s.session(c.ctx, sc.ss); err == nil {
-		st.stale.Store(!sc.s.roots[0].Relaxed())
+		st.stale.Store(!sc.s.roots[0].Settings().Relaxed)
 	}
 }
 

@@ -44,7 +44,7 @@ func listPage(entries []llmfs.Entry, offset, max int, sizes bool) ([]llmfs.Entry
 
 // pageOf pages entries by the call's offset and records the page in out.
 func (tb *Toolbox) pageOf(a sj.Object, entries []llmfs.Entry, sizes bool, out map[string]any) []llmfs.Entry {
-	page, next := listPage(entries, int(a.Int("offset", 1)), tb.ws.Limits().MaxReadBytes, sizes)
+	page, next := listPage(entries, int(a.Int("offset", 1)), tb.ws.Settings().Limits.MaxReadBytes, sizes)
 	if next > 0 {
 		out["truncated"], out["next_offset"] = true, next
 	}

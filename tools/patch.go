@@ -35,9 +35,9 @@ func (tb *Toolbox) patch(ctx context.Context, text, path string) (any, error) {
 	if tb.dialect == Codex {
 		// Codex's paths are relative to the root, as its model writes them.
 		for i, f := range res.Files {
-			res.Files[i].Path = tb.ws.Rel(f.Path)
+			res.Files[i].Path = tb.ws.Paths().Rel(f.Path)
 			if f.To != "" {
-				res.Files[i].To = tb.ws.Rel(f.To)
+				res.Files[i].To = tb.ws.Paths().Rel(f.To)
 			}
 		}
 	}

@@ -105,7 +105,7 @@ func (tb *Toolbox) checkWriteText(ctx context.Context, p, content, what string) 
 		return nil
 	}
 	have := ""
-	if b, err := tb.ws.ReadFile(ctx, p, tb.ws.Limits().MaxEditBytes); err == nil {
+	if b, err := tb.ws.ReadFile(ctx, p, tb.ws.Settings().Limits.MaxEditBytes); err == nil {
 		have = string(b)
 	}
 	if line, n := placeholderIn(content, have); line != "" {

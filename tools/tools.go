@@ -182,7 +182,7 @@ func definitions(tt []tool, m llmfs.Mode) []Definition {
 
 // Toolbox runs the tools of one dialect on one workspace. It is safe for concurrent use.
 // For read-before-edit, give each agent session its own workspace session
-// ([llmfs.Workspace.Session]) and its own Toolbox.
+// ([llmfs.NewSession]) and its own Toolbox.
 type Toolbox struct {
 	ws       *llmfs.Workspace
 	dialect  Dialect
@@ -219,9 +219,9 @@ func New(ws *llmfs.Workspace, d Dialect) (*Toolbox, error) {
 
 // NewWithOptions returns a toolbox for ws in dialect d.
 //
-// In the rtc dialect the toolbox works on a virtual view of ws ([llmfs.Workspace.Virtual]).
+// In the rtc dialect the toolbox works on a virtual view of ws ([llmfs.VirtualPaths]).
 // When the read-before-edit setting differs from ws's, the toolbox gets a session of its own
-// ([llmfs.Workspace.RequireRead]); otherwise it shares ws's session, so reads made through
+// ([llmfs.RequireRead]); otherwise it shares ws's session, so reads made through
 // ws count for edits made through the toolbox.
 func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, error) {
 	tt, err := table(d, opts != nil && opts.History)
@@ -231,26 +231,26 @@ func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, er
 	if d == "" {
 		d = Agentool
 	}
-	requireRead := ws.RequiresRead()
+	requireRead := ws.Settings().RequireRead
 	switch d {
 	case RTC:
 		requireRead = true
-		ws = ws.Virtual()
+		ws = ws.With(llmfs.VirtualPaths())
 	case Anthropic:
-		ws = ws.Virtual()
+		ws = ws.With(llmfs.VirtualPaths())
 	}
 	if opts != nil && opts.RequireRead != nil {
 		requireRead = *opts.RequireRead
 	}
-	if requireRead != ws.RequiresRead() {
-		ws = ws.RequireRead(requireRead)
+	if requireRead != ws.Settings().RequireRead {
+		ws = ws.With(llmfs.RequireRead(requireRead))
 	}
 	tb := &Toolbox{ws: ws, dialect: d, tools: tt}
 	if opts != nil {
 		tb.absolute = opts.AbsolutePaths && !IsVirtual(d)
 		if opts.Memories != nil && d == Anthropic {
-			mw := opts.Memories.Virtual()
-			tb.memories = &Toolbox{ws: mw.RequireRead(requireRead), dialect: d, tools: tt}
+			mw := opts.Memories.With(llmfs.VirtualPaths())
+			tb.memories = &Toolbox{ws: mw.With(llmfs.RequireRead(requireRead)), dialect: d, tools: tt}
 		}
 	}
 	return tb, nil
@@ -265,7 +265,7 @@ func (tb *Toolbox) Dialect() Dialect { return tb.dialect }
 
 // Definitions returns the definitions of the tools the workspace's mode allows.
 func (tb *Toolbox) Definitions() []Definition {
-	return definitions(tb.tools, tb.ws.Mode())
+	return definitions(tb.tools, tb.ws.Settings().Mode)
 }
 
 // Call runs the tool name with JSON arguments args and returns its JSON result. A failure is
@@ -312,7 +312,7 @@ func (tb *Toolbox) CallResult(ctx context.Context, name string, args json.RawMes
 			Msg: fmt.Sprintf("unknown tool %q; the tools are %s", name, strings.Join(names, ", "))}
 	}
 	t := tb.tools[i]
-	if !tb.ws.Mode().Allows(t.op) {
+	if !tb.ws.Settings().Mode.Allows(t.op) {
 		return nil, tb.modeDenied(name)
 	}
 	if t.freeform {
@@ -358,7 +358,7 @@ func (r textResult) MarshalJSON() ([]byte, error) { return Marshal(r.obj) }
 
 // modeDenied explains to a model why the tool name is not available and which tools are.
 func (tb *Toolbox) modeDenied(name string) error {
-	mode := tb.ws.Mode()
+	mode := tb.ws.Settings().Mode
 	var names []string
 	for _, d := range tb.Definitions() {
 		names = append(names, d.Name)
