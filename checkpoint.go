@@ -14,7 +14,8 @@ import (
 // Checkpoint names the present point of the workspace's history, replacing an older
 // checkpoint of that name. A name is 1 to 200 characters without control characters or
 // spaces at either end, and not a number (numbers name changes).
-func (w *Workspace) Checkpoint(ctx context.Context, name string) (store.Checkpoint, error) {
+func (h *History) Checkpoint(ctx context.Context, name string) (store.Checkpoint, error) {
+	w := h.w
 	j, err := w.history()
 	if err != nil {
 		return store.Checkpoint{}, err
@@ -46,7 +47,8 @@ func checkpointName(name string) error {
 }
 
 // Checkpoints returns the workspace's checkpoints, newest first.
-func (w *Workspace) Checkpoints(ctx context.Context) ([]store.Checkpoint, error) {
+func (h *History) Checkpoints(ctx context.Context) ([]store.Checkpoint, error) {
+	w := h.w
 	j, err := w.history()
 	if err != nil {
 		return nil, err
@@ -59,7 +61,8 @@ func (w *Workspace) Checkpoints(ctx context.Context) ([]store.Checkpoint, error)
 }
 
 // Since returns the changes made after the named checkpoint, newest first.
-func (w *Workspace) Since(ctx context.Context, name string) ([]Change, error) {
+func (h *History) Since(ctx context.Context, name string) ([]Change, error) {
+	w := h.w
 	j, err := w.history()
 	if err != nil {
 		return nil, err
@@ -85,21 +88,23 @@ func (w *Workspace) Since(ctx context.Context, name string) ([]Change, error) {
 }
 
 // DiffSince returns the diff of everything changed since the named checkpoint.
-func (w *Workspace) DiffSince(ctx context.Context, name string) (string, error) {
-	cs, err := w.Since(ctx, name)
+func (h *History) DiffSince(ctx context.Context, name string) (string, error) {
+	w := h.w
+	cs, err := w.History().Since(ctx, name)
 	if err != nil {
 		return "", err
 	}
-	return w.Diff(ctx, landed(cs))
+	return w.History().Diff(ctx, landed(cs))
 }
 
 // Restore puts the workspace back to the named checkpoint: it undoes every change made
-// since, as one change set (operation "restore"), itself journaled. Like [Workspace.Undo]
+// since, as one change set (operation "restore"), itself journaled. Like [History.Undo]
 // it is a compare-and-swap over every path at once: if any path changed other than through
 // the journal since, it fails with [CodeFileChanged] and touches nothing. On a SQL store it
 // is one transaction; on a host directory each file ends old or new.
-func (w *Workspace) Restore(ctx context.Context, name string) (*UndoResult, error) {
-	cs, err := w.Since(ctx, name)
+func (h *History) Restore(ctx context.Context, name string) (*UndoResult, error) {
+	w := h.w
+	cs, err := w.History().Since(ctx, name)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func TestPackageDocShowsExample(t *testing.T) {
 	if len(code) < 10 {
 		t.Fatalf("the package comment shows %d lines of code, want the example", len(code))
 	}
-	for _, want := range []string{"host.Open(", "ws.Read(", "ws.Edit(", "ws.Undo("} {
+	for _, want := range []string{"host.Open(", "ws.Read(", "ws.Edit(", "ws.History().Undo("} {
 		if !strings.Contains(strings.Join(code, "\n"), want) {
 			t.Errorf("the package comment's example does not call %s", want)
 		}

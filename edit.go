@@ -20,6 +20,11 @@ type Replacement struct {
 	Old        string `json:"old_text"`
 	New        string `json:"new_text"`
 	ReplaceAll bool   `json:"replace_all,omitempty"`
+	// Count, when above 0, is how many times Old must occur; another count fails the edit
+	// with [CodePatternNotUnique] before anything is written. Above 1 it implies
+	// ReplaceAll. (A face whose tool takes an expected number of replacements, such as
+	// gemini's replace, checks it so, and never has to take an edit back.)
+	Count int `json:"count,omitempty"`
 }
 
 // EditResult is what [Workspace.Edit] returns.
@@ -30,8 +35,6 @@ type EditResult struct {
 	// Matched says how the old texts were found: MatchExact, or the loosest tolerant
 	// step any of them needed (see editmatch.go).
 	Matched Matched
-
-	before, after string // for Undo
 }
 
 // Edit replaces old with new in the file at p. Without replaceAll, old must occur exactly
@@ -125,10 +128,8 @@ func (w *Workspace) EditMany(ctx context.Context, p string, edits []Replacement)
 		return &EditResult{
 			Path:         abs,
 			Replacements: total,
-			Diff:         textdiff.Unified(w.Rel(abs), string(data), text, 3, 60),
+			Diff:         textdiff.Unified(w.rel(abs), string(data), text, 3, 60),
 			Matched:      matched,
-			before:       string(data),
-			after:        text,
 		}, nil
 	}
 }
@@ -155,6 +156,9 @@ func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, in
 	crlf := i > 0 && text[i-1] == '\r'
 	total, matched := 0, MatchExact
 	for k, e := range edits {
+		if e.Count > 1 {
+			e.ReplaceAll = true
+		}
 		old, new := e.Old, e.New
 		if mark != "" && strings.HasPrefix(old, bom) && len(old) > len(bom) {
 			old, new = old[len(bom):], strings.TrimPrefix(new, bom)
@@ -185,6 +189,9 @@ func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, in
 				return "", 0, "", err
 			}
 			if ok {
+				if e.Count > 1 {
+					return "", 0, "", countMismatch(p, e.Count, 1, label)
+				}
 				if size := int64(len(mark) + len(t)); size > maxBytes {
 					return "", 0, "", editTooLarge(p, label, size, maxBytes)
 				}
@@ -195,6 +202,8 @@ func applyEdits(p, text string, edits []Replacement, maxBytes int64) (string, in
 		switch {
 		case n == 0:
 			return "", 0, "", notFound(p, text, e.Old, label)
+		case e.Count > 0 && n != e.Count:
+			return "", 0, "", countMismatch(p, e.Count, n, label)
 		case n > 1 && !e.ReplaceAll:
 			return "", 0, "", notUnique(p, text, old, n, label)
 		}
@@ -293,6 +302,14 @@ func notUnique(p, text, old string, n int, label string) error {
 	return errorf(CodePatternNotUnique, p,
 		"%sthe old text occurs %d times in %s (%s). Include more surrounding lines to make it unique, or set replace_all to replace every occurrence.",
 		label, n, p, where)
+}
+
+// countMismatch refuses an edit whose old text occurs n times where the caller expected
+// want ([Replacement.Count]).
+func countMismatch(p string, want, n int, label string) error {
+	return errorf(CodePatternNotUnique, p,
+		"%sexpected %d replacements but the old text occurs %d times in %s; nothing was changed",
+		label, want, n, p)
 }
 
 // notFound says the old text is absent and points to the line of the file most like the

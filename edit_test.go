@@ -249,3 +249,24 @@ func TestEditRefusesBinaryByMagic(t *testing.T) {
 		}
 	})
 }
+
+// TestEditCount: issue 34, Replacement.Count refuses an edit whose old text occurs another
+// number of times before anything is written (the gemini replace tool's
+// expected_replacements, which once wrote the edit and took it back), and implies
+// ReplaceAll above 1.
+func TestEditCount(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
+		put(t, w, "f.txt", "a a a\n")
+		for _, n := range []int{1, 2, 4} {
+			_, err := w.EditMany(bg, "f.txt", []llmfs.Replacement{{Old: "a", New: "b", Count: n}})
+			wantCode(t, err, llmfs.CodePatternNotUnique)
+		}
+		if got := mustRaw(t, w, "f.txt"); got != "a a a\n" {
+			t.Fatalf("a refused edit wrote %q", got)
+		}
+		res, err := w.EditMany(bg, "f.txt", []llmfs.Replacement{{Old: "a", New: "b", Count: 3}})
+		if err != nil || res.Replacements != 3 || mustRaw(t, w, "f.txt") != "b b b\n" {
+			t.Fatalf("count 3: %v, %+v, %q", err, res, mustRaw(t, w, "f.txt"))
+		}
+	})
+}

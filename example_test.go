@@ -41,8 +41,8 @@ func Example() {
 	res, _ = ws.Read(ctx, "hello.txt", llmfs.ReadOptions{})
 	fmt.Print(res.Content)
 
-	changes, _ := ws.History(ctx, llmfs.HistoryFilter{Path: "hello.txt", Limit: 1})
-	if _, err := ws.Undo(ctx, changes[0].ID); err != nil { // only if nobody changed it since
+	changes, _ := ws.History().List(ctx, llmfs.HistoryFilter{Path: "hello.txt", Limit: 1})
+	if _, err := ws.History().Undo(ctx, changes[0].ID); err != nil { // only if nobody changed it since
 		log.Fatal(err)
 	}
 	res, _ = ws.Read(ctx, "hello.txt", llmfs.ReadOptions{})

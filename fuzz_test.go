@@ -82,7 +82,7 @@ func FuzzResolve(f *testing.F) {
 					t.Fatalf("sandboxed resolve(%q) under %q = %q, outside the root", p, w.root, r.abs)
 				}
 				if w.base == "." {
-					if rel := w.Rel(r.abs); rel != r.name {
+					if rel := w.Paths().Rel(r.abs); rel != r.name {
 						t.Fatalf("resolve(%q) under %q: name %q but Rel says %q", p, w.root, r.name, rel)
 					}
 				}

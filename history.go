@@ -13,14 +13,27 @@ import (
 	"github.com/llmfs/llmfs/store"
 )
 
-// Change is one entry of a workspace's history: one path's change, as [Workspace.History]
+// History is a workspace's record of changes, as [Workspace.History] returns it: the
+// changes in its store's journal that the workspace shows (those inside its root and not
+// denied), their diffs, checkpoints, and undo. A workspace whose store keeps no journal
+// has a History whose methods fail with [CodeInvalidArgument] (Lines returns 0, 0).
+// Every change is recorded by the one journal writer of journal.go, History.Record
+// included.
+type History struct {
+	w *Workspace
+}
+
+// History returns w's history.
+func (w *Workspace) History() *History { return &History{w: w} }
+
+// Change is one entry of a workspace's history: one path's change, as [History.List]
 // returns it.
 //
 // Path and Other follow the convention of every path the Workspace API returns (a
 // ReadResult's, a WriteResult's): absolute, a host path on a host directory and a
 // /-rooted virtual path on a virtual workspace, so a Change's path can be passed back to
 // any operation or compared with a result's. What people read (llmfs log, the console
-// and its feed) is [Workspace.Rel] of it: slash-separated, relative to the root.
+// and its feed) is [Paths.Rel] of it: slash-separated, relative to the root.
 type Change struct {
 	ID    int64     `json:"id"`
 	Set   int64     `json:"set"` // the ID of the first change of its change set
@@ -37,7 +50,7 @@ type Change struct {
 	name, other string // store names
 }
 
-// HistoryFilter selects changes for [Workspace.History]. The zero value selects all.
+// HistoryFilter selects changes for [History.List]. The zero value selects all.
 type HistoryFilter struct {
 	// Path selects the changes to a file or below a directory (a move's or copy's other
 	// end counts too).
@@ -46,7 +59,7 @@ type HistoryFilter struct {
 	Since time.Time
 	// Set selects one change set.
 	Set int64
-	// After selects the changes newer than this ID (for a feed; see [Workspace.WaitChange]).
+	// After selects the changes newer than this ID (for a feed; see [History.WaitChange]).
 	After int64
 	// Limit returns at most this many changes (0: no limit).
 	Limit int
@@ -54,7 +67,8 @@ type HistoryFilter struct {
 
 // History returns the changes made to the workspace, newest first. A workspace whose store
 // keeps no journal fails with [CodeInvalidArgument].
-func (w *Workspace) History(ctx context.Context, f HistoryFilter) ([]Change, error) {
+func (h *History) List(ctx context.Context, f HistoryFilter) ([]Change, error) {
+	w := h.w
 	j, err := w.history()
 	if err != nil {
 		return nil, err
@@ -84,7 +98,8 @@ func (w *Workspace) History(ctx context.Context, f HistoryFilter) ([]Change, err
 }
 
 // ChangeByID returns the change id.
-func (w *Workspace) ChangeByID(ctx context.Context, id int64) (Change, error) {
+func (h *History) ChangeByID(ctx context.Context, id int64) (Change, error) {
+	w := h.w
 	j, err := w.history()
 	if err != nil {
 		return Change{}, err
@@ -135,7 +150,8 @@ func (w *Workspace) history() (store.Journal, error) {
 
 // Lines returns the number of lines the change added and removed, for text files the
 // journal keeps; 0, 0 otherwise.
-func (w *Workspace) Lines(ctx context.Context, c Change) (added, removed int) {
+func (h *History) Lines(ctx context.Context, c Change) (added, removed int) {
+	w := h.w
 	j, err := w.history()
 	if err != nil {
 		return 0, 0
@@ -194,7 +210,8 @@ func net(changes []Change) []*pathState {
 
 // Diff returns the unified diff of changes: for each path, from what it held before the
 // first of them to what it held after the last, with paths relative to the root.
-func (w *Workspace) Diff(ctx context.Context, changes []Change) (string, error) {
+func (h *History) Diff(ctx context.Context, changes []Change) (string, error) {
+	w := h.w
 	j, err := w.history()
 	if err != nil {
 		return "", err
@@ -208,7 +225,7 @@ func (w *Workspace) Diff(ctx context.Context, changes []Change) (string, error) 
 
 // diffOne renders one path's change from a to b.
 func (w *Workspace) diffOne(ctx context.Context, j store.Journal, name string, a, b store.Version) string {
-	rel := w.Rel(w.display(name))
+	rel := w.rel(w.display(name))
 	if a.Equal(b) {
 		return ""
 	}
@@ -235,27 +252,29 @@ func short(h string) string { return h[:min(len(h), 12)] }
 
 // DiffSet returns the diff of the change set with the given ID (any change's ID selects
 // its set).
-func (w *Workspace) DiffSet(ctx context.Context, id int64) (string, error) {
+func (h *History) DiffSet(ctx context.Context, id int64) (string, error) {
+	w := h.w
 	cs, err := w.setOf(ctx, id)
 	if err != nil {
 		return "", err
 	}
-	return w.Diff(ctx, cs)
+	return w.History().Diff(ctx, cs)
 }
 
 // setOf returns the changes of the change set holding change id.
 func (w *Workspace) setOf(ctx context.Context, id int64) ([]Change, error) {
-	c, err := w.ChangeByID(ctx, id)
+	c, err := w.History().ChangeByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return w.History(ctx, HistoryFilter{Set: c.Set})
+	return w.History().List(ctx, HistoryFilter{Set: c.Set})
 }
 
 // WaitChange returns once a change newer than after is on record, made by any process, or
 // with ctx's error. It is the change feed: a follower passes the ID of the newest change
 // it has seen, then reads the history after it.
-func (w *Workspace) WaitChange(ctx context.Context, after int64) error {
+func (h *History) WaitChange(ctx context.Context, after int64) error {
+	w := h.w
 	j, err := w.history()
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ func TestLinesCountsDashedLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := history(t, w, llmfs.HistoryFilter{Limit: 1})
-	if a, r := w.Lines(bg, cs[0]); a != 2 || r != 1 {
+	if a, r := w.History().Lines(bg, cs[0]); a != 2 || r != 1 {
 		t.Errorf("Lines = +%d -%d, want +2 -1", a, r)
 	}
 }

@@ -92,5 +92,5 @@ func (w *Workspace) Insert(ctx context.Context, p string, n int, text string) (*
 	}
 	abs := w.display(r.name)
 	return &EditResult{Path: abs, Replacements: 1, Matched: MatchExact,
-		Diff: textdiff.Unified(w.Rel(abs), old, out, 3, 60), before: old, after: out}, nil
+		Diff: textdiff.Unified(w.rel(abs), old, out, 3, 60)}, nil
 }

@@ -31,25 +31,32 @@ func TestInsert(t *testing.T) {
 			if got := mustRaw(t, w, "f.txt"); got != tt.want {
 				t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 			}
-			if u := res.Undo(); u == nil {
-				t.Errorf("%s: no undo", tt.name)
-			} else if _, err := w.RevertEdit(bg, u); err != nil || mustRaw(t, w, "f.txt") != tt.content {
-				t.Errorf("%s: revert: %v, %q", tt.name, err, mustRaw(t, w, "f.txt"))
+			if res.Replacements != 1 {
+				t.Errorf("%s: %d replacements, want 1", tt.name, res.Replacements)
+			}
+			// An insert is taken back as any change is: by an undo through the journal.
+			if w.Settings().Journaled {
+				if _, err := w.History().Undo(bg, lastChange(t, w).ID); err != nil || mustRaw(t, w, "f.txt") != tt.content {
+					t.Errorf("%s: undo: %v, %q", tt.name, err, mustRaw(t, w, "f.txt"))
+				}
 			}
 		}
 		put(t, w, "f.txt", "a\nb\n")
 		_, err := w.Insert(bg, "f.txt", 3, "x")
 		wantCode(t, err, llmfs.CodeInvalidArgument)
-		// A revert of an edit whose result changed since is refused.
-		res, err := w.Insert(bg, "f.txt", 0, "x")
-		if err != nil {
+		// An undo of an insert whose result changed since is refused.
+		if _, err := w.Insert(bg, "f.txt", 0, "x"); err != nil {
 			t.Fatal(err)
 		}
+		if !w.Settings().Journaled {
+			return
+		}
+		id := lastChange(t, w).ID
 		put(t, w, "f.txt", "someone else\n")
-		_, err = w.RevertEdit(bg, res.Undo())
+		_, err = w.History().Undo(bg, id)
 		wantCode(t, err, llmfs.CodeFileChanged)
 		if got := mustRaw(t, w, "f.txt"); got != "someone else\n" {
-			t.Errorf("a refused revert wrote %q", got)
+			t.Errorf("a refused undo wrote %q", got)
 		}
 	})
 }

@@ -74,7 +74,8 @@ func (w *Workspace) retention() store.Retention {
 
 // Prune applies the retention bounds to the journal now (it also runs by itself every
 // few hundred change sets) and returns how many changes it forgot.
-func (w *Workspace) Prune(ctx context.Context) (int, error) {
+func (h *History) Prune(ctx context.Context) (int, error) {
+	w := h.w
 	j, err := w.history()
 	if err != nil {
 		return 0, err
@@ -91,16 +92,8 @@ func (w *Workspace) Prune(ctx context.Context) (int, error) {
 // and size alone, and a change to it cannot be undone.
 const DefaultUndoMaxFileBytes = 64 << 20
 
-// WithActor returns a session of w (see [Workspace.Session]) whose changes are journaled as
-// made by actor: "cli", "mcp:<session>", "acp:<session>", "web", "review", or any name.
-func (w *Workspace) WithActor(actor string) *Workspace {
-	s := w.Session()
-	s.actor = actor
-	return s
-}
-
-// Actor returns the name w's changes are journaled under.
-func (w *Workspace) Actor() string {
+// actorName returns the name w's changes are journaled under.
+func (w *Workspace) actorName() string {
 	if w.actor == "" {
 		return ActorAPI
 	}
@@ -115,8 +108,8 @@ func (w *Workspace) journal() store.Journal {
 	return w.jr.Journal()
 }
 
-// Journaled reports whether w records its changes in a journal.
-func (w *Workspace) Journaled() bool { return w.jr != nil }
+// hasJournal reports whether w records its changes in a journal.
+func (w *Workspace) hasJournal() bool { return w.jr != nil }
 
 // journaled runs fn as one change set of operation op: fn gets a view of w whose store
 // records every change. Without a journal, or inside a change set already, fn gets w.
@@ -127,7 +120,7 @@ func journaled[T any](ctx context.Context, w *Workspace, op string, fn func(w *W
 	}
 	var res T
 	var ferr error
-	err := j.Apply(ctx, w.Actor(), func(tx store.JournalTx) error {
+	err := j.Apply(ctx, w.actorName(), func(tx store.JournalTx) error {
 		v := *w
 		v.store = &recorder{tx: tx, op: op, max: w.undoMax}
 		v.inJournal = true
@@ -150,7 +143,8 @@ func journaled[T any](ctx context.Context, w *Workspace, op string, fn func(w *W
 // Record runs fn as one change set of operation op by actor: the changes fn makes through
 // the store it is given are journaled (when w's store keeps a journal). It is for code
 // that works on a workspace's store below the file operations, such as package sysfiles.
-func (w *Workspace) Record(ctx context.Context, actor, op string, fn func(s store.Store) error) error {
+func (h *History) Record(ctx context.Context, actor, op string, fn func(s store.Store) error) error {
+	w := h.w
 	v := *w
 	v.actor = actor
 	_, err := journaled(ctx, &v, op, func(v *Workspace) (struct{}, error) { return struct{}{}, fn(v.store) })

@@ -132,7 +132,7 @@ func TestJournalCrash(t *testing.T) {
 // changes in the journal.
 func checkAgree(t *testing.T, w *llmfs.Workspace) int {
 	t.Helper()
-	cs, err := w.History(bg, llmfs.HistoryFilter{})
+	cs, err := w.History().List(bg, llmfs.HistoryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func checkAgree(t *testing.T, w *llmfs.Workspace) int {
 			continue
 		}
 		seen[c.Path] = true
-		now, _, err := store.Snapshot(bg, w.Store(), storeName(w.Rel(c.Path)), 1<<20)
+		now, _, err := store.Snapshot(bg, w.Store(), storeName(w.Paths().Rel(c.Path)), 1<<20)
 		if err != nil {
 			t.Fatal(err)
 		}

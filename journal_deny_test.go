@@ -37,7 +37,7 @@ func TestUndoIntoNonEmptyDirTouchesNothing(t *testing.T) {
 		}
 		cs := history(t, w, llmfs.HistoryFilter{})
 		put(t, w, "d/other.txt", "o\n")
-		if _, err := w.UndoSet(bg, cs[0].ID); err == nil {
+		if _, err := w.History().UndoSet(bg, cs[0].ID); err == nil {
 			t.Fatal("undo removed a directory someone else has since put a file in")
 		}
 		if got, err := w.Read(bg, "d/new.txt", llmfs.ReadOptions{}); err != nil {

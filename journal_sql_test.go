@@ -46,7 +46,7 @@ func TestJournalConcurrentServers(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					w := servers[c%2].WithActor(fmt.Sprint("client", c))
+					w := servers[c%2].With(llmfs.Actor(fmt.Sprint("client", c)))
 					own := fmt.Sprintf("c%02d.txt", c)
 					for r := range rounds {
 						if _, err := w.Write(bg, own, fmt.Sprintf("%d/%d\n", c, r), llmfs.WriteOptions{}); err != nil {
@@ -57,7 +57,7 @@ func TestJournalConcurrentServers(t *testing.T) {
 							errs <- err
 							return
 						}
-						mine, err := w.History(bg, llmfs.HistoryFilter{Actor: w.Actor(), Limit: 2})
+						mine, err := w.History().List(bg, llmfs.HistoryFilter{Actor: w.Settings().Actor, Limit: 2})
 						if err != nil {
 							errs <- err
 							return
@@ -65,7 +65,7 @@ func TestJournalConcurrentServers(t *testing.T) {
 						// Undo the append (others may have appended since: then FILE_CHANGED),
 						// and the write of the client's own file (always exact).
 						for _, ch := range mine {
-							_, err := w.Undo(bg, ch.ID)
+							_, err := w.History().Undo(bg, ch.ID)
 							switch {
 							case err == nil:
 							case ch.Op == llmfs.ChangeAppend && errors.Is(err, &llmfs.Error{Code: llmfs.CodeFileChanged}):
@@ -97,7 +97,7 @@ func TestJournalConcurrentServers(t *testing.T) {
 						t.Errorf("%s: change %d starts from %+v, but change %d left %+v", p, cs[i].ID, cs[i].Before, cs[i+1].ID, cs[i+1].After)
 					}
 				}
-				now, _, err := store.Snapshot(bg, first, storeName(servers[0].Rel(p)), 1<<20)
+				now, _, err := store.Snapshot(bg, first, storeName(servers[0].Paths().Rel(p)), 1<<20)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -16,7 +16,7 @@ import (
 func journalBackends(t *testing.T, fn func(t *testing.T, w *llmfs.Workspace)) {
 	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
 	eachBackend(t, &llmfs.Options{Actor: "tester"}, func(t *testing.T, w *llmfs.Workspace) {
-		if !w.Journaled() {
+		if !w.Settings().Journaled {
 			t.Skip("store keeps no journal")
 		}
 		fn(t, w)
@@ -26,14 +26,14 @@ func journalBackends(t *testing.T, fn func(t *testing.T, w *llmfs.Workspace)) {
 func ops(w *llmfs.Workspace, cs []llmfs.Change) string {
 	var out []string
 	for _, c := range cs {
-		out = append(out, c.Op+" "+w.Rel(c.Path))
+		out = append(out, c.Op+" "+w.Paths().Rel(c.Path))
 	}
 	return strings.Join(out, ", ")
 }
 
 func history(t *testing.T, w *llmfs.Workspace, f llmfs.HistoryFilter) []llmfs.Change {
 	t.Helper()
-	cs, err := w.History(bg, f)
+	cs, err := w.History().List(bg, f)
 	if err != nil {
 		t.Fatalf("History: %v", err)
 	}
@@ -93,19 +93,19 @@ func TestJournalRecordsEveryChange(t *testing.T) {
 		if got := len(history(t, w, llmfs.HistoryFilter{Limit: 3})); got != 3 {
 			t.Errorf("history with limit 3: %d changes", got)
 		}
-		other := w.WithActor("web")
+		other := w.With(llmfs.Actor("web"))
 		put(t, other, "w.txt", "web\n")
 		if got := rel(history(t, w, llmfs.HistoryFilter{Actor: "web"})); got != "write w.txt" {
 			t.Errorf("history of web = %s", got)
 		}
-		d, err := w.Diff(bg, cs[5:6])
+		d, err := w.History().Diff(bg, cs[5:6])
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(d, "--- a/a.txt\n+++ b/a.txt\n") || !strings.Contains(d, "-two\n+TWO\n") {
 			t.Errorf("diff of the edit:\n%s", d)
 		}
-		if a, r := w.Lines(bg, cs[5]); a != 1 || r != 1 {
+		if a, r := w.History().Lines(bg, cs[5]); a != 1 || r != 1 {
 			t.Errorf("Lines(edit) = +%d -%d, want +1 -1", a, r)
 		}
 	})
@@ -118,7 +118,7 @@ func TestUndoIsCompareAndSwap(t *testing.T) {
 		put(t, w, "f.txt", "v1\n")
 		put(t, w, "f.txt", "v2\n")
 		last := history(t, w, llmfs.HistoryFilter{Limit: 1})[0]
-		if _, err := w.Undo(bg, last.ID); err != nil {
+		if _, err := w.History().Undo(bg, last.ID); err != nil {
 			t.Fatalf("Undo: %v", err)
 		}
 		if got := mustRaw(t, w, "f.txt"); got != "v1\n" {
@@ -129,7 +129,7 @@ func TestUndoIsCompareAndSwap(t *testing.T) {
 		if undo.Op != llmfs.ChangeUndo {
 			t.Fatalf("newest change is %s, want undo", undo.Op)
 		}
-		if _, err := w.Undo(bg, undo.ID); err != nil {
+		if _, err := w.History().Undo(bg, undo.ID); err != nil {
 			t.Fatalf("redo: %v", err)
 		}
 		if got := mustRaw(t, w, "f.txt"); got != "v2\n" {
@@ -139,7 +139,7 @@ func TestUndoIsCompareAndSwap(t *testing.T) {
 		if _, err := w.Store().WriteFile(bg, storeName("f.txt"), strings.NewReader("outside\n"), store.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		_, err := w.Undo(bg, last.ID)
+		_, err := w.History().Undo(bg, last.ID)
 		var e *llmfs.Error
 		if !errors.As(err, &e) || e.Code != llmfs.CodeFileChanged || !strings.Contains(e.Msg, "+outside") {
 			t.Fatalf("Undo after an outside change = %v, want FILE_CHANGED with a diff", err)
@@ -175,7 +175,7 @@ func TestUndoEveryOp(t *testing.T) {
 			if err := tc.do(); err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
 			}
-			if _, err := w.UndoSet(bg, newest().ID); err != nil {
+			if _, err := w.History().UndoSet(bg, newest().ID); err != nil {
 				t.Fatalf("undo %s: %v", tc.name, err)
 			}
 			want := "k\n"
@@ -197,7 +197,7 @@ func TestUndoEveryOp(t *testing.T) {
 func TestRestoreCheckpoint(t *testing.T) {
 	journalBackends(t, func(t *testing.T, w *llmfs.Workspace) {
 		put(t, w, "a.txt", "a1\n")
-		if _, err := w.Checkpoint(bg, "start"); err != nil {
+		if _, err := w.History().Checkpoint(bg, "start"); err != nil {
 			t.Fatal(err)
 		}
 		put(t, w, "a.txt", "a2\n")
@@ -205,18 +205,18 @@ func TestRestoreCheckpoint(t *testing.T) {
 		if _, err := w.Delete(bg, "a.txt"); err != nil {
 			t.Fatal(err)
 		}
-		d, err := w.DiffSince(bg, "start")
+		d, err := w.History().DiffSince(bg, "start")
 		if err != nil || !strings.Contains(d, "-a1\n") || !strings.Contains(d, "+b\n") {
 			t.Errorf("DiffSince(start) = %q, %v", d, err)
 		}
-		if _, err := w.Checkpoint(bg, "12"); err == nil {
+		if _, err := w.History().Checkpoint(bg, "12"); err == nil {
 			t.Error("a numeric checkpoint name was accepted")
 		}
 		// An outside change blocks the restore.
 		if _, err := w.Store().WriteFile(bg, storeName("n/b.txt"), strings.NewReader("outside\n"), store.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.Restore(bg, "start"); !errors.Is(err, &llmfs.Error{Code: llmfs.CodeFileChanged}) {
+		if _, err := w.History().Restore(bg, "start"); !errors.Is(err, &llmfs.Error{Code: llmfs.CodeFileChanged}) {
 			t.Fatalf("Restore after an outside change = %v, want FILE_CHANGED", err)
 		}
 		if exists(w, "a.txt") || mustRaw(t, w, "n/b.txt") != "outside\n" {
@@ -225,13 +225,13 @@ func TestRestoreCheckpoint(t *testing.T) {
 		if _, err := w.Store().WriteFile(bg, storeName("n/b.txt"), strings.NewReader("b\n"), store.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.Restore(bg, "start"); err != nil {
+		if _, err := w.History().Restore(bg, "start"); err != nil {
 			t.Fatalf("Restore: %v", err)
 		}
 		if got := mustRaw(t, w, "a.txt"); got != "a1\n" || exists(w, "n") {
 			t.Errorf("after restore a.txt = %q, n exists %v", got, exists(w, "n"))
 		}
-		if _, err := w.Restore(bg, "nope"); !errors.Is(err, &llmfs.Error{Code: llmfs.CodeInvalidArgument}) {
+		if _, err := w.History().Restore(bg, "nope"); !errors.Is(err, &llmfs.Error{Code: llmfs.CodeInvalidArgument}) {
 			t.Errorf("Restore(nope) = %v, want INVALID_ARGUMENT", err)
 		}
 	})
@@ -245,7 +245,7 @@ func TestJournalSystemActor(t *testing.T) {
 			t.Fatal(err)
 		}
 		cs := history(t, w, llmfs.HistoryFilter{})
-		if len(cs) == 0 || cs[0].Actor != llmfs.ActorSystem || cs[0].Op != llmfs.ChangeGenerate || w.Rel(cs[0].Path) != "AGENT.md" {
+		if len(cs) == 0 || cs[0].Actor != llmfs.ActorSystem || cs[0].Op != llmfs.ChangeGenerate || w.Paths().Rel(cs[0].Path) != "AGENT.md" {
 			t.Fatalf("history after Ensure = %+v, want AGENT.md by system", cs)
 		}
 	})
@@ -257,13 +257,13 @@ func TestJournalRetention(t *testing.T) {
 	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
 	eachBackend(t, &llmfs.Options{Quota: llmfs.Quota{MaxBytes: 100}, Retention: store.Retention{MaxBytes: 250, MaxAge: -1}},
 		func(t *testing.T, w *llmfs.Workspace) {
-			if !w.Journaled() {
+			if !w.Settings().Journaled {
 				t.Skip("no journal")
 			}
 			for i := range 10 {
 				put(t, w, "f.txt", fmt.Sprintf("%02d %s", i, strings.Repeat("x", 77)))
 			}
-			n, err := w.Prune(bg)
+			n, err := w.History().Prune(bg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -271,7 +271,7 @@ func TestJournalRetention(t *testing.T) {
 			if n == 0 || len(left) == 0 || len(left) > 3 {
 				t.Errorf("Prune forgot %d, left %d changes; want only the newest few kept", n, len(left))
 			}
-			if _, err := w.Undo(bg, left[0].ID); err != nil {
+			if _, err := w.History().Undo(bg, left[0].ID); err != nil {
 				t.Errorf("undo of a kept change: %v", err)
 			}
 		})
@@ -293,7 +293,7 @@ func TestPatchJournaled(t *testing.T) {
 		if got := ops(w, set); got != "patch c.txt, patch b.txt, patch a.txt" {
 			t.Fatalf("patch's change set = %s", got)
 		}
-		if _, err := w.UndoSet(bg, last.ID); err != nil {
+		if _, err := w.History().UndoSet(bg, last.ID); err != nil {
 			t.Fatalf("UndoSet: %v", err)
 		}
 		if a, b := mustRaw(t, w, "a.txt"), mustRaw(t, w, "b.txt"); a != "one\n" || b != "two\n" {
@@ -314,10 +314,10 @@ func TestInsertJournaled(t *testing.T) {
 			t.Fatal(err)
 		}
 		last := history(t, w, llmfs.HistoryFilter{Limit: 1})[0]
-		if last.Op != llmfs.ChangeEdit || w.Rel(last.Path) != "a.txt" {
-			t.Fatalf("newest change = %s %s, want edit a.txt", last.Op, w.Rel(last.Path))
+		if last.Op != llmfs.ChangeEdit || w.Paths().Rel(last.Path) != "a.txt" {
+			t.Fatalf("newest change = %s %s, want edit a.txt", last.Op, w.Paths().Rel(last.Path))
 		}
-		if _, err := w.Undo(bg, last.ID); err != nil {
+		if _, err := w.History().Undo(bg, last.ID); err != nil {
 			t.Fatal(err)
 		}
 		if got := mustRaw(t, w, "a.txt"); got != "one\n" {

@@ -14,8 +14,8 @@
 //	if _, err := ws.Edit(ctx, "hello.txt", "world", "llmfs", false); err != nil {
 //		log.Fatal(err)
 //	}
-//	changes, _ := ws.History(ctx, llmfs.HistoryFilter{Path: "hello.txt", Limit: 1})
-//	if _, err := ws.Undo(ctx, changes[0].ID); err != nil { // only if nobody changed it since
+//	changes, _ := ws.History().List(ctx, llmfs.HistoryFilter{Path: "hello.txt", Limit: 1})
+//	if _, err := ws.History().Undo(ctx, changes[0].ID); err != nil { // only if nobody changed it since
 //		log.Fatal(err)
 //	}
 //	_, err = ws.Read(ctx, "../etc/passwd", llmfs.ReadOptions{})
@@ -96,7 +96,7 @@ type Options struct {
 	Mode Mode
 	// Deny lists globs of paths, relative to the root, that the workspace hides from
 	// listings and searches and refuses with [CodePermissionDenied] everywhere else; they
-	// are added to [DefaultDeny]. See [Workspace.Denied].
+	// are added to [DefaultDeny]. See [Paths.Denied].
 	Deny []string
 	// NoDefaultDeny drops [DefaultDeny], leaving only Deny.
 	NoDefaultDeny bool
@@ -104,10 +104,10 @@ type Options struct {
 	Quota Quota
 	// RequireRead makes edits and overwrites of an existing file fail with
 	// [CodeFileNotRead] unless this workspace read the file first, and with
-	// [CodeFileChanged] if the file changed since. See [Workspace.Session].
+	// [CodeFileChanged] if the file changed since. See [NewSession].
 	RequireRead bool
 	// Actor names who makes this workspace's changes in the journal (see
-	// [Workspace.WithActor]); empty means [ActorAPI].
+	// [Actor]); empty means [ActorAPI].
 	Actor string
 	// NoJournal turns journaling off even when the store keeps a journal.
 	NoJournal bool
@@ -240,64 +240,19 @@ func (w *Workspace) setPolicy(opts *Options) error {
 // Err returns the error that makes every operation of w fail, if its options were invalid.
 func (w *Workspace) Err() error { return w.bad }
 
-// Session returns a workspace that shares w's store, root and rules but has a read tracker
-// of its own: give each agent session one, so that one agent's reads never vouch for
-// another's edits. When w does not require reads, the session does not either.
-func (w *Workspace) Session() *Workspace {
-	s := *w
-	if w.tracker != nil {
-		s.tracker = newReadTracker()
-	}
-	return &s
-}
-
-// RequireRead returns a workspace like w with read-before-edit switched on or off (see
-// [Options.RequireRead]). Switching it on when w already requires reads keeps w's session;
-// otherwise the result is a new session with a tracker of its own.
-func (w *Workspace) RequireRead(on bool) *Workspace {
-	s := *w
-	switch {
-	case !on:
-		s.tracker = nil
-	case w.tracker == nil:
-		s.tracker = newReadTracker()
-	}
-	return &s
-}
-
-// RequiresRead reports whether edits and overwrites need a read first in this session.
-func (w *Workspace) RequiresRead() bool { return w.tracker != nil }
-
-// Virtual returns a view of w with virtual paths, as the rtc tool dialect uses them: "/" is
-// the workspace root and every path, with or without a leading slash, lies below it; a path
-// with a ".." element is refused with [CodeInvalidPath] before anything else. Paths in
-// results are virtual ("/src/a.go"), and messages name paths as the caller wrote them, so
-// no host path ever shows. The view shares w's store, rules and read-tracking session.
-func (w *Workspace) Virtual() *Workspace {
-	s := *w
-	s.virtual = true
-	return &s
-}
-
-// IsVirtual reports whether w is a view with virtual paths (see [Workspace.Virtual]).
-func (w *Workspace) IsVirtual() bool { return w.virtual }
-
-// Mode returns the work mode.
-func (w *Workspace) Mode() Mode {
-	if w.mode == "" {
-		return Full
-	}
-	return w.mode
-}
-
 // Root returns the workspace root as an absolute path.
 func (w *Workspace) Root() string { return w.root }
 
 // Store returns the store under the workspace.
 func (w *Workspace) Store() store.Store { return w.store }
 
-// Relaxed reports whether paths may leave the root.
-func (w *Workspace) Relaxed() bool { return w.relaxed }
+// workMode returns the work mode, [Full] when none was set.
+func (w *Workspace) workMode() Mode {
+	if w.mode == "" {
+		return Full
+	}
+	return w.mode
+}
 
-// Limits returns the limits in force, defaults filled in.
-func (w *Workspace) Limits() Limits { return w.limits }
+// tracksReads reports whether edits and overwrites need a read first in this session.
+func (w *Workspace) tracksReads() bool { return w.tracker != nil }

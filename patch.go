@@ -144,13 +144,13 @@ func (w *Workspace) Patch(ctx context.Context, text string, opts PatchOptions) (
 			to := w.display(files[fp.MovedTo].r.name)
 			res.Files = append(res.Files, PatchedFile{Path: abs, Op: "rename", To: to, Hunks: fp.Hunks, Matched: matched})
 			after := pl.Files[slices.IndexFunc(pl.Files, func(d *patch.FilePlan) bool { return d.Path == fp.MovedTo })].After
-			diffs = append(diffs, textdiff.Renamed(w.Rel(abs), w.Rel(to), fp.Before, after, 3, 60))
+			diffs = append(diffs, textdiff.Renamed(w.rel(abs), w.rel(to), fp.Before, after, 3, 60))
 		case src != nil && fp.Hunks == 0 && !fp.Exists:
 			// the destination of a rename, shown with it; a destination that held a file
 			// is an update of its own, so the content it loses is shown
 		default:
 			res.Files = append(res.Files, PatchedFile{Path: abs, Op: kind, Hunks: fp.Hunks, Matched: matched})
-			diffs = append(diffs, textdiff.Unified(w.Rel(abs), fp.Before, fp.After, 3, 60))
+			diffs = append(diffs, textdiff.Unified(w.rel(abs), fp.Before, fp.After, 3, 60))
 		}
 	}
 	// One change set in the journal: every file of the patch, or (after a failure on a

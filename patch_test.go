@@ -71,7 +71,7 @@ func TestPatchRollsBackOnWriteFailure(t *testing.T) {
 // read: a file changed since is FILE_CHANGED and nothing is written.
 func TestPatchCompareAndSwap(t *testing.T) {
 	eachBackend(t, &llmfs.Options{RequireRead: true}, func(t *testing.T, w *llmfs.Workspace) {
-		setup := w.Session()
+		setup := w.With(llmfs.NewSession())
 		put(t, setup, "a.txt", "one\n")
 		put(t, setup, "b.txt", "two\n")
 		const p = "--- a/a.txt\n+++ b/a.txt\n@@\n-one\n+1\n--- a/b.txt\n+++ b/b.txt\n@@\n-two\n+2\n"
@@ -83,7 +83,7 @@ func TestPatchCompareAndSwap(t *testing.T) {
 		if _, err := w.Read(bg, "b.txt", llmfs.ReadOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		other := w.Session()
+		other := w.With(llmfs.NewSession())
 		if _, err := other.Read(bg, "b.txt", llmfs.ReadOptions{}); err != nil {
 			t.Fatal(err)
 		}

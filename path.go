@@ -129,10 +129,8 @@ func (w *Workspace) within(p string) (string, bool) {
 	return "", false
 }
 
-// Within reports whether the absolute path p, once cleaned, is the workspace root or below
-// it, spelled through the root's canonical path or the path it was opened by. It does not
-// look at the store, so symbolic links below the root are not followed.
-func (w *Workspace) Within(p string) bool {
+// isWithin is [Paths.Within].
+func (w *Workspace) isWithin(p string) bool {
 	if w.virtual {
 		return path.IsAbs(p)
 	}
@@ -198,7 +196,7 @@ func (w *Workspace) display(name string) string {
 }
 
 // relName returns the store name name as the workspace shows it, relative to its root:
-// w.Rel(w.display(name)), without the allocations of that in the common cases: a store
+// w.rel(w.display(name)), without the allocations of that in the common cases: a store
 // rooted at the root, and a name below the root of a workspace whose store is rooted
 // higher up (find and grep ask this of every entry and every result).
 func (w *Workspace) relName(name string) string {
@@ -209,12 +207,11 @@ func (w *Workspace) relName(name string) string {
 		strings.HasPrefix(name, w.base) && len(w.root) == len(w.base)+1 && w.root[0] == '/' && w.root[1:] == w.base {
 		return name[len(w.base)+1:]
 	}
-	return w.Rel(w.display(name))
+	return w.rel(w.display(name))
 }
 
-// Rel returns abs relative to the workspace root, or abs itself when it lies outside.
-// In a virtual view abs is a virtual path. A path already relative is returned cleaned.
-func (w *Workspace) Rel(abs string) string {
+// rel is [Paths.Rel].
+func (w *Workspace) rel(abs string) string {
 	if !path.IsAbs(abs) {
 		return path.Clean(abs)
 	}
@@ -229,9 +226,8 @@ func (w *Workspace) Rel(abs string) string {
 	return abs
 }
 
-// Abs returns the absolute path p stands for in w (a virtual path in a virtual view), or an
-// [CodeInvalidPath] error if p breaks the path rules. It does not look at the store.
-func (w *Workspace) Abs(p string) (string, error) {
+// abs is [Paths.Abs].
+func (w *Workspace) abs(p string) (string, error) {
 	r, err := w.resolve(p)
 	if err != nil {
 		return "", err

@@ -193,13 +193,13 @@ func TestFsContext_EmptyAndNULRejected(t *testing.T) {
 
 func TestFsContext_RelWithinRoot(t *testing.T) {
 	for _, w := range sandboxed(t) {
-		if got := w.Rel(w.Root() + "/dir/b.txt"); got != "dir/b.txt" {
+		if got := w.Paths().Rel(w.Root() + "/dir/b.txt"); got != "dir/b.txt" {
 			t.Errorf("Rel = %q", got)
 		}
-		if got := w.Rel(w.Root()); got != "." {
+		if got := w.Paths().Rel(w.Root()); got != "." {
 			t.Errorf("Rel(root) = %q", got)
 		}
-		if got := w.Rel(w.Root() + "-evil/x"); got != w.Root()+"-evil/x" {
+		if got := w.Paths().Rel(w.Root() + "-evil/x"); got != w.Root()+"-evil/x" {
 			t.Errorf("Rel(sibling) = %q, want it unchanged", got)
 		}
 	}
@@ -286,7 +286,7 @@ func TestFsContext_SymlinksResolvedBeforeContainment(t *testing.T) {
 // file newf, and "h.txt/" read the file h.txt. Every operation now holds to it.
 func TestTrailingSlashNamesADirectory(t *testing.T) {
 	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
-		for _, v := range []*llmfs.Workspace{w, w.Virtual()} {
+		for _, v := range []*llmfs.Workspace{w, w.With(llmfs.VirtualPaths())} {
 			for _, mode := range []llmfs.WriteMode{llmfs.Overwrite, llmfs.AppendTo, llmfs.Create} {
 				_, err := v.Write(bg, "newf/", "x", llmfs.WriteOptions{Mode: mode})
 				wantCode(t, err, llmfs.CodeInvalidPath)
@@ -362,7 +362,7 @@ func TestRelOfRelativePath(t *testing.T) {
 		"/":              ".",
 		".":              ".",
 	} {
-		if got := w.Rel(in); got != want {
+		if got := w.Paths().Rel(in); got != want {
 			t.Errorf("Rel(%q) = %q, want %q", in, got, want)
 		}
 	}

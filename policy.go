@@ -73,16 +73,16 @@ var DefaultDeny = []string{
 }
 
 // Policy describes what a workspace allows: its work mode, its deny rules in force
-// (defaults included) and its quotas. See [Workspace.Policy].
+// (defaults included) and its quotas. See [Settings].
 type Policy struct {
 	Mode  Mode
 	Deny  []string
 	Quota Quota
 }
 
-// Policy returns the policy in force.
-func (w *Workspace) Policy() Policy {
-	p := Policy{Mode: w.Mode()}
+// policy returns the policy in force.
+func (w *Workspace) policy() Policy {
+	p := Policy{Mode: w.workMode()}
 	if w.deny != nil {
 		p.Deny = slices.Clone(w.deny.patterns)
 	}
@@ -263,11 +263,8 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
-// Denied reports whether the path p, relative to the workspace root (or absolute), falls
-// under a deny rule. It looks at the path alone and follows no symbolic link: a walker
-// (find, grep) calls it for each path it meets, and uses [Workspace.DeniedPath] for the
-// symbolic links it follows. The root itself is never denied.
-func (w *Workspace) Denied(p string) bool {
+// isDenied is [Paths.Denied].
+func (w *Workspace) isDenied(p string) bool {
 	if len(w.reserved) > 0 {
 		if r, err := w.resolve(p); err == nil && w.isReserved(r.name) {
 			return true
@@ -277,16 +274,14 @@ func (w *Workspace) Denied(p string) bool {
 		return false
 	}
 	if path.IsAbs(p) {
-		p = w.Rel(p)
+		p = w.rel(p)
 	}
 	_, ok := w.deny.match(relForDeny(path.Clean(p)))
 	return ok
 }
 
-// DeniedPath reports whether p, resolved by the workspace's path rules, is denied either
-// itself or through the real path its symbolic links lead to. A path the rules refuse
-// (for example one outside the root) is not "denied": operations on it fail otherwise.
-func (w *Workspace) DeniedPath(ctx context.Context, p string) bool {
+// deniedPath is [Paths.DeniedPath].
+func (w *Workspace) deniedPath(ctx context.Context, p string) bool {
 	r, err := w.resolve(p)
 	if err != nil {
 		return false
@@ -381,7 +376,7 @@ func (w *Workspace) check(ctx context.Context, op Op, r resolved) error {
 	if w.bad != nil {
 		return w.bad
 	}
-	if mode := w.Mode(); !mode.Allows(op) {
+	if mode := w.workMode(); !mode.Allows(op) {
 		return modeError(mode, op, r.arg)
 	}
 	if w.reservedPath(ctx, r.name) {
@@ -405,10 +400,8 @@ func modeError(mode Mode, op Op, p string) *Error {
 	return &Error{Code: CodePermissionDenied, Path: p, Msg: msg}
 }
 
-// StoreName returns the name in the workspace's store of the path p, after the path rules
-// of the workspace (not its policy). System code that writes below the agent's policy,
-// such as package sysfiles, uses it with [Workspace.Store].
-func (w *Workspace) StoreName(p string) (string, error) {
+// storeName is [Paths.StoreName].
+func (w *Workspace) storeName(p string) (string, error) {
 	r, err := w.resolve(p)
 	if err != nil {
 		return "", err

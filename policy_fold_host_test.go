@@ -35,7 +35,7 @@ func TestDenyUnicodeNormalizationAndFolding(t *testing.T) {
 	for _, p := range []string{nfd + "/secret.txt", "café/secret.txt", "CAFÉ/other.txt", "docs/ſecret.md", "docs/KELVIN.txt", "x/Straße/passwords.txt", "x/STRASSE/passwords.txt"} {
 		_, err := w.Read(ctx, p, llmfs.ReadOptions{})
 		polCode(t, "Read "+p, err, llmfs.CodePermissionDenied)
-		if !w.Denied(p) {
+		if !w.Paths().Denied(p) {
 			t.Errorf("Denied(%q) = false", p)
 		}
 	}

@@ -165,10 +165,10 @@ func TestDenyOnHostDirectory(t *testing.T) {
 	}
 
 	// The public checks a search engine uses.
-	if !w.Denied(".ENV") || w.Denied("gitdir") {
-		t.Errorf("Denied(.ENV) = %v, Denied(gitdir) = %v; want true, false (Denied follows no link)", w.Denied(".ENV"), w.Denied("gitdir"))
+	if !w.Paths().Denied(".ENV") || w.Paths().Denied("gitdir") {
+		t.Errorf("Denied(.ENV) = %v, Denied(gitdir) = %v; want true, false (Denied follows no link)", w.Paths().Denied(".ENV"), w.Paths().Denied("gitdir"))
 	}
-	if !w.DeniedPath(ctx, "gitdir") || !w.DeniedPath(ctx, "app/innocent.txt") || w.DeniedPath(ctx, "docs/readme") {
+	if !w.Paths().DeniedPath(ctx, "gitdir") || !w.Paths().DeniedPath(ctx, "app/innocent.txt") || w.Paths().DeniedPath(ctx, "docs/readme") {
 		t.Error("DeniedPath does not follow links into denied paths")
 	}
 }

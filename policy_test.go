@@ -257,7 +257,7 @@ func TestDenyConfigurable(t *testing.T) {
 		_, err := w.Read(ctx, p, llmfs.ReadOptions{})
 		polCode(t, "Read "+p, err, llmfs.CodePermissionDenied)
 	}
-	if got := w.Policy().Deny; len(got) != len(llmfs.DefaultDeny)+1 {
+	if got := w.Settings().Policy.Deny; len(got) != len(llmfs.DefaultDeny)+1 {
 		t.Errorf("Policy().Deny = %v, want the defaults and private/**", got)
 	}
 
@@ -269,7 +269,7 @@ func TestDenyConfigurable(t *testing.T) {
 	polCode(t, "Read private/notes.md", err, llmfs.CodePermissionDenied)
 
 	w = llmfs.New(s, &llmfs.Options{NoDefaultDeny: true})
-	if w.Denied(".env") || w.Denied(".git/config") {
+	if w.Paths().Denied(".env") || w.Paths().Denied(".git/config") {
 		t.Error("Denied reports true with no rules")
 	}
 }
@@ -301,7 +301,7 @@ func TestDeniedAPI(t *testing.T) {
 		{"build/sub/a.log", false},
 		{"src/main.go", false},
 	} {
-		if got := w.Denied(tt.path); got != tt.want {
+		if got := w.Paths().Denied(tt.path); got != tt.want {
 			t.Errorf("Denied(%q) = %v, want %v", tt.path, got, tt.want)
 		}
 	}

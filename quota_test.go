@@ -103,7 +103,7 @@ func TestQuotaTotalBytes(t *testing.T) {
 		if _, err := w.Move(ctx, "c.txt", "moved.txt"); err != nil {
 			t.Fatal(err)
 		}
-		ss := w.Session()
+		ss := w.With(llmfs.NewSession())
 		if _, err := ss.Write(ctx, "d.txt", strings.Repeat("d", 45), llmfs.WriteOptions{}); err != nil {
 			t.Fatalf("write into the freed space: %v", err)
 		}
@@ -173,7 +173,7 @@ func TestQuotaConcurrentWrites(t *testing.T) {
 		errs := make(chan error, writers)
 		for i := range writers {
 			go func() {
-				ws := w.Session()
+				ws := w.With(llmfs.NewSession())
 				_, err := ws.Write(ctx, fmt.Sprintf("f%02d.txt", i), "0123456789", llmfs.WriteOptions{})
 				errs <- err
 			}()
@@ -238,7 +238,7 @@ func TestQuotaCountErrorVirtual(t *testing.T) {
 	fs := &faultStore{Store: mem.New(), readDir: func(string) error {
 		return &iofs.PathError{Op: "readdir", Path: "x", Err: iofs.ErrPermission}
 	}}
-	w := llmfs.New(fs, &llmfs.Options{Root: "/srv/secret-host-dir", Quota: llmfs.Quota{MaxFiles: 10}}).Virtual()
+	w := llmfs.New(fs, &llmfs.Options{Root: "/srv/secret-host-dir", Quota: llmfs.Quota{MaxFiles: 10}}).With(llmfs.VirtualPaths())
 	_, err := w.Write(bg, "/a.txt", "x", llmfs.WriteOptions{})
 	if err == nil {
 		t.Fatal("Write succeeded; want the count's failure")

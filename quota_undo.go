@@ -29,7 +29,7 @@ func (w *Workspace) admitRevert(ctx context.Context, states []*pathState, now ma
 		added += present(p.before) - present(cur)
 		if q := qs.q.MaxFileBytes; q > 0 && p.before.Kind == store.File && p.before.Size > q && p.before.Size > fileSize(cur) {
 			qs.mu.Unlock()
-			return nil, errorf(CodeQuotaExceeded, w.display(p.name), "quota exceeded: undoing would make %s %d bytes, over the workspace's limit of %d bytes per file; nothing was touched", w.Rel(w.display(p.name)), p.before.Size, q)
+			return nil, errorf(CodeQuotaExceeded, w.display(p.name), "quota exceeded: undoing would make %s %d bytes, over the workspace's limit of %d bytes per file; nothing was touched", w.rel(w.display(p.name)), p.before.Size, q)
 		}
 	}
 	if err := w.admitTotal(ctx, w.display(states[0].name), grow, added); err != nil {

@@ -11,7 +11,7 @@ import (
 // lastChange returns the newest change of w's journal.
 func lastChange(t *testing.T, w *llmfs.Workspace) llmfs.Change {
 	t.Helper()
-	h, err := w.History(context.Background(), llmfs.HistoryFilter{Limit: 1})
+	h, err := w.History().List(context.Background(), llmfs.HistoryFilter{Limit: 1})
 	if err != nil || len(h) == 0 {
 		t.Fatalf("History: %v, %d changes", err, len(h))
 	}
@@ -36,7 +36,7 @@ func TestQuotaUndo(t *testing.T) {
 			t.Fatalf("write after the delete freed the space: %v", err)
 		}
 		// Bringing a.txt back would hold 120 bytes.
-		_, err := w.UndoSet(ctx, del.ID)
+		_, err := w.History().UndoSet(ctx, del.ID)
 		polCode(t, "undo of a delete past the quota", err, llmfs.CodeQuotaExceeded)
 		if polExists(s, "a.txt") {
 			t.Error("a refused undo brought the file back")
@@ -49,7 +49,7 @@ func TestQuotaUndo(t *testing.T) {
 		if _, err := w.Write(ctx, "c.txt", sixty, llmfs.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.UndoSet(ctx, lastChange(t, w).ID); err != nil {
+		if _, err := w.History().UndoSet(ctx, lastChange(t, w).ID); err != nil {
 			t.Fatalf("undo of the write of c.txt: %v", err)
 		}
 		if _, err := w.Write(ctx, "d.txt", sixty, llmfs.WriteOptions{}); err != nil {

@@ -24,22 +24,22 @@ func TestRealPath(t *testing.T) {
 	noErr(t, os.Symlink(outside, filepath.Join(root, "memories", "out")))
 	ws, err := host.Open(&llmfs.Options{Root: root})
 	noErr(t, err)
-	v := ws.Virtual()
+	v := ws.With(llmfs.VirtualPaths())
 	for p, want := range map[string]string{
 		"/memories/l":         "/src",
 		"/memories/l/new.txt": "/src/new.txt",
 		"/memories/plain.txt": "/memories/plain.txt",
 		"/":                   "/",
 	} {
-		if got, err := v.RealPath(bg, p); err != nil || got != want {
+		if got, err := v.Paths().Real(bg, p); err != nil || got != want {
 			t.Errorf("RealPath(%s) = %q, %v; want %q", p, got, err, want)
 		}
 	}
-	if got, err := ws.RealPath(bg, "memories/l/a.go"); err != nil || got != filepath.Join(root, "src", "a.go") {
+	if got, err := ws.Paths().Real(bg, "memories/l/a.go"); err != nil || got != filepath.Join(root, "src", "a.go") {
 		t.Errorf("RealPath(memories/l/a.go) = %q, %v", got, err)
 	}
 	for _, p := range []string{"/memories/out", "/memories/out/x.txt"} {
-		if got, err := v.RealPath(bg, p); llmfs.CodeOf(err) != llmfs.CodeInvalidPath {
+		if got, err := v.Paths().Real(bg, p); llmfs.CodeOf(err) != llmfs.CodeInvalidPath {
 			t.Errorf("RealPath(%s) = %q, %v; want INVALID_PATH", p, got, err)
 		}
 	}

@@ -34,7 +34,7 @@ func openWithCacheInside(t *testing.T, cacheRel string, opts llmfs.Options) (*ll
 	if _, err := w.Write(ctx, "a.txt", "one\n", llmfs.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.History(ctx, llmfs.HistoryFilter{}); err != nil {
+	if _, err := w.History().List(ctx, llmfs.HistoryFilter{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(cache, "note.txt"), []byte("LLMFSPRIVATE\n"), 0o600); err != nil {
@@ -132,12 +132,12 @@ func TestReservedCacheOutOfBounds(t *testing.T) {
 	if _, err := w.Write(ctx, "a.txt", "two\n", llmfs.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	changes, err := w.History(ctx, llmfs.HistoryFilter{})
+	changes, err := w.History().List(ctx, llmfs.HistoryFilter{})
 	if err != nil || len(changes) != 2 {
 		t.Fatalf("history = %v, %v; want the two writes of a.txt", changes, err)
 	}
 	last := max(changes[0].ID, changes[1].ID)
-	if _, err := w.Undo(ctx, last); err != nil {
+	if _, err := w.History().Undo(ctx, last); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(got) != "one\n" {
@@ -228,7 +228,7 @@ func TestReservedUnderReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rw := w.WithStore(ov)
+	rw := w.With(llmfs.OnStore(ov))
 	for _, p := range []string{".cache/llmfs/note.txt", "link/note.txt"} {
 		if _, err := rw.Read(ctx, p, llmfs.ReadOptions{}); llmfs.CodeOf(err) != llmfs.CodePermissionDenied {
 			t.Errorf("read %s under review: err = %v, want PERMISSION_DENIED", p, err)

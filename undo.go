@@ -14,7 +14,7 @@ import (
 	"github.com/llmfs/llmfs/store"
 )
 
-// UndoResult is what [Workspace.Undo], [Workspace.UndoSet] and [Workspace.Restore] return.
+// UndoResult is what [History.Undo], [History.UndoSet] and [History.Restore] return.
 type UndoResult struct {
 	// Paths are the paths put back, sorted.
 	Paths []string `json:"paths"`
@@ -27,13 +27,14 @@ type UndoResult struct {
 // A change that never landed ([store.Unlanded]) has nothing to undo, and one whose outcome
 // a crash left unknown ([store.Diverged]) is never undone. The undo is itself journaled
 // (operation "undo"), so undoing it redoes the changes.
-func (w *Workspace) Undo(ctx context.Context, ids ...int64) (*UndoResult, error) {
+func (h *History) Undo(ctx context.Context, ids ...int64) (*UndoResult, error) {
+	w := h.w
 	if len(ids) == 0 {
 		return nil, errorf(CodeInvalidArgument, "", "no change given to undo")
 	}
 	var cs []Change
 	for _, id := range ids {
-		c, err := w.ChangeByID(ctx, id)
+		c, err := w.History().ChangeByID(ctx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -42,8 +43,9 @@ func (w *Workspace) Undo(ctx context.Context, ids ...int64) (*UndoResult, error)
 	return w.revert(ctx, ChangeUndo, cs)
 }
 
-// UndoSet undoes the whole change set that holds change id; see [Workspace.Undo].
-func (w *Workspace) UndoSet(ctx context.Context, id int64) (*UndoResult, error) {
+// UndoSet undoes the whole change set that holds change id; see [History.Undo].
+func (h *History) UndoSet(ctx context.Context, id int64) (*UndoResult, error) {
+	w := h.w
 	cs, err := w.setOf(ctx, id)
 	if err != nil {
 		return nil, err
@@ -68,7 +70,7 @@ func (w *Workspace) revert(ctx context.Context, op string, changes []Change) (*U
 				return nil, errorf(CodeInvalidArgument, c.Path, "change %d never landed (the process making it stopped first): there is nothing to undo", c.ID)
 			}
 		default:
-			return nil, errorf(CodeFileChanged, c.Path, "change %d is %s: after a crash %s held neither its old nor its new content, so it is never undone; look at the file and fix it by hand", c.ID, c.State, w.Rel(c.Path))
+			return nil, errorf(CodeFileChanged, c.Path, "change %d is %s: after a crash %s held neither its old nor its new content, so it is never undone; look at the file and fix it by hand", c.ID, c.State, w.rel(c.Path))
 		}
 	}
 	states := net(live)
@@ -113,7 +115,7 @@ func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*path
 		if v.Equal(p.after) {
 			continue
 		}
-		rel := w.Rel(w.display(p.name))
+		rel := w.rel(w.display(p.name))
 		conflicts = append(conflicts, rel)
 		was, _ := w.text(ctx, j, p.after)
 		if v.Kind == store.File && data != nil && p.after.Kind != store.Dir && !isBinary(was) && !isBinary(string(data)) {
@@ -231,9 +233,9 @@ func (w *Workspace) checkEmptied(ctx context.Context, rmFiles, rmDirs []*pathSta
 		}
 		for _, de := range des {
 			if name := path.Join(p.name, de.Name()); !gone[name] {
-				rel := w.Rel(w.display(p.name))
+				rel := w.rel(w.display(p.name))
 				return &Error{Code: CodeFileChanged, Path: w.display(p.name), Err: store.ErrChanged,
-					Msg: fmt.Sprintf("cannot undo: %s has since been given %s (by someone else, or outside llmfs), so it cannot be removed; nothing was touched", rel, w.Rel(w.display(name)))}
+					Msg: fmt.Sprintf("cannot undo: %s has since been given %s (by someone else, or outside llmfs), so it cannot be removed; nothing was touched", rel, w.rel(w.display(name)))}
 			}
 		}
 	}
@@ -243,7 +245,7 @@ func (w *Workspace) checkEmptied(ctx context.Context, rmFiles, rmDirs []*pathSta
 // notKept is the refusal to undo a change whose earlier content the journal does not hold:
 // a symbolic link, or a file over the size the journal keeps, named with its setting.
 func (w *Workspace) notKept(p *pathState) error {
-	rel := w.Rel(w.display(p.name))
+	rel := w.rel(w.display(p.name))
 	why := "it is a symbolic link"
 	switch {
 	case p.before.Kind == store.File && p.before.Size <= w.undoMax:

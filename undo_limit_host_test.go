@@ -30,12 +30,12 @@ func TestUndoMaxFileBytes(t *testing.T) {
 		if _, err := w.Write(ctx, "f.txt", "small\n", llmfs.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		changes, err := w.History(ctx, llmfs.HistoryFilter{})
+		changes, err := w.History().List(ctx, llmfs.HistoryFilter{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		last := max(changes[0].ID, changes[1].ID)
-		_, err = w.Undo(ctx, last)
+		_, err = w.History().Undo(ctx, last)
 		switch {
 		case tc.undo && err != nil:
 			t.Errorf("limit %d: undo = %v", tc.limit, err)

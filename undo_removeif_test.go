@@ -63,7 +63,7 @@ func TestUndoCreateIsCompareAndSwap(t *testing.T) {
 	}
 	c := history(t, w, llmfs.HistoryFilter{Limit: 1})[0]
 	s.target = "new.txt"
-	_, err := w.Undo(bg, c.ID)
+	_, err := w.History().Undo(bg, c.ID)
 	var e *llmfs.Error
 	if !errors.As(err, &e) || e.Code != llmfs.CodeFileChanged {
 		t.Fatalf("Undo of the create over a rewritten file = %v, want FILE_CHANGED", err)

@@ -113,7 +113,7 @@ func (s *FileServer) AddSession(id, cwd string, extra ...string) error {
 		if err != nil {
 			return err
 		}
-		r.ws = r.ws.WithActor(Actor(id))
+		r.ws = r.ws.With(llmfs.Actor(Actor(id)))
 		roots = append(roots, r)
 	}
 	// The innermost root wins, so that a nested root's workspace serves its own files.
@@ -125,7 +125,7 @@ func (s *FileServer) AddSession(id, cwd string, extra ...string) error {
 }
 
 // Checkpoint names the present point of the journal of each directory session id works
-// in (see [llmfs.Workspace.Checkpoint]), so that `llmfs restore NAME` takes back what the
+// in (see [llmfs.History.Checkpoint]), so that `llmfs restore NAME` takes back what the
 // agent changes after it. Directories without a journal are skipped.
 func (s *FileServer) Checkpoint(ctx context.Context, id, name string) error {
 	s.mu.Lock()
@@ -135,10 +135,10 @@ func (s *FileServer) Checkpoint(ctx context.Context, id, name string) error {
 		return fmt.Errorf("acp: unknown session %q", id)
 	}
 	for _, r := range roots {
-		if !r.ws.Journaled() {
+		if !r.ws.Settings().Journaled {
 			continue
 		}
-		if _, err := r.ws.Checkpoint(ctx, name); err != nil {
+		if _, err := r.ws.History().Checkpoint(ctx, name); err != nil {
 			return err
 		}
 	}

@@ -541,13 +541,13 @@ func TestFileServerChangesOnJournal(t *testing.T) {
 	}
 	changes := f.srv.Changes()
 	for _, c := range changes {
-		jc, err := ws.ChangeByID(ctx, c.Entry)
+		jc, err := ws.History().ChangeByID(ctx, c.Entry)
 		if err != nil || jc.Actor != "acp:s1" || jc.Path != a || jc.After.Hash != c.AfterHash {
 			t.Fatalf("change %d: journal entry %+v, %v; want a write of %s by acp:s1", c.ID, jc, err, a)
 		}
 	}
 	// Undone through the journal by someone else: the file server sees it.
-	if _, err := ws.Undo(ctx, changes[1].Entry); err != nil {
+	if _, err := ws.History().Undo(ctx, changes[1].Entry); err != nil {
 		t.Fatal(err)
 	}
 	if c := f.srv.Changes(); c[0].Undone || !c[1].Undone {
@@ -569,7 +569,7 @@ func TestFileServerChangesOnJournal(t *testing.T) {
 	if err := f.srv.Undo(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := ws.History(ctx, llmfs.HistoryFilter{Limit: 1})
+	cs, err := ws.History().List(ctx, llmfs.HistoryFilter{Limit: 1})
 	if err != nil || len(cs) != 1 || cs[0].Op != llmfs.ChangeUndo || cs[0].Actor != "acp:s1" {
 		t.Fatalf("newest journal entry = %+v, %v; want the undo, by acp:s1", cs, err)
 	}

@@ -72,11 +72,11 @@ func (w *write) undone(ctx context.Context) bool {
 	if w.entry == 0 {
 		return false
 	}
-	c, err := w.ws.ChangeByID(ctx, w.entry)
+	c, err := w.ws.History().ChangeByID(ctx, w.entry)
 	if err != nil {
 		return false
 	}
-	later, err := w.ws.History(ctx, llmfs.HistoryFilter{Path: w.rel, After: w.entry})
+	later, err := w.ws.History().List(ctx, llmfs.HistoryFilter{Path: w.rel, After: w.entry})
 	if err != nil {
 		return false
 	}
@@ -131,10 +131,10 @@ func (s *FileServer) write(ctx context.Context, req *WriteTextFileRequest, r fsR
 	}
 	w.ch.Time = time.Now()
 	w.ch.Created = res.Created
-	if r.ws.Journaled() {
+	if r.ws.Settings().Journaled {
 		// Writes are one at a time (writeMu), and this session's actor is the server's
 		// own: the newest change of it to the file is this write.
-		cs, err := r.ws.History(ctx, llmfs.HistoryFilter{Path: rel, Actor: r.ws.Actor(), Limit: 1})
+		cs, err := r.ws.History().List(ctx, llmfs.HistoryFilter{Path: rel, Actor: r.ws.Settings().Actor, Limit: 1})
 		if err == nil && len(cs) == 1 {
 			c := cs[0]
 			w.entry, w.ch.Entry, w.ch.Time = c.ID, c.ID, c.Time
@@ -158,7 +158,7 @@ func (s *FileServer) write(ctx context.Context, req *WriteTextFileRequest, r fsR
 }
 
 // Undo reverts the change with the given ID through the journal of its root
-// ([llmfs.Workspace.Undo], journaled as the session's actor): it puts the file on disk back
+// ([llmfs.History.Undo], journaled as the session's actor): it puts the file on disk back
 // as it was before (removing it if the write created it), and the editor buffer over it as
 // it was, if there was one. It refuses, changing nothing, when the file has changed since,
 // on disk ([llmfs.CodeFileChanged], with the diff) or in its buffer; when the change was
@@ -183,11 +183,11 @@ func (s *FileServer) Undo(ctx context.Context, id int) error {
 		return &llmfs.Error{Code: llmfs.CodeFileChanged, Path: w.ch.Path,
 			Msg: fmt.Sprintf("change %d cannot be undone: the editor's buffer of %s has changed since; nothing was touched", id, w.ch.Path)}
 	}
-	c, err := w.ws.ChangeByID(ctx, w.entry)
+	c, err := w.ws.History().ChangeByID(ctx, w.entry)
 	if err != nil {
 		return err
 	}
-	if _, err := w.ws.Undo(ctx, w.entry); err != nil {
+	if _, err := w.ws.History().Undo(ctx, w.entry); err != nil {
 		return err
 	}
 	s.mu.Lock()

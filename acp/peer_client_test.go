@@ -127,12 +127,12 @@ func TestPromptTurnCheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cps, err := w.Checkpoints(context.Background())
+	cps, err := w.History().Checkpoints(context.Background())
 	if err != nil || len(cps) != 1 || cps[0].Name != sum.Checkpoint {
 		t.Fatalf("checkpoints %v, %v; want one, %q", cps, err, sum.Checkpoint)
 	}
 	cp := cps[0]
-	after, err := w.History(context.Background(), llmfs.HistoryFilter{})
+	after, err := w.History().List(context.Background(), llmfs.HistoryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}

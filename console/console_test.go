@@ -93,7 +93,7 @@ func TestConsoleSaveConflict(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("a current save: %d %s", code, body)
 	}
-	cs, err := ws.History(ctx, llmfs.HistoryFilter{})
+	cs, err := ws.History().List(ctx, llmfs.HistoryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func (a *api) systemFiles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, p := range paths {
-		if a.ws.Denied(p) {
+		if a.ws.Paths().Denied(p) {
 			continue
 		}
 		f := systemFile{Path: p, State: "edited"}
@@ -38,7 +38,7 @@ func (a *api) systemFiles(w http.ResponseWriter, r *http.Request) {
 			f.State, f.Hint = "off", a.systemOff
 		} else if _, err := a.ws.Read(r.Context(), p, llmfs.ReadOptions{Limit: 1}); llmfs.CodeOf(err) == llmfs.CodeFileNotFound {
 			f.State = "missing"
-		} else if name, err := a.ws.StoreName(p); err == nil {
+		} else if name, err := a.ws.Paths().StoreName(p); err == nil {
 			if gen, err := sysfiles.Generated(r.Context(), a.ws.Store(), name); err == nil && gen {
 				f.State = "generated"
 			}

@@ -47,7 +47,7 @@ func (s *server) hold(i int) error {
 	ws := s.workspace(i)
 	ctx, stop := context.WithCancel(context.Background())
 	// The newest change now is where the feed starts: it sends what comes after.
-	newest, err := ws.History(ctx, llmfs.HistoryFilter{Limit: 1})
+	newest, err := ws.History().List(ctx, llmfs.HistoryFilter{Limit: 1})
 	if err != nil {
 		stop()
 		return err
@@ -101,7 +101,7 @@ const feedRetry = time.Second
 // subscribers of what changed.
 func (s *server) feed(ctx context.Context, i int, ws *llmfs.Workspace, after int64) {
 	for {
-		if err := ws.WaitChange(ctx, after); err != nil {
+		if err := ws.History().WaitChange(ctx, after); err != nil {
 			if ctx.Err() != nil {
 				return
 			}
@@ -113,7 +113,7 @@ func (s *server) feed(ctx context.Context, i int, ws *llmfs.Workspace, after int
 			}
 			continue
 		}
-		changes, err := ws.History(ctx, llmfs.HistoryFilter{After: after})
+		changes, err := ws.History().List(ctx, llmfs.HistoryFilter{After: after})
 		if err != nil {
 			if ctx.Err() != nil {
 				return

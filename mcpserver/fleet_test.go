@@ -285,7 +285,7 @@ func TestFleetTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hist, err := llmfs.New(st, nil).History(context.Background(), llmfs.HistoryFilter{Limit: 1})
+	hist, err := llmfs.New(st, nil).History().List(context.Background(), llmfs.HistoryFilter{Limit: 1})
 	if err != nil || len(hist) != 1 || hist[0].Actor != "mcp:token-"+rwID {
 		t.Errorf("the journal's newest change: %+v, %v; want actor mcp:token-%s", hist, err, rwID)
 	}

@@ -27,13 +27,13 @@ func TestJournalActorStdioSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := w.History(context.Background(), llmfs.HistoryFilter{})
+	cs, err := w.History().List(context.Background(), llmfs.HistoryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	actors := map[string]string{}
 	for _, c := range cs {
-		actors[w.Rel(c.Path)] = c.Actor
+		actors[w.Paths().Rel(c.Path)] = c.Actor
 	}
 	for _, p := range []string{"a.txt", "b.txt"} {
 		if id, found := strings.CutPrefix(actors[p], "mcp:"); !found || id == "" {
@@ -59,13 +59,13 @@ func TestJournalActorPerSession(t *testing.T) {
 	a, b := s.connect(t, nil), s.connect(t, nil)
 	ok(t, a, "file_write", `{"path":"a.txt","content":"from a\n"}`)
 	ok(t, b, "file_write", `{"path":"b.txt","content":"from b\n"}`)
-	cs, err := w.History(context.Background(), llmfs.HistoryFilter{})
+	cs, err := w.History().List(context.Background(), llmfs.HistoryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	actors := map[string]string{}
 	for _, c := range cs {
-		actors[w.Rel(c.Path)] = c.Actor
+		actors[w.Paths().Rel(c.Path)] = c.Actor
 	}
 	if !strings.HasPrefix(actors["a.txt"], "mcp:") || !strings.HasPrefix(actors["b.txt"], "mcp:") || actors["a.txt"] == actors["b.txt"] {
 		t.Errorf("actors = %v, want a distinct mcp:<session> for each session", actors)
@@ -76,7 +76,7 @@ func TestJournalActorPerSession(t *testing.T) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		done <- w.WaitChange(ctx, last)
+		done <- w.History().WaitChange(ctx, last)
 	}()
 	ok(t, a, "file_write", `{"path":"a.txt","content":"again\n"}`)
 	if err := <-done; err != nil {

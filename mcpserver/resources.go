@@ -34,7 +34,7 @@ import (
 // no state is kept between pages. Names starting with "." are left out, as find does.
 //
 // Subscriptions are fed by the journal (feed.go): while anyone listens, one goroutine
-// per directory waits on the journal's change feed ([llmfs.Workspace.WaitChange]),
+// per directory waits on the journal's change feed ([llmfs.History.WaitChange]),
 // which wakes at once for a change made in this process and within the store's poll
 // interval (a cheap query of the newest change id) for one made by another process or
 // replica. A change to a subscribed file, or to a directory holding it, sends

@@ -249,7 +249,7 @@ func reviewTools() []reviewTool {
 func (r *reviewer) names(ctx context.Context, paths []string, pending bool) ([]string, error) {
 	var names []string
 	for _, p := range paths {
-		n, err := r.ws.StoreName(p)
+		n, err := r.ws.Paths().StoreName(p)
 		if err != nil {
 			return nil, err
 		}

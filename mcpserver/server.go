@@ -16,7 +16,7 @@
 // WebP file adds the image as image content, and its structured content and text leave
 // the base64 out. No text escapes <, > or &.
 //
-// Each MCP session gets its own workspace session ([llmfs.Workspace.Session]) and so its
+// Each MCP session gets its own workspace session ([llmfs.NewSession]) and so its
 // own read tracker: when the workspace requires reads before edits
 // ([llmfs.Options.RequireRead], or [Options.RequireRead] here), one client's reads never
 // vouch for another's edits.

@@ -58,9 +58,9 @@ func (s *server) session(ctx context.Context, ss *mcp.ServerSession) (*session, 
 		// directory, so results in the others are shown absolute.
 		opts := &tools.Options{RequireRead: s.requireRead, AbsolutePaths: i > 0, History: s.history}
 		if s.memories != nil {
-			opts.Memories = s.memories.WithActor(actor)
+			opts.Memories = s.memories.With(llmfs.Actor(actor))
 		}
-		tb, err := tools.NewWithOptions(r.WithActor(actor), s.dialect, opts)
+		tb, err := tools.NewWithOptions(r.With(llmfs.Actor(actor)), s.dialect, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +69,7 @@ func (s *server) session(ctx context.Context, ss *mcp.ServerSession) (*session, 
 	//lint:ignore SA1019 roots stay for clients before 2026-07-28, within the deprecation window
 	// Roots are asked only of clients before 2026-07-28, which has none (a server may
 	// not send roots/list there).
-	if p := ss.InitializeParams(); p != nil && p.ProtocolVersion < "2026-07-28" && p.Capabilities != nil && p.Capabilities.RootsV2 != nil && !s.roots[0].Relaxed() {
+	if p := ss.InitializeParams(); p != nil && p.ProtocolVersion < "2026-07-28" && p.Capabilities != nil && p.Capabilities.RootsV2 != nil && !s.roots[0].Settings().Relaxed {
 		st.stale.Store(true)
 	}
 	s.sessions[ss] = st
@@ -95,7 +95,7 @@ func (s *server) rootsChangedMiddleware(next mcp.MethodHandler) mcp.MethodHandle
 		if method == "notifications/roots/list_changed" {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
 				if st, err := s.session(ctx, ss); err == nil {
-					st.stale.Store(!s.roots[0].Relaxed())
+					st.stale.Store(!s.roots[0].Settings().Relaxed)
 				}
 			}
 		}
@@ -108,7 +108,7 @@ func (s *server) rootsChangedMiddleware(next mcp.MethodHandler) mcp.MethodHandle
 // malformed request cannot escape a narrowing it meant.
 func (s *server) metaNarrow(meta map[string]any, allowed []string) []string {
 	v, ok := meta[RootsMetaKey]
-	if !ok || s.roots[0].Relaxed() {
+	if !ok || s.roots[0].Settings().Relaxed {
 		return allowed
 	}
 	list, _ := v.([]any)
@@ -284,11 +284,11 @@ func (s *server) locate(p string) (string, int, error) {
 		return path.Join(root0.Root(), p), 0, nil
 	}
 	abs := path.Clean(p)
-	if root0.Relaxed() {
+	if root0.Settings().Relaxed {
 		return abs, 0, nil
 	}
 	for i, r := range s.roots {
-		if r.Within(abs) {
+		if r.Paths().Within(abs) {
 			return abs, i, nil
 		}
 	}
@@ -327,7 +327,7 @@ func (s *server) checkRoots() error {
 	}
 	first := s.roots[0]
 	for i, a := range s.roots {
-		if a.Mode() != first.Mode() || a.Relaxed() != first.Relaxed() {
+		if a.Settings().Mode != first.Settings().Mode || a.Settings().Relaxed != first.Settings().Relaxed {
 			return &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("directory %s has other rules than %s", a.Root(), first.Root())}
 		}
 		for _, b := range s.roots[:i] {

@@ -43,11 +43,11 @@ var notableNames = []string{
 // that runs out the summary says the tree was too large to count.
 func AgentMD(ctx context.Context, env *Env) ([]File, error) {
 	ws := env.Workspace
-	pol := ws.Policy()
+	pol := ws.Settings().Policy
 	can := capabilities(pol.Mode, env.Tools)
 	data := agentData{
 		Virtual:  env.Virtual,
-		Relaxed:  ws.Relaxed(),
+		Relaxed:  ws.Settings().Relaxed,
 		Root:     ws.Root(),
 		Mode:     string(pol.Mode),
 		CanEdit:  can.edit,

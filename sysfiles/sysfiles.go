@@ -184,7 +184,7 @@ func Ensure(ctx context.Context, ws *llmfs.Workspace, opts *Options) ([]Result, 
 func Restore(ctx context.Context, ws *llmfs.Workspace, p string, opts *Options) error {
 	want := p
 	if path.IsAbs(p) {
-		if rel := ws.Rel(p); rel != p {
+		if rel := ws.Paths().Rel(p); rel != p {
 			want = rel
 		}
 	}
@@ -203,10 +203,10 @@ func Restore(ctx context.Context, ws *llmfs.Workspace, p string, opts *Options) 
 			Msg: fmt.Sprintf("%s is not a system file; the system files are %s", p, strings.Join(paths, ", "))}
 	}
 	f := files[i]
-	if ws.Denied(f.Path) {
+	if ws.Paths().Denied(f.Path) {
 		return &llmfs.Error{Code: llmfs.CodePermissionDenied, Path: p, Msg: fmt.Sprintf("%s is hidden by the workspace's deny rules", p)}
 	}
-	name, err := ws.StoreName(f.Path)
+	name, err := ws.Paths().StoreName(f.Path)
 	if err != nil {
 		return err
 	}
@@ -258,10 +258,10 @@ func cleanRel(p string) string {
 
 // ensure brings one system file up to date, if it is the system's to change.
 func ensure(ctx context.Context, ws *llmfs.Workspace, f File) (Status, error) {
-	if ws.Denied(f.Path) {
+	if ws.Paths().Denied(f.Path) {
 		return Denied, nil
 	}
-	name, err := ws.StoreName(f.Path)
+	name, err := ws.Paths().StoreName(f.Path)
 	if err != nil {
 		return "", err
 	}
@@ -317,7 +317,7 @@ func load(ctx context.Context, s store.Store, name string) ([]byte, bool, error)
 
 // putAs is put through the workspace, so the journal records the write as the system's.
 func putAs(ctx context.Context, ws *llmfs.Workspace, name string, content []byte, opts store.WriteOptions) error {
-	return ws.Record(ctx, llmfs.ActorSystem, llmfs.ChangeGenerate, func(s store.Store) error {
+	return ws.History().Record(ctx, llmfs.ActorSystem, llmfs.ChangeGenerate, func(s store.Store) error {
 		return put(ctx, s, name, content, opts)
 	})
 }

@@ -101,11 +101,11 @@ func (tb *Toolbox) inMemoriesReal(ctx context.Context, memRoot, p string) error 
 	if memRoot == "/" {
 		return nil
 	}
-	real, err := tb.ws.RealPath(ctx, p)
+	real, err := tb.ws.Paths().Real(ctx, p)
 	if err != nil {
 		return err
 	}
-	base, err := tb.ws.RealPath(ctx, memRoot)
+	base, err := tb.ws.Paths().Real(ctx, memRoot)
 	if err != nil {
 		return err
 	}
@@ -134,9 +134,9 @@ func (tb *Toolbox) editor(ctx context.Context, a sj.Object, memRoot string) (any
 			}
 		}
 	}
-	if cmd == "delete" && !tb.ws.Mode().Allows(llmfs.OpDelete) {
+	if cmd == "delete" && !tb.ws.Settings().Mode.Allows(llmfs.OpDelete) {
 		return nil, &llmfs.Error{Code: llmfs.CodePermissionDenied, Path: p,
-			Msg: fmt.Sprintf("the workspace is %s: deleting needs the full mode; the delete command is not available", tb.ws.Mode())}
+			Msg: fmt.Sprintf("the workspace is %s: deleting needs the full mode; the delete command is not available", tb.ws.Settings().Mode)}
 	}
 	switch cmd {
 	case "view":
@@ -287,7 +287,7 @@ func (tb *Toolbox) view(ctx context.Context, p string, a sj.Object, memRoot stri
 	if img != nil || err != nil {
 		return img, err
 	}
-	out := map[string]any{"path": res.Path, "type": "file", "content": numbered(res, tb.ws.Limits(), "view_range"), "total_lines": res.TotalLines}
+	out := map[string]any{"path": res.Path, "type": "file", "content": numbered(res, tb.ws.Settings().Limits, "view_range"), "total_lines": res.TotalLines}
 	addReadNotes(out, res)
 	return out, nil
 }

@@ -123,23 +123,19 @@ var geminiReplace = tool{
 		if err := checkEditText(p, a.String("old_string", ""), a.String("new_string", ""), "new_string"); err != nil {
 			return nil, err
 		}
-		res, err := tb.ws.Edit(ctx, p, a.String("old_string", ""), a.String("new_string", ""), all)
+		// The expected count is checked before the file is written (Replacement.Count),
+		// so a wrong count leaves neither the file nor the journal touched.
+		res, err := tb.ws.EditMany(ctx, p, []llmfs.Replacement{{Old: a.String("old_string", ""), New: a.String("new_string", ""), ReplaceAll: all, Count: want}})
 		if llmfs.CodeOf(err) == llmfs.CodePatternNotFound && !errors.Is(err, editmatch.ErrIndentation) {
-			if flex, ok, ferr := geminiFlexEdit(ctx, tb, p, a.String("old_string", ""), a.String("new_string", ""), all); ok {
+			if flex, ok, ferr := geminiFlexEdit(ctx, tb, p, a.String("old_string", ""), a.String("new_string", ""), all, want); ok {
 				res, err = flex, ferr
 			}
 		}
 		if err != nil {
+			err = reword(err, llmfs.CodePatternNotUnique, func(msg string) string {
+				return strings.Replace(msg, "but the old text occurs", "but old_string occurs", 1)
+			})
 			return nil, notUniqueAs(err, "allow_multiple")
-		}
-		if want > 0 && res.Replacements != want {
-			if u := res.Undo(); u != nil {
-				if _, rerr := tb.ws.RevertEdit(ctx, u); rerr != nil {
-					return nil, rerr
-				}
-			}
-			return nil, &llmfs.Error{Code: llmfs.CodePatternNotUnique, Path: p,
-				Msg: fmt.Sprintf("expected %d replacements but old_string occurs %d times in %s; nothing was changed", want, res.Replacements, p)}
 		}
 		return editResultAll(res), nil
 	},
@@ -153,7 +149,7 @@ func geminiCreate(ctx context.Context, tb *Toolbox, p, content string) (any, err
 		return nil, existsAs(err, p, "give the text to replace as old_string, or use write_file")
 	}
 	return map[string]any{"path": res.Path, "replacements": 1, "matched": llmfs.MatchExact,
-		"diff": textdiff.Unified(tb.ws.Rel(res.Path), "", content, 3, 60)}, nil
+		"diff": textdiff.Unified(tb.ws.Paths().Rel(res.Path), "", content, 3, 60)}, nil
 }
 
 var geminiListDirectory = tool{

@@ -21,13 +21,14 @@ const geminiFlexDelims = "():[]{}<>="
 //
 // It returns ok false when the tokens are found nowhere, and leaves the change to the
 // workspace's Edit of the exact text found, so read-before-edit, the journal and the diff
-// are as for any edit.
-func geminiFlexEdit(ctx context.Context, tb *Toolbox, p, old, new string, all bool) (*llmfs.EditResult, bool, error) {
+// are as for any edit. want, above 0, is the number of places old_string must match
+// (expected_replacements); another number refuses the edit before anything is written.
+func geminiFlexEdit(ctx context.Context, tb *Toolbox, p, old, new string, all bool, want int) (*llmfs.EditResult, bool, error) {
 	re := geminiFlexPattern(old)
 	if re == nil {
 		return nil, false, nil
 	}
-	data, err := tb.ws.ReadFile(ctx, p, int64(tb.ws.Limits().MaxEditBytes))
+	data, err := tb.ws.ReadFile(ctx, p, int64(tb.ws.Settings().Limits.MaxEditBytes))
 	if err != nil {
 		return nil, false, nil
 	}
@@ -35,6 +36,9 @@ func geminiFlexEdit(ctx context.Context, tb *Toolbox, p, old, new string, all bo
 	switch {
 	case len(found) == 0:
 		return nil, false, nil
+	case want > 0 && len(found) != want:
+		return nil, true, &llmfs.Error{Code: llmfs.CodePatternNotUnique, Path: p,
+			Msg: fmt.Sprintf("expected %d replacements but old_string occurs %d times in %s (whitespace aside); nothing was changed", want, len(found), p)}
 	case len(found) > 1 && !all:
 		return nil, true, &llmfs.Error{Code: llmfs.CodePatternNotUnique, Path: p,
 			Msg: fmt.Sprintf("old_string matches %d places in %s (whitespace aside). Include more surrounding lines to make it unique, "+

@@ -180,7 +180,7 @@ func (tb *Toolbox) findLiteral(ctx context.Context, pat, dir string) *llmfs.Find
 	}
 	for _, e := range entries {
 		if e.Name == path.Base(full) && e.Type == llmfs.TypeFile {
-			res.Files = []llmfs.FoundFile{{Path: tb.ws.Rel(full)}}
+			res.Files = []llmfs.FoundFile{{Path: tb.ws.Paths().Rel(full)}}
 		}
 	}
 	return res

@@ -159,7 +159,7 @@ func runGolden(t *testing.T, ar *txtar.Archive, kind string) *txtar.Archive {
 	}
 	// The initial tree goes straight to the store; setup, a workspace that tracks no reads,
 	// reads files back for "=" steps.
-	setup := open().RequireRead(false)
+	setup := open().With(llmfs.RequireRead(false))
 	for _, f := range ar.Files {
 		if isStep(f.Name) {
 			continue

@@ -16,7 +16,7 @@ import (
 // every dialect, with paths as the dialect spells them: virtual and absolute in rtc and
 // anthropic, absolute or relative to the root elsewhere.
 //
-// Undo is the core's compare-and-swap ([llmfs.Workspace.Undo]): a file changed since the
+// Undo is the core's compare-and-swap ([llmfs.History.Undo]): a file changed since the
 // change being undone refuses it with FILE_CHANGED, and the message holds the diff of what
 // changed since, so the model sees why.
 
@@ -105,19 +105,19 @@ func (tb *Toolbox) history(ctx context.Context, a sj.Object) (any, error) {
 	}
 	out := map[string]any{}
 	if a.Has("id") {
-		c, err := tb.ws.ChangeByID(ctx, a.Int("id", 0))
+		c, err := tb.ws.History().ChangeByID(ctx, a.Int("id", 0))
 		if err != nil {
 			return nil, err
 		}
 		f.Set = c.Set
-		diff, err := tb.ws.DiffSet(ctx, c.ID)
+		diff, err := tb.ws.History().DiffSet(ctx, c.ID)
 		if err != nil {
 			return nil, err
 		}
 		out["diff"] = diff
 	}
 	f.Limit = limit + 1
-	cs, err := tb.ws.History(ctx, f)
+	cs, err := tb.ws.History().List(ctx, f)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (tb *Toolbox) history(ctx context.Context, a sj.Object) (any, error) {
 
 // changeObject is a change as history shows it.
 func (tb *Toolbox) changeObject(ctx context.Context, c llmfs.Change) map[string]any {
-	added, removed := tb.ws.Lines(ctx, c)
+	added, removed := tb.ws.History().Lines(ctx, c)
 	kind := c.After.Kind
 	if kind == "" {
 		kind = store.Absent
@@ -159,15 +159,15 @@ func (tb *Toolbox) undoTool(ctx context.Context, a sj.Object) (any, error) {
 	case a.Has("id") == a.Has("path"):
 		return nil, invalid("give id (a change set to undo) or path (a file whose newest change to undo), one of them")
 	case a.Has("id"):
-		c, err := tb.ws.ChangeByID(ctx, a.Int("id", 0))
+		c, err := tb.ws.History().ChangeByID(ctx, a.Int("id", 0))
 		if err != nil {
 			return nil, err
 		}
-		set, err := tb.ws.History(ctx, llmfs.HistoryFilter{Set: c.Set})
+		set, err := tb.ws.History().List(ctx, llmfs.HistoryFilter{Set: c.Set})
 		if err != nil {
 			return nil, err
 		}
-		res, err := tb.ws.UndoSet(ctx, c.ID)
+		res, err := tb.ws.History().UndoSet(ctx, c.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -187,9 +187,9 @@ func (tb *Toolbox) undoTool(ctx context.Context, a sj.Object) (any, error) {
 // undoChange undoes one change: a move as a whole (both its ends), any other change alone.
 func (tb *Toolbox) undoChange(ctx context.Context, c llmfs.Change) (*llmfs.UndoResult, error) {
 	if c.Op == llmfs.ChangeMove {
-		return tb.ws.UndoSet(ctx, c.ID)
+		return tb.ws.History().UndoSet(ctx, c.ID)
 	}
-	return tb.ws.Undo(ctx, c.ID)
+	return tb.ws.History().Undo(ctx, c.ID)
 }
 
 // lastChange returns this session's newest change to the file p that has not been undone:
@@ -198,11 +198,11 @@ func (tb *Toolbox) undoChange(ctx context.Context, c llmfs.Change) (*llmfs.UndoR
 // change found), as undo_edit steps back one edit at a time. An undo that takes back an
 // undo is a redo: the change it brought back is live again, and is the next to undo.
 func (tb *Toolbox) lastChange(ctx context.Context, p string) (llmfs.Change, error) {
-	abs, err := tb.ws.Abs(p)
+	abs, err := tb.ws.Paths().Abs(p)
 	if err != nil {
 		return llmfs.Change{}, err
 	}
-	cs, err := tb.ws.History(ctx, llmfs.HistoryFilter{Path: p, Actor: tb.ws.Actor()})
+	cs, err := tb.ws.History().List(ctx, llmfs.HistoryFilter{Path: p, Actor: tb.ws.Settings().Actor})
 	if err != nil {
 		return llmfs.Change{}, err
 	}
@@ -222,7 +222,7 @@ func (tb *Toolbox) lastChange(ctx context.Context, p string) (llmfs.Change, erro
 		return c, nil
 	}
 	return llmfs.Change{}, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Path: p,
-		Msg: fmt.Sprintf("there is no change of %s made in this session (%s) left to undo", p, tb.ws.Actor())}
+		Msg: fmt.Sprintf("there is no change of %s made in this session (%s) left to undo", p, tb.ws.Settings().Actor)}
 }
 
 // reverses returns the index of the oldest undo in undos that takes c back, or -1.
@@ -245,8 +245,8 @@ func (tb *Toolbox) undone(ctx context.Context, res *llmfs.UndoResult, changes []
 	diff := ""
 	if len(res.Paths) > 0 {
 		// The undo is the newest change this session made to its first path.
-		if cs, err := tb.ws.History(ctx, llmfs.HistoryFilter{Path: res.Paths[0], Actor: tb.ws.Actor(), Limit: 1}); err == nil && len(cs) == 1 {
-			diff, _ = tb.ws.DiffSet(ctx, cs[0].ID)
+		if cs, err := tb.ws.History().List(ctx, llmfs.HistoryFilter{Path: res.Paths[0], Actor: tb.ws.Settings().Actor, Limit: 1}); err == nil && len(cs) == 1 {
+			diff, _ = tb.ws.History().DiffSet(ctx, cs[0].ID)
 		}
 	}
 	paths := res.Paths

@@ -237,19 +237,25 @@ func TestAnthropicUndoEditAcrossRestart(t *testing.T) {
 }
 
 // TestGeminiReplaceCountRevertJournaled: issue 14.1, the replace that finds another number
-// of occurrences than expected_replacements takes its edit back; that revert went straight
-// to the store, so the journal held an edit the file no longer showed. It is journaled as
-// an undo now.
+// of occurrences than expected_replacements took its edit back; that revert went straight
+// to the store, so the journal held an edit the file no longer showed. Then it was
+// journaled as an undo (a third undo path); now (issue 34) the count is checked before
+// anything is written, so neither the file nor the journal shows the refused replace, and
+// the flexible matcher's count is checked the same way.
 func TestGeminiReplaceCountRevertJournaled(t *testing.T) {
 	tb, dir := historyBox(t, tools.Gemini, "model")
 	callErr(t, tb, "replace", `{"file_path":"a.txt","old_string":"o","new_string":"0","expected_replacements":3}`, llmfs.CodePatternNotUnique)
+	callErr(t, tb, "replace", `{"file_path":"a.txt","old_string":"one  two","new_string":"1 2","expected_replacements":2}`, llmfs.CodePatternNotUnique)
 	fileIs(t, dir, "a.txt", "one\ntwo\n")
 	h := callOK(t, tb, "history", `{"path":"a.txt"}`)
 	var ops []string
 	for _, c := range h["changes"].([]any) {
 		ops = append(ops, c.(map[string]any)["op"].(string))
 	}
-	if strings.Join(ops, ",") != "undo,edit" {
-		t.Errorf("history of the refused replace = %v, want undo,edit", ops)
+	if len(ops) != 0 {
+		t.Errorf("history of the refused replaces = %v, want none", ops)
 	}
+	// The count that is there goes through.
+	callOK(t, tb, "replace", `{"file_path":"a.txt","old_string":"o","new_string":"0","expected_replacements":2}`)
+	fileIs(t, dir, "a.txt", "0ne\ntw0\n")
 }

@@ -78,9 +78,9 @@ func (tb *Toolbox) applyOperation(ctx context.Context, raw json.RawMessage) (str
 	if err != nil {
 		return "", err
 	}
-	if !tb.ws.Mode().Allows(llmfs.OpEdit) || (op.Type == "delete_file" && !tb.ws.Mode().Allows(llmfs.OpDelete)) {
+	if !tb.ws.Settings().Mode.Allows(llmfs.OpEdit) || (op.Type == "delete_file" && !tb.ws.Settings().Mode.Allows(llmfs.OpDelete)) {
 		return "", &llmfs.Error{Code: llmfs.CodePermissionDenied, Path: op.Path,
-			Msg: fmt.Sprintf("the workspace is %s: %s is not allowed", tb.ws.Mode(), op.Type)}
+			Msg: fmt.Sprintf("the workspace is %s: %s is not allowed", tb.ws.Settings().Mode, op.Type)}
 	}
 	if op.Type == "create_file" {
 		// A write in create mode rather than a V4A Add File, which would overwrite a

@@ -12,7 +12,7 @@ import (
 const vpathDesc = "Absolute path in the workspace, where / is the workspace root (for example /src/main.go). '..' is not allowed."
 
 // rtcTools is the rtc dialect (seed 003): short verbs on virtual absolute paths, through a
-// [llmfs.Workspace.Virtual] view, so results and messages show only virtual paths.
+// [llmfs.VirtualPaths] view, so results and messages show only virtual paths.
 //
 // remove is deliberately absent: deleting is in the Go API ([llmfs.Workspace.Delete]) but
 // never offered to a model in this dialect.
@@ -29,7 +29,7 @@ var rtcLs = tool{
 		if err != nil {
 			return nil, err
 		}
-		abs, _ := tb.ws.Abs(p) // List has checked p
+		abs, _ := tb.ws.Paths().Abs(p) // List has checked p
 		out := map[string]any{"path": abs}
 		out["entries"] = tb.pageOf(a, entries, true, out)
 		return out, nil
@@ -52,7 +52,7 @@ var rtcRead = tool{
 		if img != nil || err != nil {
 			return img, err
 		}
-		content := numbered(res, tb.ws.Limits(), "offset")
+		content := numbered(res, tb.ws.Settings().Limits, "offset")
 		out := map[string]any{"path": res.Path, "content": content, "total_lines": res.TotalLines}
 		addReadNotes(out, res)
 		text := content

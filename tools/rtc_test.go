@@ -157,7 +157,7 @@ func TestRTCReadBeforeEditDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := tb.Workspace().RequiresRead(); got != tc.wantRequire {
+		if got := tb.Workspace().Settings().RequireRead; got != tc.wantRequire {
 			t.Errorf("%s, workspace RequireRead %v, option %v: RequiresRead = %v", tc.dialect, tc.wsRequires, tc.opt, got)
 		}
 		edit := map[tools.Dialect]string{tools.RTC: "edit", tools.Agentool: "file_edit"}[tc.dialect]

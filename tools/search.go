@@ -118,7 +118,7 @@ func (tb *Toolbox) shown(rel string) string {
 	if tb.absolute && !path.IsAbs(rel) {
 		return path.Join(tb.ws.Root(), rel)
 	}
-	if !tb.ws.IsVirtual() {
+	if !tb.ws.Settings().Virtual {
 		return rel
 	}
 	if rel == "." {

@@ -182,7 +182,7 @@ func definitions(tt []tool, m llmfs.Mode) []Definition {
 
 // Toolbox runs the tools of one dialect on one workspace. It is safe for concurrent use.
 // For read-before-edit, give each agent session its own workspace session
-// ([llmfs.Workspace.Session]) and its own Toolbox.
+// ([llmfs.NewSession]) and its own Toolbox.
 type Toolbox struct {
 	ws       *llmfs.Workspace
 	dialect  Dialect
@@ -219,9 +219,9 @@ func New(ws *llmfs.Workspace, d Dialect) (*Toolbox, error) {
 
 // NewWithOptions returns a toolbox for ws in dialect d.
 //
-// In the rtc dialect the toolbox works on a virtual view of ws ([llmfs.Workspace.Virtual]).
+// In the rtc dialect the toolbox works on a virtual view of ws ([llmfs.VirtualPaths]).
 // When the read-before-edit setting differs from ws's, the toolbox gets a session of its own
-// ([llmfs.Workspace.RequireRead]); otherwise it shares ws's session, so reads made through
+// ([llmfs.RequireRead]); otherwise it shares ws's session, so reads made through
 // ws count for edits made through the toolbox.
 func NewWithOptions(ws *llmfs.Workspace, d Dialect, opts *Options) (*Toolbox, error) {
 	tt, err := table(d, opts != nil && opts.History)

@@ -34,7 +34,7 @@ type AgentToolsetOptions struct {
 // store is whichever ws has. Tools the workspace's mode forbids are left out. There is no
 // bash: a shell cannot be confined to a workspace.
 //
-// Give each agent session its own workspace session (ws.Session()), so that one
+// Give each agent session its own workspace session (ws.With(llmfs.NewSession())), so that one
 // session's reads never vouch for another's edits; ToolsFunc does.
 func AgentToolset(ws *llmfs.Workspace, opts *AgentToolsetOptions) ([]sdk.BetaTool, error) {
 	if opts == nil {
@@ -60,7 +60,7 @@ func AgentToolset(ws *llmfs.Workspace, opts *AgentToolsetOptions) ([]sdk.BetaToo
 
 // ToolsFunc returns a ToolsFunc for lib/environments.EnvironmentWorkerOptions: each
 // claimed session gets the agent_toolset_20260401 file tools on its own session of ws
-// (ws.Session()), with the session's Workdir mapped onto the workspace root. It offers no
+// (ws.With(llmfs.NewSession())), with the session's Workdir mapped onto the workspace root. It offers no
 // bash; append agenttoolset.BetaBashTool(env) in a ToolsFunc of your own if the session
 // may run commands on the host.
 func ToolsFunc(ws *llmfs.Workspace, opts *AgentToolsetOptions) func(env *agenttoolset.AgentToolContext) []sdk.BetaTool {
@@ -72,7 +72,7 @@ func ToolsFunc(ws *llmfs.Workspace, opts *AgentToolsetOptions) func(env *agentto
 		if env != nil && o.Workdir == "" {
 			o.Workdir = env.Workdir
 		}
-		ts, err := AgentToolset(ws.Session(), &o)
+		ts, err := AgentToolset(ws.With(llmfs.NewSession()), &o)
 		if err != nil {
 			// The rtc dialect always builds on a valid workspace; a workspace that failed
 			// to open reports its error on every call instead.

@@ -64,7 +64,7 @@ func TestAgentToolsetReadOnly(t *testing.T) {
 // runner, on a workspace whose paths the model sees below a working directory.
 func TestAgentToolsetRunner(t *testing.T) {
 	ws := newWorkspace(t, map[string]string{"/src/a.go": "package a\n\nfunc A() {}\n"})
-	ts, err := llmfsanthropic.AgentToolset(ws.Session(), &llmfsanthropic.AgentToolsetOptions{Workdir: "/workspace"})
+	ts, err := llmfsanthropic.AgentToolset(ws.With(llmfs.NewSession()), &llmfsanthropic.AgentToolsetOptions{Workdir: "/workspace"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,7 +94,7 @@ func TestDefinitionsRoundTrip(t *testing.T) {
 // Messages API faked at the HTTP boundary.
 func TestToolRunner(t *testing.T) {
 	ws := newWorkspace(t, map[string]string{"/a.txt": "alpha\nbeta\n", "/b.txt": "one\ntwo\n"})
-	tb, err := tools.New(ws.Session(), tools.RTC)
+	tb, err := tools.New(ws.With(llmfs.NewSession()), tools.RTC)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func Example() {
 	defer api.Close()
 
 	ws := llmfs.New(mem.New(), nil)
-	tb, err := tools.New(ws.Session(), tools.RTC)
+	tb, err := tools.New(ws.With(llmfs.NewSession()), tools.RTC)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -32,8 +32,8 @@ type Backend struct {
 
 var _ filesystem.Backend = (*Backend)(nil)
 
-// NewBackend returns a backend over ws's files, with "/" its root (ws.Virtual()).
-func NewBackend(ws *llmfs.Workspace) *Backend { return &Backend{ws: ws.Virtual()} }
+// NewBackend returns a backend over ws's files, with "/" its root (ws.With(llmfs.VirtualPaths())).
+func NewBackend(ws *llmfs.Workspace) *Backend { return &Backend{ws: ws.With(llmfs.VirtualPaths())} }
 
 // Workspace returns the workspace the backend works on.
 func (b *Backend) Workspace() *llmfs.Workspace { return b.ws }

@@ -72,7 +72,7 @@ func ApplyOperation(ctx context.Context, ws *llmfs.Workspace, op Operation) (str
 	}
 	var b strings.Builder
 	for _, f := range res.Files {
-		fmt.Fprintf(&b, "%s %s\n", verb, ws.Rel(f.Path))
+		fmt.Fprintf(&b, "%s %s\n", verb, ws.Paths().Rel(f.Path))
 	}
 	return strings.TrimSuffix(b.String(), "\n"), nil
 }

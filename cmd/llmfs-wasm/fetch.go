@@ -42,7 +42,7 @@ func (in *instance) consoleHandler() http.Handler {
 		}
 		// The console's edits say what they replace (a base) instead of needing a read
 		// in the same session, as on the server.
-		in.console = console.Handler(in.ws.RequireRead(false), console.Options{Token: in.consoleToken, System: sys})
+		in.console = console.Handler(in.ws.With(llmfs.RequireRead(false)), console.Options{Token: in.consoleToken, System: sys})
 	})
 	return in.console
 }

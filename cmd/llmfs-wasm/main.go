@@ -189,7 +189,7 @@ func open(v js.Value) (any, error) {
 		s.Close()
 		return nil, err
 	}
-	in := &instance{store: s, ws: ws, view: ws.Session(), tb: tb}
+	in := &instance{store: s, ws: ws, view: ws.With(llmfs.NewSession()), tb: tb}
 	if err := ensureSystemFiles(ctx, tb); err != nil {
 		s.Close()
 		return nil, err
@@ -216,7 +216,7 @@ func (in *instance) object() js.Value {
 	}))
 	obj.Set("features", js.FuncOf(func(this js.Value, args []js.Value) any {
 		return jsonString(map[string]any{"agent_file": true, "policy": true,
-			"dialect": in.tb.Dialect(), "mode": in.ws.Mode()})
+			"dialect": in.tb.Dialect(), "mode": in.ws.Settings().Mode})
 	}))
 	return obj
 }

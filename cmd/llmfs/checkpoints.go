@@ -20,7 +20,7 @@ import (
 
 // printCheckpoints lists the workspace's checkpoints, one a line: name, change, time.
 func printCheckpoints(ctx context.Context, e *env, ws *llmfs.Workspace) error {
-	cps, err := ws.Checkpoints(ctx)
+	cps, err := ws.History().Checkpoints(ctx)
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func printCheckpoints(ctx context.Context, e *env, ws *llmfs.Workspace) error {
 
 // knownCheckpoint fails, listing the checkpoints there are, when name is not one of them.
 func knownCheckpoint(ctx context.Context, ws *llmfs.Workspace, name string) error {
-	cps, err := ws.Checkpoints(ctx)
+	cps, err := ws.History().Checkpoints(ctx)
 	if err != nil {
 		return err
 	}
@@ -64,11 +64,11 @@ func restoreCheckpoint(ctx context.Context, e *env, ws *llmfs.Workspace, name st
 		return err
 	}
 	// The changes the restore undoes, to name them: those since the checkpoint that landed.
-	since, err := ws.Since(ctx, name)
+	since, err := ws.History().Since(ctx, name)
 	if err != nil {
 		return err
 	}
-	res, err := ws.Restore(ctx, name)
+	res, err := ws.History().Restore(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func printResult(e *env, ws *llmfs.Workspace, head string, res *llmfs.UndoResult
 	var sb strings.Builder
 	sb.WriteString(termtext.Text(head) + "\n")
 	for _, p := range res.Paths {
-		sb.WriteString("  " + termtext.Name(ws.Rel(p)) + "\n")
+		sb.WriteString("  " + termtext.Name(ws.Paths().Rel(p)) + "\n")
 	}
 	_, err := fmt.Fprint(e.stdout, sb.String())
 	return err

@@ -147,7 +147,7 @@ func (d *doctor) checkWorkspace(ctx context.Context, f *wsFlags) {
 		d.fail("store", err, "check that the store is reachable and that your user may read the root")
 		return
 	}
-	p := ws.Policy()
+	p := ws.Settings().Policy
 	d.ok("workspace", "opens in %s mode, %d entries at the root, %d deny rules", p.Mode, len(entries), len(p.Deny))
 }
 

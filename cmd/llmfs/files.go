@@ -89,7 +89,7 @@ var writeCmd = &command{
 			if err != nil {
 				return err
 			}
-			ws = ws.RequireRead(false) // see editCmd
+			ws = ws.With(llmfs.RequireRead(false)) // see editCmd
 			res, err := ws.Write(ctx, args[0], content, llmfs.WriteOptions{Mode: mode})
 			if err != nil {
 				return err
@@ -117,7 +117,7 @@ var editCmd = &command{
 			}
 			// A configuration's require_read is for agents' sessions: a one-shot is a
 			// session of its own that cannot have read the file, and a person typed it.
-			ws = ws.RequireRead(false)
+			ws = ws.With(llmfs.RequireRead(false))
 			res, err := ws.Edit(ctx, args[0], args[1], args[2], *all)
 			if err != nil {
 				return err

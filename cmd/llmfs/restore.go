@@ -40,7 +40,7 @@ keep it current again. --dialect and --mode decide which tools it describes.`,
 			}
 			rel := args[0]
 			if path.IsAbs(rel) {
-				if r := ws.Rel(rel); r != rel {
+				if r := ws.Paths().Rel(rel); r != rel {
 					rel = r
 				}
 			}

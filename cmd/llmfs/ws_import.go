@@ -126,7 +126,7 @@ func planImport(e *env, dir string, rules *llmfs.Workspace) ([]copyItem, int, er
 		if rel == "." {
 			return nil
 		}
-		if d.Name() == ".git" || rules.Denied(rel) {
+		if d.Name() == ".git" || rules.Paths().Denied(rel) {
 			skipped++
 			why := "denied by the deny rules"
 			if d.Name() == ".git" {

@@ -37,7 +37,7 @@ import (
 )
 
 // Handler serves ws's history. Changes made through it are journaled with ws's actor:
-// give it a workspace from [llmfs.Workspace.WithActor] (the console's is "web").
+// give it a workspace from [llmfs.Actor] (the console's is "web").
 func Handler(ws *llmfs.Workspace) http.Handler {
 	h := &handler{ws: ws}
 	mux := http.NewServeMux()
@@ -65,11 +65,11 @@ type Change struct {
 }
 
 func (h *handler) view(r *http.Request, c llmfs.Change) Change {
-	v := Change{Change: c, Path: h.ws.Rel(c.Path)}
+	v := Change{Change: c, Path: h.ws.Paths().Rel(c.Path)}
 	if c.Other != "" {
-		v.Other = h.ws.Rel(c.Other)
+		v.Other = h.ws.Paths().Rel(c.Other)
 	}
-	v.Added, v.Removed = h.ws.Lines(r.Context(), c)
+	v.Added, v.Removed = h.ws.History().Lines(r.Context(), c)
 	return v
 }
 
@@ -91,7 +91,7 @@ func (h *handler) changes(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: err.Error()})
 		return
 	}
-	cs, err := h.ws.History(r.Context(), f)
+	cs, err := h.ws.History().List(r.Context(), f)
 	if err != nil {
 		WriteError(w, err)
 		return
@@ -120,7 +120,7 @@ func (h *handler) byID(w http.ResponseWriter, r *http.Request) (llmfs.Change, bo
 		WriteError(w, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "not a change id: " + r.PathValue("id")})
 		return llmfs.Change{}, false
 	}
-	c, err := h.ws.ChangeByID(r.Context(), id)
+	c, err := h.ws.History().ChangeByID(r.Context(), id)
 	if err != nil {
 		WriteError(w, err)
 		return llmfs.Change{}, false
@@ -142,9 +142,9 @@ func (h *handler) diff(w http.ResponseWriter, r *http.Request) {
 	var d string
 	var err error
 	if r.URL.Query().Get("set") != "" {
-		d, err = h.ws.DiffSet(r.Context(), c.ID)
+		d, err = h.ws.History().DiffSet(r.Context(), c.ID)
 	} else {
-		d, err = h.ws.Diff(r.Context(), []llmfs.Change{c})
+		d, err = h.ws.History().Diff(r.Context(), []llmfs.Change{c})
 	}
 	if err != nil {
 		WriteError(w, err)
@@ -154,7 +154,7 @@ func (h *handler) diff(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) diffSince(w http.ResponseWriter, r *http.Request) {
-	d, err := h.ws.DiffSince(r.Context(), r.PathValue("name"))
+	d, err := h.ws.History().DiffSince(r.Context(), r.PathValue("name"))
 	if err != nil {
 		WriteError(w, err)
 		return
@@ -184,7 +184,7 @@ func (h *handler) events(w http.ResponseWriter, r *http.Request) {
 	flusher.Flush()
 	ctx := r.Context()
 	for {
-		cs, err := h.ws.History(ctx, llmfs.HistoryFilter{After: after})
+		cs, err := h.ws.History().List(ctx, llmfs.HistoryFilter{After: after})
 		if err != nil {
 			return
 		}
@@ -194,7 +194,7 @@ func (h *handler) events(w http.ResponseWriter, r *http.Request) {
 			after = max(after, cs[i].ID)
 		}
 		flusher.Flush()
-		if err := h.ws.WaitChange(ctx, after); err != nil {
+		if err := h.ws.History().WaitChange(ctx, after); err != nil {
 			return
 		}
 	}
@@ -212,12 +212,12 @@ func (h *handler) undo(w http.ResponseWriter, r *http.Request) {
 	if req.Set {
 		ids = nil
 		for _, id := range req.IDs {
-			c, err := h.ws.ChangeByID(r.Context(), id)
+			c, err := h.ws.History().ChangeByID(r.Context(), id)
 			if err != nil {
 				WriteError(w, err)
 				return
 			}
-			cs, err := h.ws.History(r.Context(), llmfs.HistoryFilter{Set: c.Set})
+			cs, err := h.ws.History().List(r.Context(), llmfs.HistoryFilter{Set: c.Set})
 			if err != nil {
 				WriteError(w, err)
 				return
@@ -227,7 +227,7 @@ func (h *handler) undo(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	res, err := h.ws.Undo(r.Context(), ids...)
+	res, err := h.ws.History().Undo(r.Context(), ids...)
 	if err != nil {
 		WriteError(w, err)
 		return
@@ -240,13 +240,13 @@ func (h *handler) paths(w http.ResponseWriter, res *llmfs.UndoResult) {
 		Paths []string `json:"paths"`
 	}{Paths: []string{}}
 	for _, p := range res.Paths {
-		out.Paths = append(out.Paths, h.ws.Rel(p))
+		out.Paths = append(out.Paths, h.ws.Paths().Rel(p))
 	}
 	reply(w, out)
 }
 
 func (h *handler) checkpoints(w http.ResponseWriter, r *http.Request) {
-	cps, err := h.ws.Checkpoints(r.Context())
+	cps, err := h.ws.History().Checkpoints(r.Context())
 	if err != nil {
 		WriteError(w, err)
 		return
@@ -265,7 +265,7 @@ func (h *handler) checkpoint(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	cp, err := h.ws.Checkpoint(r.Context(), req.Name)
+	cp, err := h.ws.History().Checkpoint(r.Context(), req.Name)
 	if err != nil {
 		WriteError(w, err)
 		return
@@ -280,7 +280,7 @@ func (h *handler) restore(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	res, err := h.ws.Restore(r.Context(), req.Name)
+	res, err := h.ws.History().Restore(r.Context(), req.Name)
 	if err != nil {
 		WriteError(w, err)
 		return

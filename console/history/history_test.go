@@ -44,7 +44,7 @@ func post(t *testing.T, url, body string) (int, string) {
 // HTTP, as the web console will use them.
 func TestHistoryAPI(t *testing.T) {
 	ws := llmfs.New(mem.New(), &llmfs.Options{Actor: "agent"})
-	srv := httptest.NewServer(history.Handler(ws.WithActor("web")))
+	srv := httptest.NewServer(history.Handler(ws.With(llmfs.Actor("web"))))
 	defer srv.Close()
 	if _, err := ws.Write(bg, "a.txt", "one\n", llmfs.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -112,7 +112,7 @@ func TestHistoryAPI(t *testing.T) {
 	if code, body := post(t, srv.URL+"/undo", `{"ids":[`+jsonInt(id)+`]}`); code != 200 || !strings.Contains(body, `"a.txt"`) {
 		t.Fatalf("POST /undo = %d %s", code, body)
 	}
-	newest, _ := ws.History(bg, llmfs.HistoryFilter{Limit: 1})
+	newest, _ := ws.History().List(bg, llmfs.HistoryFilter{Limit: 1})
 	if newest[0].Actor != "web" || newest[0].Op != "undo" {
 		t.Errorf("undo journaled as %s %s, want web undo", newest[0].Actor, newest[0].Op)
 	}

@@ -258,9 +258,9 @@ func (f *fleet) get(ctx context.Context, key grantKey) *entry {
 	// Opened outside the lock, and not under the request's context: other requests
 	// may be waiting for this entry.
 	ws, err := f.open(context.WithoutCancel(ctx), key.id, key.mode)
-	if err == nil && rank(ws.Mode()) > rank(key.mode) {
+	if err == nil && rank(ws.Settings().Mode) > rank(key.mode) {
 		// Open must honour the grant: refuse rather than serve more than it allows.
-		err = fmt.Errorf("fleet: Open gave mode %s for a %s grant", ws.Mode(), key.mode)
+		err = fmt.Errorf("fleet: Open gave mode %s for a %s grant", ws.Settings().Mode, key.mode)
 	}
 	if err == nil {
 		e.srv, err = mcpserver.New(ws, &f.server)

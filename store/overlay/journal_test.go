@@ -77,7 +77,7 @@ func TestReviewApplyJournaled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ws.UndoSet(ctx, cs[0].ID); err != nil {
+	if _, err := ws.History().UndoSet(ctx, cs[0].ID); err != nil {
 		t.Fatalf("undoing the apply: %v", err)
 	}
 	for name, c := range files {
@@ -101,7 +101,7 @@ func TestReviewApplyJournaled(t *testing.T) {
 	if last.Actor != "review" || last.Op != overlay.OpDiscard || last.Path != "keep" || !last.Before.Equal(last.After) || last.Before.Hash != store.Hash([]byte("K\n")) {
 		t.Errorf("discard recorded as %+v", last)
 	}
-	if _, err := ws.UndoSet(ctx, last.ID); err != nil {
+	if _, err := ws.History().UndoSet(ctx, last.ID); err != nil {
 		t.Errorf("undoing a discard (nothing to do): %v", err)
 	}
 	if hostFile(t, dir, "keep") != "K\n" {

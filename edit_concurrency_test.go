@@ -56,7 +56,7 @@ func TestConcurrentEditsLoseNothing(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					sess := wss[g%2].Session()
+					sess := wss[g%2].With(llmfs.NewSession())
 					for i := range edits {
 						// A paged read of one line is enough to edit.
 						if _, err := sess.Read(ctx, "f.txt", llmfs.ReadOptions{Offset: 1, Limit: 1}); err != nil {

@@ -28,7 +28,7 @@ func TestWithStoreOverlayLeavesHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rw := ws.WithStore(ov)
+	rw := ws.With(llmfs.OnStore(ov))
 	if _, err := rw.Edit(context.Background(), "a.txt", "old", "new", false); err != nil {
 		t.Fatal(err)
 	}

@@ -40,10 +40,10 @@ func TestRootThroughSymlinkAcceptsItsPaths(t *testing.T) {
 		if len(entries) != 2 {
 			t.Errorf("List(%s) = %v", link, entries)
 		}
-		if !w.Within(link+"/x") || !w.Within(real) || w.Within(top+"/outside.txt") || w.Within(link+"-evil") {
+		if !w.Paths().Within(link+"/x") || !w.Paths().Within(real) || w.Paths().Within(top+"/outside.txt") || w.Paths().Within(link+"-evil") {
 			t.Error("Within is wrong")
 		}
-		if got := w.Rel(link + "/sub/g.txt"); got != "sub/g.txt" {
+		if got := w.Paths().Rel(link + "/sub/g.txt"); got != "sub/g.txt" {
 			t.Errorf("Rel = %q", got)
 		}
 		// Still confined: the link's spelling with ".." out of it is outside.
