@@ -1,10 +1,10 @@
 //go:build !js && !wasip1
 
-package acp
-
-// This file runs the test binary itself as an ACP agent in a second process, so that the
-// client side and the agent side meet over real pipes: TestMain turns into the agent when
-// LLMFS_ACP_PEER=agent.
+// Package acppeer is a Go ACP agent for tests: the tests of the ACP client (cmd/llmfs)
+// and of the agent-side store (store/acpstore) run their test binary as this agent in a
+// second process, so that the two sides meet over real pipes. TestMain calls [Main]
+// first, which turns the process into the agent when [EnvVar] is "agent".
+package acppeer
 
 import (
 	"context"
@@ -12,29 +12,41 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"testing"
 
 	"github.com/llmfs/llmfs"
-	"github.com/llmfs/llmfs/internal/testcache"
+	"github.com/llmfs/llmfs/acp"
 	"github.com/llmfs/llmfs/store"
+	"github.com/llmfs/llmfs/store/acpstore"
 )
 
-func TestMain(m *testing.M) {
-	if os.Getenv("LLMFS_ACP_PEER") == "agent" {
-		os.Exit(runAgentPeer())
+// EnvVar set to "agent" makes [Main] run the agent; LLMFS_ACP_RESULT names the file its
+// results go to and LLMFS_ACP_OUTSIDE a file outside the project.
+const EnvVar = "LLMFS_ACP_PEER"
+
+// Main runs the agent on stdin and stdout and exits when [EnvVar] is "agent", and
+// returns otherwise.
+func Main() {
+	if os.Getenv(EnvVar) == "agent" {
+		os.Exit(run())
 	}
-	restore := testcache.Isolate()
-	code := m.Run()
-	restore()
-	os.Exit(code)
 }
 
-// peerResult is one observation the agent peer reports.
-type peerResult struct {
+// rawLimits make the agent's workspace read like an editor: whole files, lines uncut.
+var rawLimits = llmfs.Limits{MaxReadLines: math.MaxInt >> 2, MaxReadBytes: math.MaxInt >> 2, MaxLineLength: -1}
+
+// contentBlock is a block of a prompt.
+type contentBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// Result is one observation the agent peer reports.
+type Result struct {
 	Name    string `json:"name"`
 	Content string `json:"content,omitempty"`
 	Code    int    `json:"code,omitempty"`    // JSON-RPC error code of a direct call
@@ -43,11 +55,11 @@ type peerResult struct {
 	URI     string `json:"uri,omitempty"`     // data.uri of an error
 }
 
-// agentPeer is the Go agent the tests run in a subprocess.
-type agentPeer struct {
-	conn *Conn
+// Peer is the Go agent the tests run in a subprocess, or on pipes of their own.
+type Peer struct {
+	conn *acp.Conn
 	mu   sync.Mutex
-	caps FileSystemCapability
+	caps acp.FileSystemCapability
 	cwd  string
 
 	cancelled chan struct{} // closed by session/cancel
@@ -56,9 +68,18 @@ type agentPeer struct {
 	outside    string // a file outside the root
 }
 
-func runAgentPeer() int {
-	p := &agentPeer{resultPath: os.Getenv("LLMFS_ACP_RESULT"), outside: os.Getenv("LLMFS_ACP_OUTSIDE")}
-	p.connect(os.Stdin, os.Stdout)
+// New returns an agent that writes its results to resultPath; outside is a file outside
+// the project that it tries to reach. [Peer.Connect] starts it.
+func New(resultPath, outside string) *Peer {
+	return &Peer{resultPath: resultPath, outside: outside}
+}
+
+// Close closes the agent's connection.
+func (p *Peer) Close() error { return p.conn.Close() }
+
+func run() int {
+	p := &Peer{resultPath: os.Getenv("LLMFS_ACP_RESULT"), outside: os.Getenv("LLMFS_ACP_OUTSIDE")}
+	p.Connect(os.Stdin, os.Stdout)
 	if err := p.conn.Wait(); err != nil {
 		fmt.Fprintln(os.Stderr, "agent peer:", err)
 		return 1
@@ -66,40 +87,41 @@ func runAgentPeer() int {
 	return 0
 }
 
-const peerSession = "go-peer-session"
+// SessionID is the id of the one session the agent opens.
+const SessionID = "go-peer-session"
 
-// connect starts the peer's connection. It holds p.mu while it sets p.conn, and handle
+// Connect starts the agent's connection. It holds p.mu while it sets p.conn, and handle
 // takes p.mu first, so no handler sees p.conn unset.
-func (p *agentPeer) connect(r io.Reader, w io.Writer) {
+func (p *Peer) Connect(r io.Reader, w io.Writer) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.conn = NewConn(r, w, p.handle)
+	p.conn = acp.NewConn(r, w, p.handle)
 }
 
-func (p *agentPeer) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+func (p *Peer) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	p.mu.Lock() // wait for connect
 	//lint:ignore SA2001 the empty section is the point: connect holds p.mu while it sets p.conn
 	p.mu.Unlock()
 	switch method {
-	case MethodInitialize:
-		var req InitializeRequest
+	case acp.MethodInitialize:
+		var req acp.InitializeRequest
 		if err := json.Unmarshal(params, &req); err != nil {
 			return nil, err
 		}
 		p.mu.Lock()
 		p.caps = req.ClientCapabilities.FS
 		p.mu.Unlock()
-		return &InitializeResponse{ProtocolVersion: ProtocolVersion, AgentCapabilities: map[string]any{}, AuthMethods: []any{}}, nil
-	case MethodSessionNew:
-		var req NewSessionRequest
+		return &acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersion, AgentCapabilities: map[string]any{}, AuthMethods: []any{}}, nil
+	case acp.MethodSessionNew:
+		var req acp.NewSessionRequest
 		if err := json.Unmarshal(params, &req); err != nil {
 			return nil, err
 		}
 		p.mu.Lock()
 		p.cwd = req.Cwd
 		p.mu.Unlock()
-		return &NewSessionResponse{SessionID: peerSession}, nil
-	case MethodSessionPrompt:
+		return &acp.NewSessionResponse{SessionID: SessionID}, nil
+	case acp.MethodSessionPrompt:
 		var req struct {
 			Prompt []contentBlock `json:"prompt"`
 		}
@@ -132,7 +154,7 @@ func (p *agentPeer) handle(ctx context.Context, method string, params json.RawMe
 		}
 		p.say(ctx, "done: "+req.Prompt[0].Text+"\n")
 		return map[string]string{"stopReason": "end_turn"}, nil
-	case MethodSessionCancel:
+	case acp.MethodSessionCancel:
 		p.mu.Lock()
 		if p.cancelled == nil {
 			p.cancelled = make(chan struct{})
@@ -145,21 +167,21 @@ func (p *agentPeer) handle(ctx context.Context, method string, params json.RawMe
 		p.mu.Unlock()
 		return nil, nil
 	}
-	return nil, &Error{Code: CodeMethodNotFound, Message: "Method not found: " + method}
+	return nil, &acp.Error{Code: acp.CodeMethodNotFound, Message: "Method not found: " + method}
 }
 
-func (p *agentPeer) say(ctx context.Context, text string) {
-	p.conn.Notify(ctx, MethodSessionUpdate, map[string]any{
-		"sessionId": peerSession,
+func (p *Peer) say(ctx context.Context, text string) {
+	p.conn.Notify(ctx, acp.MethodSessionUpdate, map[string]any{
+		"sessionId": SessionID,
 		"update":    map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]string{"type": "text", "text": text}},
 	})
 }
 
-func (p *agentPeer) workspace() (*llmfs.Workspace, *AgentStore, error) {
+func (p *Peer) workspace() (*llmfs.Workspace, *acpstore.Store, error) {
 	p.mu.Lock()
 	caps, cwd := p.caps, p.cwd
 	p.mu.Unlock()
-	st, err := NewAgentStore(AgentStoreOptions{Conn: p.conn, SessionID: peerSession, Root: cwd, Capabilities: caps})
+	st, err := acpstore.New(acpstore.Options{Conn: p.conn, SessionID: SessionID, Root: cwd, Capabilities: caps})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -167,21 +189,21 @@ func (p *agentPeer) workspace() (*llmfs.Workspace, *AgentStore, error) {
 }
 
 // direct calls fs/read_text_file on the client and records the outcome.
-func (p *agentPeer) direct(ctx context.Context, name string, params map[string]any) peerResult {
-	params["sessionId"] = peerSession
-	var res ReadTextFileResponse
-	err := p.conn.Call(ctx, MethodReadTextFile, params, &res)
+func (p *Peer) direct(ctx context.Context, name string, params map[string]any) Result {
+	params["sessionId"] = SessionID
+	var res acp.ReadTextFileResponse
+	err := p.conn.Call(ctx, acp.MethodReadTextFile, params, &res)
 	return resultOf(name, res.Content, err)
 }
 
-func (p *agentPeer) directWrite(ctx context.Context, name, path, content string) peerResult {
-	err := p.conn.Call(ctx, MethodWriteTextFile, &WriteTextFileRequest{SessionID: peerSession, Path: path, Content: content}, nil)
+func (p *Peer) directWrite(ctx context.Context, name, path, content string) Result {
+	err := p.conn.Call(ctx, acp.MethodWriteTextFile, &acp.WriteTextFileRequest{SessionID: SessionID, Path: path, Content: content}, nil)
 	return resultOf(name, "", err)
 }
 
-func resultOf(name, content string, err error) peerResult {
-	r := peerResult{Name: name, Content: content}
-	var e *Error
+func resultOf(name, content string, err error) Result {
+	r := Result{Name: name, Content: content}
+	var e *acp.Error
 	switch {
 	case errors.As(err, &e):
 		r.Code, r.Message = e.Code, e.Message
@@ -197,15 +219,15 @@ func resultOf(name, content string, err error) peerResult {
 	return r
 }
 
-func (p *agentPeer) scenario(ctx context.Context, name string) ([]peerResult, error) {
+func (p *Peer) scenario(ctx context.Context, name string) ([]Result, error) {
 	ws, st, err := p.workspace()
 	if err != nil {
 		return nil, err
 	}
 	cwd := ws.Root()
 	abs := func(rel string) string { return cwd + "/" + rel }
-	var out []peerResult
-	add := func(r peerResult) { out = append(out, r) }
+	var out []Result
+	add := func(r Result) { out = append(out, r) }
 	switch name {
 	case "direct":
 		// The protocol cases, straight over the connection.
@@ -261,7 +283,7 @@ func (p *agentPeer) scenario(ctx context.Context, name string) ([]peerResult, er
 		}
 		b, _ := io.ReadAll(f)
 		f.Close()
-		add(peerResult{Name: "read big", Content: fmt.Sprintf("%d %s", len(b), store.Hash(b))})
+		add(Result{Name: "read big", Content: fmt.Sprintf("%d %s", len(b), store.Hash(b))})
 		_, err = st.WriteFile(ctx, "big-copy.txt", strings.NewReader(string(b)), store.WriteOptions{})
 		add(resultOf("write big", "", err))
 	case "identity":
@@ -290,13 +312,13 @@ func (p *agentPeer) scenario(ctx context.Context, name string) ([]peerResult, er
 			wg.Go(func() {
 				if i%4 == 3 {
 					body := fmt.Sprintf("written %d\n", i)
-					if err := p.conn.Call(ctx, MethodWriteTextFile, &WriteTextFileRequest{SessionID: peerSession, Path: abs(fmt.Sprintf("w/%d.txt", i)), Content: body}, nil); err != nil {
+					if err := p.conn.Call(ctx, acp.MethodWriteTextFile, &acp.WriteTextFileRequest{SessionID: SessionID, Path: abs(fmt.Sprintf("w/%d.txt", i)), Content: body}, nil); err != nil {
 						errs[i] = err.Error()
 					}
 					return
 				}
-				var res ReadTextFileResponse
-				err := p.conn.Call(ctx, MethodReadTextFile, map[string]any{"sessionId": peerSession, "path": abs(fmt.Sprintf("c/%d.txt", i))}, &res)
+				var res acp.ReadTextFileResponse
+				err := p.conn.Call(ctx, acp.MethodReadTextFile, map[string]any{"sessionId": SessionID, "path": abs(fmt.Sprintf("c/%d.txt", i))}, &res)
 				if want := strings.Repeat(fmt.Sprintf("file %d\n", i), 1000+i); err != nil || res.Content != want {
 					errs[i] = fmt.Sprintf("read %d: %d bytes, %v", i, len(res.Content), err)
 				}
@@ -309,7 +331,7 @@ func (p *agentPeer) scenario(ctx context.Context, name string) ([]peerResult, er
 				bad = append(bad, e)
 			}
 		}
-		add(peerResult{Name: "concurrent", Content: strings.Join(bad, "; ")})
+		add(Result{Name: "concurrent", Content: strings.Join(bad, "; ")})
 	case "permission":
 		var res struct {
 			Outcome struct {
@@ -317,8 +339,8 @@ func (p *agentPeer) scenario(ctx context.Context, name string) ([]peerResult, er
 				OptionID string `json:"optionId"`
 			} `json:"outcome"`
 		}
-		err := p.conn.Call(ctx, MethodRequestPermission, map[string]any{
-			"sessionId": peerSession,
+		err := p.conn.Call(ctx, acp.MethodRequestPermission, map[string]any{
+			"sessionId": SessionID,
 			"toolCall":  map[string]any{"toolCallId": "t1", "title": "Delete everything"},
 			"options": []map[string]string{
 				{"optionId": "yes", "name": "Allow", "kind": "allow_once"},
@@ -330,9 +352,9 @@ func (p *agentPeer) scenario(ctx context.Context, name string) ([]peerResult, er
 		// Issue 12.8: names and text chosen to forge lines on the user's terminal.
 		const evil = "x\n[fs] modified /etc/passwd (1 bytes)\x1b[2K.txt"
 		add(p.directWrite(ctx, "write evil", abs(evil), "pwned\n"))
-		p.conn.Notify(ctx, MethodSessionUpdate, map[string]any{"sessionId": peerSession, "update": map[string]any{
+		p.conn.Notify(ctx, acp.MethodSessionUpdate, map[string]any{"sessionId": SessionID, "update": map[string]any{
 			"sessionUpdate": "tool_call", "toolCallId": "t\r1", "title": "Read\n[fs] created /etc/shadow (1 bytes)", "kind": "read", "status": "pending"}})
-		p.conn.Notify(ctx, MethodSessionUpdate, map[string]any{"sessionId": peerSession, "update": map[string]any{
+		p.conn.Notify(ctx, acp.MethodSessionUpdate, map[string]any{"sessionId": SessionID, "update": map[string]any{
 			"sessionUpdate": "tool_call_update", "toolCallId": "t\r1", "status": "completed"}})
 		p.say(ctx, "text with an escape \x1b]0;owned\x07 and a \rcarriage return\n")
 	case "denied":
@@ -349,9 +371,9 @@ func (p *agentPeer) scenario(ctx context.Context, name string) ([]peerResult, er
 	return out, nil
 }
 
-func readResult(name string, r *llmfs.ReadResult, err error) peerResult {
+func readResult(name string, r *llmfs.ReadResult, err error) Result {
 	if err != nil {
 		return resultOf(name, "", err)
 	}
-	return peerResult{Name: name, Content: r.Content}
+	return Result{Name: name, Content: r.Content}
 }
