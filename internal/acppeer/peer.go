@@ -244,37 +244,7 @@ func (p *Peer) scenario(ctx context.Context, name string) ([]Result, error) {
 		add(p.directWrite(ctx, "write overwrite", abs("b.txt"), "overwritten\n"))
 		add(p.directWrite(ctx, "write outside", p.outside, "pwned"))
 	case "store":
-		// The same through the agent-side store and a workspace on it.
-		r, err := ws.Read(ctx, "a.txt", llmfs.ReadOptions{Offset: 1, Limit: llmfs.NoLimit})
-		add(readResult("read", r, err))
-		r, err = ws.Read(ctx, "b.txt", llmfs.ReadOptions{Limit: llmfs.NoLimit})
-		add(readResult("read b", r, err))
-		r, err = ws.Read(ctx, "a.txt", llmfs.ReadOptions{Offset: 2, Limit: 2})
-		add(readResult("read line+limit", r, err))
-		r, err = ws.Read(ctx, "nope.txt", llmfs.ReadOptions{})
-		add(readResult("read missing", r, err))
-		r, err = ws.Read(ctx, "link-out", llmfs.ReadOptions{})
-		add(readResult("read symlink out", r, err))
-		r, err = ws.Read(ctx, "../outside/secret.txt", llmfs.ReadOptions{})
-		add(readResult("read outside", r, err))
-		_, err = ws.Write(ctx, "store-new/n.txt", "via store\n", llmfs.WriteOptions{})
-		add(resultOf("write nested", "", err))
-		_, err = ws.Write(ctx, "store-empty.txt", "", llmfs.WriteOptions{})
-		add(resultOf("write empty", "", err))
-		_, err = ws.Write(ctx, "b.txt", "store overwrite\n", llmfs.WriteOptions{})
-		add(resultOf("write overwrite", "", err))
-		_, err = ws.Write(ctx, "b.txt", "appended\n", llmfs.WriteOptions{Mode: llmfs.AppendTo})
-		add(resultOf("write append", "", err))
-		_, err = ws.Write(ctx, "a.txt", "x", llmfs.WriteOptions{Mode: llmfs.Create})
-		add(resultOf("write create existing", "", err))
-		_, err = ws.Edit(ctx, "a.txt", "three", "THREE", false)
-		add(resultOf("edit", "", err))
-		list, err := ws.List(ctx, ".")
-		names := []string{}
-		for _, e := range list {
-			names = append(names, e.Name)
-		}
-		add(resultOf("list", strings.Join(names, ","), err))
+		out = append(out, storeCases(ctx, ws)...)
 	case "big":
 		f, err := st.Open(ctx, "big.txt")
 		if err != nil {
@@ -304,34 +274,7 @@ func (p *Peer) scenario(ctx context.Context, name string) ([]Result, error) {
 		_, err = ws.Write(ctx, "big.txt", "mine, also big\n", llmfs.WriteOptions{})
 		add(resultOf("overwrite", "", err))
 	case "concurrent":
-		// Many requests in flight at once on one connection, reads and writes mixed.
-		const n = 64
-		var wg sync.WaitGroup
-		errs := make([]string, n)
-		for i := range n {
-			wg.Go(func() {
-				if i%4 == 3 {
-					body := fmt.Sprintf("written %d\n", i)
-					if err := p.conn.Call(ctx, acp.MethodWriteTextFile, &acp.WriteTextFileRequest{SessionID: SessionID, Path: abs(fmt.Sprintf("w/%d.txt", i)), Content: body}, nil); err != nil {
-						errs[i] = err.Error()
-					}
-					return
-				}
-				var res acp.ReadTextFileResponse
-				err := p.conn.Call(ctx, acp.MethodReadTextFile, map[string]any{"sessionId": SessionID, "path": abs(fmt.Sprintf("c/%d.txt", i))}, &res)
-				if want := strings.Repeat(fmt.Sprintf("file %d\n", i), 1000+i); err != nil || res.Content != want {
-					errs[i] = fmt.Sprintf("read %d: %d bytes, %v", i, len(res.Content), err)
-				}
-			})
-		}
-		wg.Wait()
-		var bad []string
-		for _, e := range errs {
-			if e != "" {
-				bad = append(bad, e)
-			}
-		}
-		add(Result{Name: "concurrent", Content: strings.Join(bad, "; ")})
+		out = append(out, p.concurrentCases(ctx, abs)...)
 	case "permission":
 		var res struct {
 			Outcome struct {
@@ -376,4 +319,77 @@ func readResult(name string, r *llmfs.ReadResult, err error) Result {
 		return resultOf(name, "", err)
 	}
 	return Result{Name: name, Content: r.Content}
+}
+
+// storeCases are the fs cases through the agent-side store and a workspace on it.
+func storeCases(ctx context.Context, ws *llmfs.Workspace) []Result {
+	var out []Result
+	add := func(r Result) { out = append(out, r) }
+	// The same through the agent-side store and a workspace on it.
+	r, err := ws.Read(ctx, "a.txt", llmfs.ReadOptions{Offset: 1, Limit: llmfs.NoLimit})
+	add(readResult("read", r, err))
+	r, err = ws.Read(ctx, "b.txt", llmfs.ReadOptions{Limit: llmfs.NoLimit})
+	add(readResult("read b", r, err))
+	r, err = ws.Read(ctx, "a.txt", llmfs.ReadOptions{Offset: 2, Limit: 2})
+	add(readResult("read line+limit", r, err))
+	r, err = ws.Read(ctx, "nope.txt", llmfs.ReadOptions{})
+	add(readResult("read missing", r, err))
+	r, err = ws.Read(ctx, "link-out", llmfs.ReadOptions{})
+	add(readResult("read symlink out", r, err))
+	r, err = ws.Read(ctx, "../outside/secret.txt", llmfs.ReadOptions{})
+	add(readResult("read outside", r, err))
+	_, err = ws.Write(ctx, "store-new/n.txt", "via store\n", llmfs.WriteOptions{})
+	add(resultOf("write nested", "", err))
+	_, err = ws.Write(ctx, "store-empty.txt", "", llmfs.WriteOptions{})
+	add(resultOf("write empty", "", err))
+	_, err = ws.Write(ctx, "b.txt", "store overwrite\n", llmfs.WriteOptions{})
+	add(resultOf("write overwrite", "", err))
+	_, err = ws.Write(ctx, "b.txt", "appended\n", llmfs.WriteOptions{Mode: llmfs.AppendTo})
+	add(resultOf("write append", "", err))
+	_, err = ws.Write(ctx, "a.txt", "x", llmfs.WriteOptions{Mode: llmfs.Create})
+	add(resultOf("write create existing", "", err))
+	_, err = ws.Edit(ctx, "a.txt", "three", "THREE", false)
+	add(resultOf("edit", "", err))
+	list, err := ws.List(ctx, ".")
+	names := []string{}
+	for _, e := range list {
+		names = append(names, e.Name)
+	}
+	add(resultOf("list", strings.Join(names, ","), err))
+	return out
+}
+
+// concurrentCases sends many reads and writes at once on one connection.
+func (p *Peer) concurrentCases(ctx context.Context, abs func(string) string) []Result {
+	var out []Result
+	add := func(r Result) { out = append(out, r) }
+	// Many requests in flight at once on one connection, reads and writes mixed.
+	const n = 64
+	var wg sync.WaitGroup
+	errs := make([]string, n)
+	for i := range n {
+		wg.Go(func() {
+			if i%4 == 3 {
+				body := fmt.Sprintf("written %d\n", i)
+				if err := p.conn.Call(ctx, acp.MethodWriteTextFile, &acp.WriteTextFileRequest{SessionID: SessionID, Path: abs(fmt.Sprintf("w/%d.txt", i)), Content: body}, nil); err != nil {
+					errs[i] = err.Error()
+				}
+				return
+			}
+			var res acp.ReadTextFileResponse
+			err := p.conn.Call(ctx, acp.MethodReadTextFile, map[string]any{"sessionId": SessionID, "path": abs(fmt.Sprintf("c/%d.txt", i))}, &res)
+			if want := strings.Repeat(fmt.Sprintf("file %d\n", i), 1000+i); err != nil || res.Content != want {
+				errs[i] = fmt.Sprintf("read %d: %d bytes, %v", i, len(res.Content), err)
+			}
+		})
+	}
+	wg.Wait()
+	var bad []string
+	for _, e := range errs {
+		if e != "" {
+			bad = append(bad, e)
+		}
+	}
+	add(Result{Name: "concurrent", Content: strings.Join(bad, "; ")})
+	return out
 }
