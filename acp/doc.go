@@ -10,11 +10,13 @@
 //     confined to the session's cwd, layers unsaved buffers over disk, and journals every
 //     write (actor "acp:<session>", in the workspace journal) so that an editor can show and
 //     undo it.
-//   - [AgentStore] is the agent side: a store.Store that sends reads and writes to the
-//     client when the client advertised them, and uses the local disk for the rest.
-//   - [RunClient] is a headless client, the logic of `llmfs acp`: it runs an agent as a
-//     subprocess on a root; [Prompt] works out the prompt and where answers to permission
-//     questions come from, for a command line.
+//   - The protocol's types, method names and error codes, and the JSON-RPC connection
+//     ([Conn]) both sides speak over.
+//
+// The agent side, a store.Store that sends reads and writes to the client when the client
+// advertised them, is package [github.com/llmfs/llmfs/store/acpstore]. The headless client
+// of `llmfs acp`, which runs an agent as a subprocess on a root, serves its files through a
+// FileServer and prints its updates, is part of the command (cmd/llmfs/acpclient.go).
 //
 // Errors follow the conventions of ACP clients: a missing path is -32002 "Resource not
 // found: PATH" with data.uri; a path the client refuses (outside the session's roots, also

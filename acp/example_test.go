@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/acp"
 )
 
@@ -71,30 +70,6 @@ func ExampleFileServer() {
 	// line 3 of the buffer: "func main() {}\n"
 	// change 1: cmd/tool/tool.go created=true
 	// -32602 {"code":"INVALID_PATH","path":"/etc/passwd"}
-}
-
-// An agent written in Go reads and writes through the client when the client advertised
-// the fs methods, by putting a workspace on an AgentStore.
-func ExampleAgentStore() {
-	// conn is the agent's connection on stdio; the capabilities and cwd come from
-	// initialize and session/new. (This example is compiled, not run.)
-	conn := acp.NewConn(os.Stdin, os.Stdout, agentHandler)
-	caps := acp.FileSystemCapability{ReadTextFile: true, WriteTextFile: true}
-	cwd := "/home/user/project"
-	st, err := acp.NewAgentStore(acp.AgentStoreOptions{Conn: conn, SessionID: "sess-1", Root: cwd, Capabilities: caps})
-	if err != nil {
-		log.Fatal(err)
-	}
-	ws := llmfs.New(st, &llmfs.Options{Root: cwd})
-	res, err := ws.Read(context.Background(), "README.md", llmfs.ReadOptions{Limit: llmfs.NoLimit})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Print(res.Content)
-}
-
-func agentHandler(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	return nil, &acp.Error{Code: acp.CodeMethodNotFound, Message: "Method not found: " + method}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -3,6 +3,7 @@
 package acp
 
 import (
+	"encoding/json"
 	"io"
 
 	"github.com/llmfs/llmfs/acp/internal/jsonrpc"
@@ -46,6 +47,17 @@ type Conn = jsonrpc.Conn
 // in order. It returns a result to encode, or an error (an [*Error] keeps its code; any
 // other error becomes -32603).
 type Handler = jsonrpc.Handler
+
+// ErrClosed is returned by calls on a [Conn] that has closed, as when the peer exited.
+var ErrClosed = jsonrpc.ErrClosed
+
+// MethodNotFound returns the -32601 error a [Handler] answers a method it does not serve
+// with.
+func MethodNotFound(method string) *Error { return jsonrpc.MethodNotFound(method) }
+
+// DecodeParams unmarshals a request's params into v for a [Handler], turning any failure
+// into a -32602 error. Missing params decode as an empty object.
+func DecodeParams(params json.RawMessage, v any) error { return jsonrpc.Decode(params, v) }
 
 // NewConn starts a connection reading messages from r and writing them to w, serving
 // incoming ones with h. Messages have no size limit beyond memory.

@@ -6,7 +6,6 @@ import (
 	"context"
 	"flag"
 
-	"github.com/llmfs/llmfs/acp"
 	"github.com/llmfs/llmfs/internal/buildinfo"
 )
 
@@ -27,7 +26,7 @@ Names, titles and messages from the agent are printed with control characters es
 		e.ws.register(fs)
 		var dirs stringList
 		fs.Var(&dirs, "add-dir", "a further `DIR` the session may reach (repeatable)")
-		approve := fs.String("approve", acp.ApproveAsk, "answer permission requests with `POLICY`: ask, all or none")
+		approve := fs.String("approve", acpApproveAsk, "answer permission requests with `POLICY`: ask, all or none")
 		prompt := fs.String("prompt", "", "the prompt `TEXT` (default: read from standard input)")
 		return func(ctx context.Context, args []string) error {
 			if len(args) == 0 {
@@ -37,7 +36,7 @@ Names, titles and messages from the agent are printed with control characters es
 				return usagef("--store and --workspace do not apply: an ACP agent reads and writes host files, so acp serves host directories only")
 			}
 			switch *approve {
-			case acp.ApproveAsk, acp.ApproveAll, acp.ApproveNone:
+			case acpApproveAsk, acpApproveAll, acpApproveNone:
 			default:
 				return usagef("--approve must be ask, all or none, got %q", *approve)
 			}
@@ -46,12 +45,12 @@ Names, titles and messages from the agent are printed with control characters es
 			if err != nil {
 				return err
 			}
-			text, answers, closeAnswers, err := acp.Prompt(*prompt, e.ws.set("prompt"), e.stdin, *approve)
+			text, answers, closeAnswers, err := acpPrompt(*prompt, e.ws.set("prompt"), e.stdin, *approve)
 			if err != nil {
 				return usagef("%v", err)
 			}
 			defer closeAnswers()
-			_, err = acp.RunClient(ctx, acp.ClientOptions{
+			_, err = runACPClient(ctx, acpClientOptions{
 				Root: opts.Root, Roots: dirs, Mode: opts.Mode, Workspace: opts,
 				Approve: *approve, Prompt: text, Input: answers, Command: args,
 				Stdout: e.stdout, Stderr: e.stderr, ClientVersion: buildinfo.Version(),

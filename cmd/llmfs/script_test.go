@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/llmfs/llmfs/internal/acppeer"
 	"github.com/llmfs/llmfs/internal/testcache"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
+	acppeer.Main() // the ACP client's tests run this binary as their agent
 	testscript.Main(isolated{m}, map[string]func(){
 		"llmfs": func() { os.Exit(runMain()) },
 	})

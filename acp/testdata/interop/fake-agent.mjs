@@ -1,5 +1,5 @@
 // fake-agent.mjs is an ACP agent written with the official TypeScript SDK. The Go tests
-// run it under llmfs's client (acp.RunClient) and read the results it writes.
+// run it under llmfs's client (`llmfs acp`, cmd/llmfs/acpclient.go) and read the results it writes.
 //
 // On session/prompt it reads and writes through the client's fs methods and writes one
 // JSON object per case to $RESULT_FILE: {name, content} or {name, error: {code, message,

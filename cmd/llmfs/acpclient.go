@@ -1,6 +1,6 @@
 //go:build !js && !wasip1
 
-package acp
+package main
 
 import (
 	"bufio"
@@ -20,19 +20,19 @@ import (
 	"unicode"
 
 	"github.com/llmfs/llmfs"
-	"github.com/llmfs/llmfs/acp/internal/jsonrpc"
+	"github.com/llmfs/llmfs/acp"
 	"github.com/llmfs/llmfs/internal/termtext"
 )
 
 // Approval policies for the agent's permission requests.
 const (
-	ApproveAsk  = "ask"  // ask on ClientOptions.Stdout, read the answer from Input
-	ApproveAll  = "all"  // allow everything (once)
-	ApproveNone = "none" // reject everything
+	acpApproveAsk  = "ask"  // ask on acpClientOptions.Stdout, read the answer from Input
+	acpApproveAll  = "all"  // allow everything (once)
+	acpApproveNone = "none" // reject everything
 )
 
-// ClientOptions configure [RunClient].
-type ClientOptions struct {
+// acpClientOptions configure [runACPClient].
+type acpClientOptions struct {
 	// Root is the session's cwd and the directory the agent may read and write; empty
 	// means the current directory.
 	Root string
@@ -40,8 +40,8 @@ type ClientOptions struct {
 	Roots []string
 	// Mode is the work mode; [llmfs.ReadOnly] advertises reads only.
 	Mode llmfs.Mode
-	// Approve answers the agent's permission requests: [ApproveAsk] (the default),
-	// [ApproveAll] or [ApproveNone].
+	// Approve answers the agent's permission requests: [acpApproveAsk] (the default),
+	// [acpApproveAll] or [acpApproveNone].
 	Approve string
 	// Prompt is the text sent to the agent.
 	Prompt string
@@ -49,7 +49,7 @@ type ClientOptions struct {
 	Command []string
 	// Env, if not nil, is the agent's environment; nil inherits this process's.
 	Env []string
-	// Input holds the answers to permission questions under [ApproveAsk], one a line (an
+	// Input holds the answers to permission questions under [acpApproveAsk], one a line (an
 	// option number or id). Nil or at EOF, a question is answered with a rejection.
 	Input io.Reader
 	// Stdout receives the session as readable text; Stderr the agent's stderr. Nil
@@ -62,19 +62,19 @@ type ClientOptions struct {
 	ClientName, ClientVersion string
 }
 
-// Summary is what [RunClient] reports when the prompt turn ends.
-type Summary struct {
+// acpSummary is what [runACPClient] reports when the prompt turn ends.
+type acpSummary struct {
 	SessionID  string
 	StopReason string
 	// Changes are the agent's writes, oldest first.
-	Changes []Change
+	Changes []acp.Change
 	// Checkpoint names the journal's point at the start of the prompt turn, "" when the
 	// directories keep no journal.
 	Checkpoint string
 }
 
-// turnCheckpoint names the checkpoint of prompt turn n of session id.
-func turnCheckpoint(id string, n int) string {
+// acpTurnCheckpoint names the checkpoint of prompt turn n of session id.
+func acpTurnCheckpoint(id string, n int) string {
 	return fmt.Sprintf("acp:%.120s:turn-%d", strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || unicode.IsSpace(r) {
 			return '_'
@@ -83,31 +83,31 @@ func turnCheckpoint(id string, n int) string {
 	}, id), n)
 }
 
-// RunClient is a headless ACP client, the logic of `llmfs acp`. It starts the agent,
+// runACPClient is a headless ACP client, the logic of `llmfs acp`. It starts the agent,
 // initializes with the fs capabilities the mode allows, opens a session on Root, sends the
 // prompt, prints the agent's session updates as text, serves fs requests through a
-// sandboxed [FileServer], answers permission requests per Approve, and prints a summary
+// sandboxed [acp.FileServer], answers permission requests per Approve, and prints a summary
 // of the files changed. If ctx ends, it sends session/cancel, gives the agent a few
 // seconds to stop, then kills it.
-func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
+func runACPClient(ctx context.Context, opts acpClientOptions) (*acpSummary, error) {
 	root, err := opts.check()
 	if err != nil {
 		return nil, err
 	}
-	out := &printer{w: opts.Stdout}
-	fsrv := NewFileServer(&FileServerOptions{
+	out := &acpPrinter{w: opts.Stdout}
+	fsrv := acp.NewFileServer(&acp.FileServerOptions{
 		Mode:      opts.Mode,
 		Roots:     opts.Roots,
-		OnChange:  func(c Change) { out.change(root, c) },
+		OnChange:  func(c acp.Change) { out.change(root, c) },
 		Workspace: opts.Workspace,
 	})
-	a, err := startAgent(opts, root)
+	a, err := startACPAgent(opts, root)
 	if err != nil {
 		return nil, err
 	}
 	ready := make(chan struct{}) // closed once the session is registered with fsrv
-	perm := &permitter{policy: opts.Approve, out: out, in: opts.Input, stop: make(chan struct{})}
-	conn := NewConn(a.stdout, a.stdin, clientHandler(fsrv, out, perm, ready))
+	perm := &acpPermitter{policy: opts.Approve, out: out, in: opts.Input, stop: make(chan struct{})}
+	conn := acp.NewConn(a.stdout, a.stdin, acpClientHandler(fsrv, out, perm, ready))
 	defer a.stop(conn)
 
 	// Calls fail when the agent exits; watch for that as well as for ctx.
@@ -121,37 +121,37 @@ func RunClient(ctx context.Context, opts ClientOptions) (*Summary, error) {
 		}
 	}()
 
-	sid, err := openSession(callCtx, conn, fsrv, &opts, root)
+	sid, err := openACPSession(callCtx, conn, fsrv, &opts, root)
 	if err != nil {
 		return nil, err
 	}
 	close(ready)
-	sum := &Summary{SessionID: sid}
+	sum := &acpSummary{SessionID: sid}
 	// A checkpoint at the start of the prompt turn: `llmfs restore NAME` takes it back.
-	if cp := turnCheckpoint(sid, 1); fsrv.Checkpoint(callCtx, sid, cp) == nil {
+	if cp := acpTurnCheckpoint(sid, 1); fsrv.Checkpoint(callCtx, sid, cp) == nil {
 		sum.Checkpoint = cp
 	}
-	sum.StopReason, err = promptTurn(ctx, callCtx, conn, perm, sid, opts.Prompt)
+	sum.StopReason, err = acpPromptTurn(ctx, callCtx, conn, perm, sid, opts.Prompt)
 	// Show the updates the agent sent before it answered the prompt.
 	conn.SyncNotifications()
 	out.endLine()
 	sum.Changes = fsrv.Changes()
 	out.summary(root, sum)
 	if err != nil {
-		return sum, fmt.Errorf("acp: session/prompt: %w", agentErr(err, conn))
+		return sum, fmt.Errorf("acp: session/prompt: %w", acpAgentErr(err, conn))
 	}
 	return sum, nil
 }
 
 // check validates opts, fills in its defaults, and returns the root made absolute.
-func (opts *ClientOptions) check() (string, error) {
+func (opts *acpClientOptions) check() (string, error) {
 	if len(opts.Command) == 0 {
 		return "", errors.New("acp: no agent command")
 	}
 	switch opts.Approve {
 	case "":
-		opts.Approve = ApproveAsk
-	case ApproveAsk, ApproveAll, ApproveNone:
+		opts.Approve = acpApproveAsk
+	case acpApproveAsk, acpApproveAll, acpApproveNone:
 	default:
 		return "", fmt.Errorf("acp: approve must be ask, all or none, got %q", opts.Approve)
 	}
@@ -176,16 +176,16 @@ func (opts *ClientOptions) check() (string, error) {
 	return root, nil
 }
 
-// agentProc is the agent's process and the pipes to it.
-type agentProc struct {
+// acpAgentProc is the agent's process and the pipes to it.
+type acpAgentProc struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout io.ReadCloser
 	exited chan error
 }
 
-// startAgent starts opts.Command in root.
-func startAgent(opts ClientOptions, root string) (*agentProc, error) {
+// startACPAgent starts opts.Command in root.
+func startACPAgent(opts acpClientOptions, root string) (*acpAgentProc, error) {
 	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
 	cmd.Dir = root
 	cmd.Env = opts.Env
@@ -201,14 +201,14 @@ func startAgent(opts ClientOptions, root string) (*agentProc, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("acp: starting agent: %w", err)
 	}
-	a := &agentProc{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan error, 1)}
+	a := &acpAgentProc{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan error, 1)}
 	go func() { a.exited <- cmd.Wait() }()
 	return a, nil
 }
 
 // stop closes conn, which closes the agent's stdin so that a well-behaved agent exits,
 // kills the agent if it has not within a few seconds, and waits for conn's handlers.
-func (a *agentProc) stop(conn *Conn) {
+func (a *acpAgentProc) stop(conn *acp.Conn) {
 	conn.Close()
 	select {
 	case <-a.exited:
@@ -216,49 +216,49 @@ func (a *agentProc) stop(conn *Conn) {
 		a.cmd.Process.Kill()
 		<-a.exited
 	}
-	conn.Wait() // no handler writes to Stdout after RunClient returns
+	conn.Wait() // no handler writes to Stdout after runACPClient returns
 }
 
-// clientHandler answers the agent's requests: fs methods once the session is ready,
+// acpClientHandler answers the agent's requests: fs methods once the session is ready,
 // session updates by printing them, permission requests through perm.
-func clientHandler(fsrv *FileServer, out *printer, perm *permitter, ready <-chan struct{}) Handler {
+func acpClientHandler(fsrv *acp.FileServer, out *acpPrinter, perm *acpPermitter, ready <-chan struct{}) acp.Handler {
 	return func(hctx context.Context, method string, params json.RawMessage) (any, error) {
 		switch method {
-		case MethodReadTextFile, MethodWriteTextFile:
+		case acp.MethodReadTextFile, acp.MethodWriteTextFile:
 			select {
 			case <-ready:
 			case <-hctx.Done():
 				return nil, hctx.Err()
 			}
 			return fsrv.Handle(hctx, method, params)
-		case MethodSessionUpdate:
+		case acp.MethodSessionUpdate:
 			out.update(params)
 			return nil, nil
-		case MethodRequestPermission:
+		case acp.MethodRequestPermission:
 			return perm.answer(hctx, params)
 		}
-		return nil, jsonrpc.MethodNotFound(method)
+		return nil, acp.MethodNotFound(method)
 	}
 }
 
-// openSession initializes the agent and opens a session on root, registered with fsrv.
-func openSession(ctx context.Context, conn *Conn, fsrv *FileServer, opts *ClientOptions, root string) (string, error) {
-	var init InitializeResponse
-	err := conn.Call(ctx, MethodInitialize, &InitializeRequest{
-		ProtocolVersion:    ProtocolVersion,
-		ClientCapabilities: ClientCapabilities{FS: fsrv.Capabilities()},
-		ClientInfo:         &Implementation{Name: cmp.Or(opts.ClientName, "llmfs"), Version: opts.ClientVersion},
+// openACPSession initializes the agent and opens a session on root, registered with fsrv.
+func openACPSession(ctx context.Context, conn *acp.Conn, fsrv *acp.FileServer, opts *acpClientOptions, root string) (string, error) {
+	var init acp.InitializeResponse
+	err := conn.Call(ctx, acp.MethodInitialize, &acp.InitializeRequest{
+		ProtocolVersion:    acp.ProtocolVersion,
+		ClientCapabilities: acp.ClientCapabilities{FS: fsrv.Capabilities()},
+		ClientInfo:         &acp.Implementation{Name: cmp.Or(opts.ClientName, "llmfs"), Version: opts.ClientVersion},
 	}, &init)
 	if err != nil {
-		return "", fmt.Errorf("acp: initialize: %w", agentErr(err, conn))
+		return "", fmt.Errorf("acp: initialize: %w", acpAgentErr(err, conn))
 	}
-	if init.ProtocolVersion != ProtocolVersion {
-		return "", fmt.Errorf("acp: the agent speaks ACP version %d, not %d", init.ProtocolVersion, ProtocolVersion)
+	if init.ProtocolVersion != acp.ProtocolVersion {
+		return "", fmt.Errorf("acp: the agent speaks ACP version %d, not %d", init.ProtocolVersion, acp.ProtocolVersion)
 	}
-	var sess NewSessionResponse
-	err = conn.Call(ctx, MethodSessionNew, &NewSessionRequest{Cwd: root, AdditionalDirectories: opts.Roots, MCPServers: []any{}}, &sess)
+	var sess acp.NewSessionResponse
+	err = conn.Call(ctx, acp.MethodSessionNew, &acp.NewSessionRequest{Cwd: root, AdditionalDirectories: opts.Roots, MCPServers: []any{}}, &sess)
 	if err != nil {
-		return "", fmt.Errorf("acp: session/new: %w", agentErr(err, conn))
+		return "", fmt.Errorf("acp: session/new: %w", acpAgentErr(err, conn))
 	}
 	if err := fsrv.AddSession(sess.SessionID, root, opts.Roots...); err != nil {
 		return "", err
@@ -266,16 +266,16 @@ func openSession(ctx context.Context, conn *Conn, fsrv *FileServer, opts *Client
 	return sess.SessionID, nil
 }
 
-// promptTurn sends the prompt and waits for the turn's stop reason. If the caller's ctx
+// acpPromptTurn sends the prompt and waits for the turn's stop reason. If the caller's ctx
 // ends first, it answers the questions pending with "cancelled", as ACP asks, asks the
 // agent to stop, and waits a little for it; callCtx ending otherwise means the agent left.
-func promptTurn(ctx, callCtx context.Context, conn *Conn, perm *permitter, sid, prompt string) (string, error) {
+func acpPromptTurn(ctx, callCtx context.Context, conn *acp.Conn, perm *acpPermitter, sid, prompt string) (string, error) {
 	var res struct {
 		StopReason string `json:"stopReason"`
 	}
 	promptErr := make(chan error, 1)
 	go func() {
-		promptErr <- conn.Call(context.WithoutCancel(callCtx), MethodSessionPrompt, map[string]any{
+		promptErr <- conn.Call(context.WithoutCancel(callCtx), acp.MethodSessionPrompt, map[string]any{
 			"sessionId": sid,
 			"prompt":    []map[string]string{{"type": "text", "text": prompt}},
 		}, &res)
@@ -286,7 +286,7 @@ func promptTurn(ctx, callCtx context.Context, conn *Conn, perm *permitter, sid, 
 	case <-callCtx.Done():
 		if ctx.Err() != nil {
 			close(perm.stop)
-			conn.Notify(context.Background(), MethodSessionCancel, map[string]string{"sessionId": sid})
+			conn.Notify(context.Background(), acp.MethodSessionCancel, map[string]string{"sessionId": sid})
 			select {
 			case err = <-promptErr:
 			case <-time.After(3 * time.Second):
@@ -299,9 +299,9 @@ func promptTurn(ctx, callCtx context.Context, conn *Conn, perm *permitter, sid, 
 	return res.StopReason, err
 }
 
-// agentErr explains a failed call: an agent that exited says so.
-func agentErr(err error, conn *Conn) error {
-	if errors.Is(err, jsonrpc.ErrClosed) || errors.Is(err, context.Canceled) {
+// acpAgentErr explains a failed call: an agent that exited says so.
+func acpAgentErr(err error, conn *acp.Conn) error {
+	if errors.Is(err, acp.ErrClosed) || errors.Is(err, context.Canceled) {
 		select {
 		case <-conn.Done():
 			return fmt.Errorf("the agent closed the connection (exited?): %w", err)
@@ -311,11 +311,11 @@ func agentErr(err error, conn *Conn) error {
 	return err
 }
 
-// permitter answers session/request_permission.
-type permitter struct {
+// acpPermitter answers session/request_permission.
+type acpPermitter struct {
 	mu     sync.Mutex // one question at a time
 	policy string
-	out    *printer
+	out    *acpPrinter
 	stop   chan struct{} // closed when the turn is cancelled: pending questions end
 
 	in       io.Reader
@@ -327,7 +327,7 @@ type permitter struct {
 // question is given up (ctx ends or the turn is cancelled). Input is read on a goroutine
 // of its own, so that a question never outlives its turn waiting on a terminal; that
 // goroutine stays blocked on an input that never ends.
-func (pm *permitter) nextLine(ctx context.Context) (string, bool) {
+func (pm *acpPermitter) nextLine(ctx context.Context) (string, bool) {
 	pm.readOnce.Do(func() {
 		pm.lines = make(chan string)
 		go func() {
@@ -353,21 +353,21 @@ func (pm *permitter) nextLine(ctx context.Context) (string, bool) {
 	return "", false
 }
 
-type permOption struct {
+type acpPermOption struct {
 	OptionID string `json:"optionId"`
 	Name     string `json:"name"`
 	Kind     string `json:"kind"`
 }
 
-func (pm *permitter) answer(ctx context.Context, params json.RawMessage) (any, error) {
+func (pm *acpPermitter) answer(ctx context.Context, params json.RawMessage) (any, error) {
 	var req struct {
 		ToolCall struct {
 			ToolCallID string `json:"toolCallId"`
 			Title      string `json:"title"`
 		} `json:"toolCall"`
-		Options []permOption `json:"options"`
+		Options []acpPermOption `json:"options"`
 	}
-	if err := jsonrpc.Decode(params, &req); err != nil {
+	if err := acp.DecodeParams(params, &req); err != nil {
 		return nil, err
 	}
 	pm.mu.Lock()
@@ -377,12 +377,12 @@ func (pm *permitter) answer(ctx context.Context, params json.RawMessage) (any, e
 		what = req.ToolCall.ToolCallID
 	}
 	what = termtext.Name(what)
-	var chosen *permOption
+	var chosen *acpPermOption
 	switch pm.policy {
-	case ApproveAll:
-		chosen = pick(req.Options, "allow_once", "allow_always")
-	case ApproveNone:
-		chosen = pick(req.Options, "reject_once", "reject_always")
+	case acpApproveAll:
+		chosen = pickACPOption(req.Options, "allow_once", "allow_always")
+	case acpApproveNone:
+		chosen = pickACPOption(req.Options, "reject_once", "reject_always")
 	default:
 		chosen = pm.ask(ctx, what, req.Options)
 	}
@@ -395,7 +395,7 @@ func (pm *permitter) answer(ctx context.Context, params json.RawMessage) (any, e
 }
 
 // ask puts the question to the user; nil means it was given up (cancelled).
-func (pm *permitter) ask(ctx context.Context, what string, opts []permOption) *permOption {
+func (pm *acpPermitter) ask(ctx context.Context, what string, opts []acpPermOption) *acpPermOption {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[permission] the agent asks: %s\n", what)
 	for i, o := range opts {
@@ -406,7 +406,7 @@ func (pm *permitter) ask(ctx context.Context, what string, opts []permOption) *p
 	pm.out.lineLocked()
 	pm.out.write(b.String())
 	pm.out.mu.Unlock()
-	reject := pick(opts, "reject_once", "reject_always")
+	reject := pickACPOption(opts, "reject_once", "reject_always")
 	if pm.in == nil {
 		pm.out.line("(no input; rejecting)")
 		return reject
@@ -434,8 +434,8 @@ func (pm *permitter) ask(ctx context.Context, what string, opts []permOption) *p
 	return reject
 }
 
-// pick returns the first option of the first kind present.
-func pick(opts []permOption, kinds ...string) *permOption {
+// pickACPOption returns the first option of the first kind present.
+func pickACPOption(opts []acpPermOption, kinds ...string) *acpPermOption {
 	for _, k := range kinds {
 		for i := range opts {
 			if opts[i].Kind == k {

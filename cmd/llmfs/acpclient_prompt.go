@@ -1,6 +1,6 @@
 //go:build !js && !wasip1
 
-package acp
+package main
 
 import (
 	"errors"
@@ -10,11 +10,11 @@ import (
 	"strings"
 )
 
-// Prompt works out, for a command line, the prompt to send and where the answers to
+// acpPrompt works out, for a command line, the prompt to send and where the answers to
 // permission questions come from. A prompt given as a flag leaves stdin for the answers;
-// otherwise the prompt is all of stdin and, under [ApproveAsk], the answers come from the
+// otherwise the prompt is all of stdin and, under [acpApproveAsk], the answers come from the
 // terminal (/dev/tty) if there is one. The returned close function releases the terminal.
-func Prompt(flagPrompt string, flagGiven bool, stdin io.Reader, approve string) (prompt string, answers io.Reader, close func(), err error) {
+func acpPrompt(flagPrompt string, flagGiven bool, stdin io.Reader, approve string) (prompt string, answers io.Reader, close func(), err error) {
 	close = func() {}
 	if flagGiven {
 		prompt, answers = flagPrompt, stdin
@@ -24,7 +24,7 @@ func Prompt(flagPrompt string, flagGiven bool, stdin io.Reader, approve string) 
 			return "", nil, close, fmt.Errorf("reading the prompt from stdin: %w", err)
 		}
 		prompt = strings.TrimRight(string(b), "\n")
-		if approve == ApproveAsk {
+		if approve == acpApproveAsk {
 			if tty, err := os.Open("/dev/tty"); err == nil {
 				answers, close = tty, func() { tty.Close() }
 			}

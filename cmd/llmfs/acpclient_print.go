@@ -1,24 +1,26 @@
 //go:build !js && !wasip1
 
-package acp
+package main
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/llmfs/llmfs/acp"
 	"github.com/llmfs/llmfs/internal/termtext"
 )
 
-// printer renders session updates as text. Message chunks stream as they come; other
+// acpPrinter renders session updates as text. Message chunks stream as they come; other
 // updates go on lines of their own. Everything the agent chose (names, titles, ids,
 // messages) passes through package termtext, so it cannot forge or erase a line: names
 // are quoted when they hold anything but printable text, messages keep only newlines and
 // tabs of their control characters.
-type printer struct {
+type acpPrinter struct {
 	mu      sync.Mutex
 	w       io.Writer
 	kind    string            // kind of the last chunk written
@@ -26,7 +28,7 @@ type printer struct {
 	midLine bool              // the output does not end with a newline
 }
 
-func (p *printer) write(s string) {
+func (p *acpPrinter) write(s string) {
 	if s == "" {
 		return
 	}
@@ -34,13 +36,13 @@ func (p *printer) write(s string) {
 	p.midLine = !strings.HasSuffix(s, "\n")
 }
 
-func (p *printer) endLine() {
+func (p *acpPrinter) endLine() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.lineLocked()
 }
 
-func (p *printer) lineLocked() {
+func (p *acpPrinter) lineLocked() {
 	if p.midLine {
 		p.write("\n")
 	}
@@ -48,20 +50,20 @@ func (p *printer) lineLocked() {
 }
 
 // line writes a whole line.
-func (p *printer) line(format string, args ...any) {
+func (p *acpPrinter) line(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.lineLocked()
 	p.write(fmt.Sprintf(format, args...) + "\n")
 }
 
-type contentBlock struct {
+type acpContentBlock struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
 	URI  string `json:"uri"`
 }
 
-func (b contentBlock) String() string {
+func (b acpContentBlock) String() string {
 	switch b.Type {
 	case "text":
 		return termtext.Text(b.Text)
@@ -71,7 +73,7 @@ func (b contentBlock) String() string {
 	return "[" + termtext.Name(b.Type) + "]"
 }
 
-func (p *printer) update(params json.RawMessage) {
+func (p *acpPrinter) update(params json.RawMessage) {
 	var n struct {
 		Update struct {
 			Kind       string          `json:"sessionUpdate"`
@@ -92,7 +94,7 @@ func (p *printer) update(params json.RawMessage) {
 	u := n.Update
 	switch u.Kind {
 	case "agent_message_chunk", "agent_thought_chunk":
-		var b contentBlock
+		var b acpContentBlock
 		json.Unmarshal(u.Content, &b)
 		p.mu.Lock()
 		if p.kind != u.Kind {
@@ -143,15 +145,15 @@ func (p *printer) update(params json.RawMessage) {
 	// Other updates (commands, modes, user message echoes) are not shown.
 }
 
-func (p *printer) change(root string, c Change) {
+func (p *acpPrinter) change(root string, c acp.Change) {
 	verb := "modified"
 	if c.Created {
 		verb = "created"
 	}
-	p.line("[fs] %s %s (%d bytes)", verb, termtext.Name(relTo(root, c.Path)), c.Bytes)
+	p.line("[fs] %s %s (%d bytes)", verb, termtext.Name(acpRelTo(root, c.Path)), c.Bytes)
 }
 
-func (p *printer) summary(root string, s *Summary) {
+func (p *acpPrinter) summary(root string, s *acpSummary) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.lineLocked()
@@ -183,19 +185,36 @@ func (p *printer) summary(root string, s *Summary) {
 		if f.writes > 1 {
 			extra = fmt.Sprintf(" (%d writes)", f.writes)
 		}
-		p.write(fmt.Sprintf("  %s %s%s\n", verb, termtext.Name(relTo(root, f.path)), extra))
+		p.write(fmt.Sprintf("  %s %s%s\n", verb, termtext.Name(acpRelTo(root, f.path)), extra))
 	}
 	if s.Checkpoint != "" && len(files) > 0 {
-		p.write("--- to take this turn back: " + restoreCommand(root, s.Checkpoint) + "\n")
+		p.write("--- to take this turn back: " + acpRestoreCommand(root, s.Checkpoint) + "\n")
 	}
 }
 
-func relTo(root, p string) string {
+func acpRelTo(root, p string) string {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real
 	}
-	if rel, ok := within(root, p); ok {
-		return rel
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(os.PathSeparator)) {
+		return p
 	}
-	return p
+	return filepath.ToSlash(rel)
+}
+
+// acpRestoreCommand is the command line that restores checkpoint in root, ready to paste:
+// --root is left out when root is the current directory.
+func acpRestoreCommand(root, checkpoint string) string {
+	cmd := "llmfs restore "
+	if wd, err := os.Getwd(); err != nil || !sameDir(wd, root) {
+		cmd += "--root " + shellQuote(root) + " "
+	}
+	return termtext.Text(cmd + shellQuote(checkpoint))
+}
+
+func sameDir(a, b string) bool {
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	return errA == nil && errB == nil && ra == rb
 }

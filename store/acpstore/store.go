@@ -1,6 +1,11 @@
 //go:build !js && !wasip1
 
-package acp
+// Package acpstore is the agent side of the Agent Client Protocol's fs methods: a
+// [store.Store] for agents written in Go that reads and writes through the ACP client (an
+// editor) when the client advertised fs/read_text_file and fs/write_text_file, and uses
+// the local disk for the rest. The protocol types and the connection are package
+// [github.com/llmfs/llmfs/acp]'s.
+package acpstore
 
 import (
 	"context"
@@ -14,27 +19,28 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/acp"
 	"github.com/llmfs/llmfs/store"
 	"github.com/llmfs/llmfs/store/osdir"
 )
 
-// AgentStoreOptions configure an [AgentStore].
-type AgentStoreOptions struct {
+// Options configure a [Store].
+type Options struct {
 	// Conn is the agent's connection to the client.
-	Conn *Conn
+	Conn *acp.Conn
 	// SessionID is the session the requests belong to.
 	SessionID string
 	// Root is the absolute host directory the store's names are relative to, normally the
 	// session's cwd.
 	Root string
 	// Capabilities are the fs capabilities the client advertised in initialize.
-	Capabilities FileSystemCapability
+	Capabilities acp.FileSystemCapability
 	// Local serves what ACP cannot (listing, directories, removal, renames) and the
 	// methods the client did not advertise. Nil means a sandboxed host directory on Root.
 	Local store.Store
 }
 
-// AgentStore is the agent side of ACP's fs methods: a [store.Store] for agents written in
+// Store is the agent side of ACP's fs methods: a [store.Store] for agents written in
 // Go. Reading a file's content goes to the client with fs/read_text_file when the client
 // advertised readTextFile, so the agent sees unsaved editor buffers; writing goes to the
 // client with fs/write_text_file when it advertised writeTextFile, so the editor sees and
@@ -48,74 +54,74 @@ type AgentStoreOptions struct {
 // Conditional writes ([store.WriteOptions.IfMatch], IfAbsent), Exclusive and Append are
 // done as a read followed by a write: they are not atomic against other writers of the
 // same file, because ACP has no conditional write.
-type AgentStore struct {
-	conn  *Conn
+type Store struct {
+	conn  *acp.Conn
 	sid   string
 	root  string
-	caps  FileSystemCapability
+	caps  acp.FileSystemCapability
 	local store.Store
 }
 
-// NewAgentStore returns an AgentStore. It fails if Root is not an absolute directory (when
-// Local is nil) or Conn is nil.
-func NewAgentStore(opts AgentStoreOptions) (*AgentStore, error) {
+// New returns a Store. It fails if Root is not an absolute directory (when Local is
+// nil) or Conn is nil.
+func New(opts Options) (*Store, error) {
 	if opts.Conn == nil {
-		return nil, errors.New("acp: NewAgentStore: nil Conn")
+		return nil, errors.New("acpstore: New: nil Conn")
 	}
 	if !filepath.IsAbs(opts.Root) {
-		return nil, fmt.Errorf("acp: NewAgentStore: root must be absolute: %q", opts.Root)
+		return nil, fmt.Errorf("acpstore: New: root must be absolute: %q", opts.Root)
 	}
 	local := opts.Local
 	if local == nil {
 		var err error
 		if local, err = osdir.New(opts.Root, false); err != nil {
-			return nil, fmt.Errorf("acp: NewAgentStore: %w", err)
+			return nil, fmt.Errorf("acpstore: New: %w", err)
 		}
 	}
-	return &AgentStore{conn: opts.Conn, sid: opts.SessionID, root: filepath.Clean(opts.Root), caps: opts.Capabilities, local: local}, nil
+	return &Store{conn: opts.Conn, sid: opts.SessionID, root: filepath.Clean(opts.Root), caps: opts.Capabilities, local: local}, nil
 }
 
 // Capabilities returns the client's fs capabilities the store acts on.
-func (s *AgentStore) Capabilities() FileSystemCapability { return s.caps }
+func (s *Store) Capabilities() acp.FileSystemCapability { return s.caps }
 
 // Local returns the store that serves what the client does not.
-func (s *AgentStore) Local() store.Store { return s.local }
+func (s *Store) Local() store.Store { return s.local }
 
-func (s *AgentStore) hostPath(name string) string {
+func (s *Store) hostPath(name string) string {
 	return filepath.Join(s.root, filepath.FromSlash(name))
 }
 
 // Stat describes name from the local store.
-func (s *AgentStore) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
+func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 	return s.local.Stat(ctx, name)
 }
 
 // Lstat describes name from the local store without following a final symbolic link.
-func (s *AgentStore) Lstat(ctx context.Context, name string) (fs.FileInfo, error) {
+func (s *Store) Lstat(ctx context.Context, name string) (fs.FileInfo, error) {
 	return store.Lstat(ctx, s.local, name)
 }
 
 // ReadDir lists name from the local store.
-func (s *AgentStore) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
 	return s.local.ReadDir(ctx, name)
 }
 
 // Mkdir creates a directory in the local store.
-func (s *AgentStore) Mkdir(ctx context.Context, name string) error { return s.local.Mkdir(ctx, name) }
+func (s *Store) Mkdir(ctx context.Context, name string) error { return s.local.Mkdir(ctx, name) }
 
 // Remove removes name from the local store.
-func (s *AgentStore) Remove(ctx context.Context, name string) error {
+func (s *Store) Remove(ctx context.Context, name string) error {
 	return s.local.Remove(ctx, name)
 }
 
 // Rename renames within the local store.
-func (s *AgentStore) Rename(ctx context.Context, oldname, newname string) error {
+func (s *Store) Rename(ctx context.Context, oldname, newname string) error {
 	return s.local.Rename(ctx, oldname, newname)
 }
 
 // Open returns the content of name as the client sees it (buffer included) when the
 // client serves reads, and from the local store otherwise.
-func (s *AgentStore) Open(ctx context.Context, name string) (fs.File, error) {
+func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	if !s.caps.ReadTextFile {
 		return s.local.Open(ctx, name)
 	}
@@ -136,7 +142,7 @@ func (s *AgentStore) Open(ctx context.Context, name string) (fs.File, error) {
 
 // precheck refuses a name the local store says is invalid, escapes, or is not a regular
 // file. A name missing locally passes: the client may hold an unsaved buffer for it.
-func (s *AgentStore) precheck(ctx context.Context, op, name string) (fs.FileInfo, error) {
+func (s *Store) precheck(ctx context.Context, op, name string) (fs.FileInfo, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: op, Path: name, Err: store.ErrInvalidName}
 	}
@@ -154,9 +160,9 @@ func (s *AgentStore) precheck(ctx context.Context, op, name string) (fs.FileInfo
 	return fi, nil
 }
 
-func (s *AgentStore) readRemote(ctx context.Context, name string) (string, error) {
-	var res ReadTextFileResponse
-	err := s.conn.Call(ctx, MethodReadTextFile, &ReadTextFileRequest{SessionID: s.sid, Path: s.hostPath(name)}, &res)
+func (s *Store) readRemote(ctx context.Context, name string) (string, error) {
+	var res acp.ReadTextFileResponse
+	err := s.conn.Call(ctx, acp.MethodReadTextFile, &acp.ReadTextFileRequest{SessionID: s.sid, Path: s.hostPath(name)}, &res)
 	if err != nil {
 		return "", remoteError("open", name, err)
 	}
@@ -165,7 +171,7 @@ func (s *AgentStore) readRemote(ctx context.Context, name string) (string, error
 
 // WriteFile writes through the client when it serves writes, and to the local store
 // otherwise. The client creates missing parents itself.
-func (s *AgentStore) WriteFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions) (int64, error) {
+func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions) (int64, error) {
 	if !s.caps.WriteTextFile {
 		return s.local.WriteFile(ctx, name, r, opts)
 	}
@@ -197,7 +203,7 @@ func (s *AgentStore) WriteFile(ctx context.Context, name string, r io.Reader, op
 			content = *cur + content
 		}
 	}
-	err = s.conn.Call(ctx, MethodWriteTextFile, &WriteTextFileRequest{SessionID: s.sid, Path: s.hostPath(name), Content: content}, nil)
+	err = s.conn.Call(ctx, acp.MethodWriteTextFile, &acp.WriteTextFileRequest{SessionID: s.sid, Path: s.hostPath(name), Content: content}, nil)
 	if err != nil {
 		return 0, remoteError("write", name, err)
 	}
@@ -205,7 +211,7 @@ func (s *AgentStore) WriteFile(ctx context.Context, name string, r io.Reader, op
 }
 
 // current returns the content of name as the client sees it, or nil if it does not exist.
-func (s *AgentStore) current(ctx context.Context, name string, exists bool) (*string, error) {
+func (s *Store) current(ctx context.Context, name string, exists bool) (*string, error) {
 	if s.caps.ReadTextFile {
 		c, err := s.readRemote(ctx, name)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -231,12 +237,12 @@ func (s *AgentStore) current(ctx context.Context, name string, exists bool) (*st
 
 // remoteError maps a client's error to the io/fs sentinels the core classifies.
 func remoteError(op, name string, err error) error {
-	var e *Error
+	var e *acp.Error
 	if errors.As(err, &e) {
 		switch e.Code {
-		case CodeResourceNotFound:
+		case acp.CodeResourceNotFound:
 			return &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
-		case CodeInvalidParams:
+		case acp.CodeInvalidParams:
 			// A refusal carries the client's llmfs code (see FileServer).
 			var data struct{ Code string }
 			json.Unmarshal(e.Data, &data)
@@ -285,6 +291,6 @@ func (i textInfo) Sys() any           { return clientContent{} }
 type clientContent struct{}
 
 var (
-	_ store.Store   = (*AgentStore)(nil)
-	_ store.Lstater = (*AgentStore)(nil)
+	_ store.Store   = (*Store)(nil)
+	_ store.Lstater = (*Store)(nil)
 )
