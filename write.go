@@ -25,6 +25,12 @@ const (
 type WriteOptions struct {
 	// Mode is the write mode; empty means [Overwrite].
 	Mode WriteMode
+	// IfMatch, when not empty, makes an overwrite conditional on the file's current
+	// content: it happens only if the file exists and its content hashes
+	// ([store.Hash]) to IfMatch, checked by the store as it writes, so that a write by
+	// anyone in between (another process included) is not lost; otherwise the write
+	// fails with FILE_CHANGED (FILE_NOT_FOUND for a missing file) and nothing changes.
+	IfMatch string
 }
 
 // WriteResult is what [Workspace.Write] returns.
@@ -51,6 +57,9 @@ func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOpti
 		mode = store.Exclusive
 	default:
 		return nil, errorf(CodeInvalidArgument, p, "mode must be overwrite, append or create, got %q", opts.Mode)
+	}
+	if opts.IfMatch != "" && mode != store.Replace {
+		return nil, errorf(CodeInvalidArgument, p, "IfMatch goes with an overwrite, not with mode %q", opts.Mode)
 	}
 	r, err := w.resolve(p)
 	if err != nil {
@@ -83,13 +92,13 @@ func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOpti
 	if err != nil {
 		return nil, err
 	}
-	res, err := w.write(ctx, r, content, mode)
+	res, err := w.write(ctx, r, content, mode, opts.IfMatch)
 	done(err)
 	return res, err
 }
 
 // write is Write after the checks.
-func (w *Workspace) write(ctx context.Context, r resolved, content string, mode store.WriteMode) (_ *WriteResult, err error) {
+func (w *Workspace) write(ctx context.Context, r resolved, content string, mode store.WriteMode, ifMatch string) (_ *WriteResult, err error) {
 	p := r.arg
 	// A write that fails leaves nothing behind, not even the parents it made: the store
 	// may refuse the file itself (its own quota, a conditional write that lost).
@@ -132,7 +141,20 @@ func (w *Workspace) write(ctx context.Context, r resolved, content string, mode 
 			wopts.IfAbsent = true
 		}
 	}
+	if ifMatch != "" {
+		if !exists {
+			return nil, errorf(CodeFileNotFound, p, "no such file: %s (the write was to replace the content whose hash it gave)", p)
+		}
+		if wopts.IfMatch != "" && wopts.IfMatch != ifMatch {
+			return nil, changedError(p, store.ErrChanged)
+		}
+		wopts.IfMatch = ifMatch
+	}
 	n, err := w.store.WriteFile(ctx, r.name, strings.NewReader(content), wopts)
+	if errors.Is(err, store.ErrChanged) && ifMatch != "" {
+		return nil, &Error{Code: CodeFileChanged, Path: p, Err: err,
+			Msg: p + " has changed: its content no longer has the hash the write was to replace (" + ifMatch + "); nothing was written. Read it again, then retry."}
+	}
 	if errors.Is(err, store.ErrChanged) {
 		return nil, changedError(p, err)
 	}

@@ -151,7 +151,7 @@ func (s *server) writeResource(ctx context.Context, ss *mcp.ServerSession, p *Re
 		// read-before-edit; without one, that rule holds (FILE_NOT_READ).
 		ws = ws.With(llmfs.RequireRead(false))
 	}
-	res, err := ws.Write(ctx, fp, content, llmfs.WriteOptions{Mode: mode})
+	res, err := ws.Write(ctx, fp, content, llmfs.WriteOptions{Mode: mode, IfMatch: p.IfMatch})
 	if err != nil {
 		return nil, codedRPCError(p.URI, err)
 	}
