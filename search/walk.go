@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"io/fs"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -61,7 +60,7 @@ type file struct {
 type dirNode struct {
 	name   string
 	rel    string
-	real   string // real host path, when known, for symbolic link loop detection
+	real   string // real store name, when known, for symbolic link loop detection
 	parent *dirNode
 	ig     *ignorer
 	claim  atomic.Bool // set by whoever loads n: a worker ahead of the visit, or the visit
@@ -473,7 +472,7 @@ func (w *walker) load(n *dirNode) {
 		}
 		if typ.IsDir() {
 			if real == "" && n.real != "" {
-				real = n.real + string(filepath.Separator) + base
+				real = joinName(n.real, base)
 			}
 			sub := &dirNode{name: name, rel: rel, real: real, parent: n, ig: n.ig, done: make(chan struct{})}
 			n.items = append(n.items, item{sub: sub})
@@ -533,7 +532,7 @@ func (w *walker) release(n *dirNode) {
 	w.mu.Unlock()
 }
 
-// loops reports whether the directory with real host path real is n or above it.
+// loops reports whether the directory with real store name real is n or above it.
 func (n *dirNode) loops(real string) bool {
 	for ; n != nil; n = n.parent {
 		if n.real == real {
