@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"path"
 	"slices"
 
 	"github.com/llmfs/llmfs/store"
@@ -53,7 +52,7 @@ func joinName(dir, name string) string {
 	case dir == ".":
 		return name
 	}
-	return path.Join(dir, name)
+	return dir + "/" + name
 }
 
 // dirErr is the error of a DirHandle's operation op on the name below the directory dir:

@@ -71,6 +71,10 @@ func TestDirHandleListMatchesReadDir(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// A second listing of the same handle starts from the start again.
+		if again, err := d.ReadDir(anyOrder); err != nil || len(again) != len(got) {
+			t.Errorf("second ReadDir: %d entries, %v; want %d", len(again), err, len(got))
+		}
 		// Info describes an entry while the directory is open and once it is closed.
 		if fi, err := got[0].Info(); err != nil || fi.Name() != got[0].Name() || fi.Mode().Type() != got[0].Type() {
 			t.Errorf("Info of %v while open = %v, %v", got[0], fi, err)

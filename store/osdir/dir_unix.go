@@ -28,6 +28,7 @@ type fdDir struct {
 	refs   atomic.Int32
 	closed atomic.Bool
 	listMu sync.Mutex // one listing at a time reads the descriptor's offset
+	listed bool       // a listing read it: the next rewinds first; guarded by listMu
 }
 
 const dirFlags = unix.O_RDONLY | unix.O_CLOEXEC | unix.O_DIRECTORY
@@ -156,7 +157,8 @@ func (d *fdDir) ReadDir(anyOrder bool) ([]fs.DirEntry, error) {
 	}
 	defer d.release()
 	d.listMu.Lock()
-	des, err := d.list(!anyOrder)
+	des, err := d.list(!anyOrder, d.listed)
+	d.listed = true
 	d.listMu.Unlock()
 	if err != nil {
 		return nil, dirErr("readdir", d.name, ".", err, false)

@@ -16,8 +16,8 @@ func openBeneath(dirfd int, name string, flags int) (fd int, link bool, err erro
 	return openElems(dirfd, name, flags)
 }
 
-// list lists d, sorted by name if sorted, as os.File.ReadDir reads it.
-func (d *fdDir) list(sorted bool) ([]fs.DirEntry, error) {
+// list lists d, sorted by name if sorted, as os.File.ReadDir reads it, from its start.
+func (d *fdDir) list(sorted, _ bool) ([]fs.DirEntry, error) {
 	// A duplicate, since the os.File closes what it holds; rewound, as a second listing
 	// of d starts where the first ended.
 	dup, err := unix.FcntlInt(uintptr(d.fd), unix.F_DUPFD_CLOEXEC, 0)
