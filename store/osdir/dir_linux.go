@@ -24,8 +24,8 @@ const longName = 2048
 // element at a time with O_NOFOLLOW ([openElems]): the same guarantee, one call per
 // element. link reports that the open failed on a symbolic link.
 //
-// The kernel's guarantee (RESOLVE_BENEATH) is os.Root's on Linux; openat2 may also be
-// refused by a seccomp filter, which answers ENOSYS like an old kernel.
+// openat2 may also be refused by a seccomp filter, which answers ENOSYS like an old
+// kernel, or EPERM.
 func openBeneath(dirfd int, name string, flags int) (fd int, link bool, err error) {
 	if !noOpenat2.Load() && len(name) < longName {
 		how := unix.OpenHow{
@@ -42,6 +42,9 @@ func openBeneath(dirfd int, name string, flags int) (fd int, link bool, err erro
 			case unix.ENOTDIR:
 				// A final link opened with O_DIRECTORY, or an element that is no
 				// directory: the open one element at a time tells which.
+			case unix.EPERM:
+				// What an older seccomp filter (Docker's before 20.10) answers for a
+				// system call it does not know; a real EPERM comes again below.
 			case unix.ELOOP, unix.EXDEV:
 				return -1, true, err
 			default:
