@@ -40,8 +40,12 @@ func testSwapWalk(e *env) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			e.t.Fatal(err)
 		}
-		if err := os.WriteFile(dir+"/"+outsideName, []byte(outsideContent), 0o644); err != nil {
-			e.t.Fatal(err)
+		// The names inside holds, and one of its own: what a walk listed inside and then
+		// reads is outside's should a link on the way be followed.
+		for _, name := range []string{outsideName, "inside.txt"} {
+			if err := os.WriteFile(dir+"/"+name, []byte(outsideContent), 0o644); err != nil {
+				e.t.Fatal(err)
+			}
 		}
 	}
 	if err := os.Symlink(outside, e.hostPath("probe")); err != nil {
