@@ -13,11 +13,12 @@ import (
 // asks again.
 var ErrSymlink = errors.New("symbolic link on the way")
 
-// A DirHandle is a directory of a store held open, for walks: names below it are reached from it,
-// never resolved from the store's root again, and no symbolic link on the way is followed,
-// so a directory swapped for a link while a walk runs cannot lead it anywhere else. Names
-// given to a DirHandle's methods are slash-separated paths below it (valid store names, "." for
-// the directory itself). A DirHandle is safe for concurrent use; Close it when done.
+// A DirHandle is a directory of a store held open, for walks: names below it are reached
+// from it, never resolved from the store's root again, and no symbolic link on the way is
+// followed, so a directory swapped for a link while a walk runs cannot lead it anywhere
+// else. Names given to its methods are slash-separated paths below it (valid store names,
+// "." for the directory itself). A DirHandle is safe for concurrent use; Close it when
+// done.
 type DirHandle interface {
 	// ReadDir lists the directory with each entry's Name and Type, sorted by name unless
 	// anyOrder. An entry's Info may cost a call, and fail if the entry has gone since. The
