@@ -16,7 +16,7 @@ import (
 // directory) through them, which costs far fewer allocations and system calls than going
 // through the store's methods by name for every file.
 type fileSystem interface {
-	// readDir lists a directory sorted by name (in any order for a hostFS told so).
+	// readDir lists a directory sorted by name (in any order for a dirFS told so).
 	readDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 	// open opens a regular file the walk found for reading. Symbolic links on the way are
 	// followed only while they stay in the store, and through a directory handle only
@@ -213,8 +213,8 @@ type dirHandle struct{ d store.DirHandle }
 func (h *dirHandle) close() { h.d.Close() }
 
 // modTime returns the modification time of base, an entry of h, without following it if
-// it is a symbolic link; name is its store name.
-func (h *dirHandle) modTime(base, name string) (time.Time, error) {
+// it is a symbolic link.
+func (h *dirHandle) modTime(base string) (time.Time, error) {
 	return h.d.ModTime(base)
 }
 

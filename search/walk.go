@@ -486,7 +486,7 @@ func (w *walker) load(n *dirNode) {
 		if w.opts.modTimes && de != nil && n.h != nil {
 			// On an error (the file gone meanwhile) the time stays zero, for the caller
 			// to look up again and drop the file.
-			f.modTime, _ = n.h.modTime(base, name)
+			f.modTime, _ = n.h.modTime(base)
 		}
 		n.items = append(n.items, item{f: f})
 		if ce, ok := de.(store.ContentEntry); ok {
