@@ -2,13 +2,10 @@ package llmfs
 
 import (
 	"context"
+	"errors"
 	"io/fs"
-	"os"
 	"path"
-	"slices"
-	"strings"
 
-	"github.com/llmfs/llmfs/internal/hosttemp"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -16,8 +13,8 @@ import (
 // hostile one must not make the walk's memory and descriptors grow without end.
 const maxTreeDepth = 4096
 
-// checkpointEvery is how many levels of a host walk keep their directories open between
-// two that always stay open: see [hostWalk].
+// checkpointEvery is how many levels of a walk keep their directories open between two
+// that always stay open: see [dirWalk].
 const checkpointEvery = 32
 
 // walkTree calls fn for every entry below the store directory dir, depth first, entries of
@@ -26,80 +23,54 @@ const checkpointEvery = 32
 // entered. It stops with the context's error once ctx is done; a subdirectory that cannot
 // be listed (gone meanwhile, unreadable) is skipped, but dir itself must be listable.
 //
-// The walk is linear in the size of the tree: names are built as it descends, and on a host
-// directory ([store.Locator]) each subdirectory is opened relative to its parent's
-// descriptor, never resolved from the root again. Through the store, every listing of a
-// directory d levels deep resolves d path elements, so a tree 2,600 levels deep cost
-// millions of system calls (and the AGENT.md walk, which also checked each level's parents
-// for deny rules, minutes).
+// The walk is linear in the size of the tree: names are built as it descends, and each
+// subdirectory is opened relative to its parent ([store.DirHandle]; on a host directory by
+// descriptor, following no symbolic link), never resolved from the root again. Through
+// the store's methods by name, every listing of a directory d levels deep resolves d path
+// elements, so a tree 2,600 levels deep cost millions of system calls (and the AGENT.md
+// walk, which also checked each level's parents for deny rules, minutes).
 func walkTree(ctx context.Context, s store.Store, dir string, fn func(name string, de fs.DirEntry) bool) error {
-	if loc, ok := s.(store.Locator); ok {
-		if r, err := os.OpenRoot(loc.HostPath(dir)); err == nil {
-			return hostWalk(ctx, r, dir, fn)
+	d, err := store.OpenDir(ctx, s, dir)
+	if errors.Is(err, store.ErrSymlink) {
+		// dir itself leads through a link (the workspace's base, say): the walk starts
+		// at its real name, inside the store, and names what it finds below dir.
+		var real string
+		if real, err = store.RealName(ctx, s, dir); err == nil {
+			d, err = store.OpenDir(ctx, s, real)
 		}
 	}
-	return storeWalk(ctx, s, dir, fn)
-}
-
-// storeWalk is walkTree through the store's ReadDir.
-func storeWalk(ctx context.Context, s store.Store, dir string, fn func(name string, de fs.DirEntry) bool) error {
-	type frame struct {
-		name    string
-		entries []fs.DirEntry
-	}
-	des, err := s.ReadDir(ctx, dir)
 	if err != nil {
 		return err
 	}
-	stack := []frame{{dir, des}}
-	for len(stack) > 0 {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		top := &stack[len(stack)-1]
-		if len(top.entries) == 0 {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		de := top.entries[0]
-		top.entries = top.entries[1:]
-		name := joinName(top.name, de.Name())
-		if !fn(name, de) || !de.IsDir() || len(stack) > maxTreeDepth {
-			continue
-		}
-		if des, err := s.ReadDir(ctx, name); err == nil {
-			stack = append(stack, frame{name, des})
-		}
-	}
-	return nil
+	return dirWalk(ctx, d, dir, fn)
 }
 
-// hostFrame is one directory on the path of a host walk.
-type hostFrame struct {
-	name    string   // store name
-	elem    string   // its last element
-	root    *os.Root // nil while closed
+// dirFrame is one directory on the path of a walk.
+type dirFrame struct {
+	name    string          // store name
+	elem    string          // its last element
+	dir     store.DirHandle // nil while closed
 	entries []fs.DirEntry
 }
 
-// hostWalk is walkTree on the host directory r, the store directory dir.
+// dirWalk is walkTree from the open directory d, the store directory dir, which it closes.
 //
-// Each directory is opened as an [os.Root] relative to its parent's, so it stays inside
-// it whatever is renamed or swapped meanwhile. Holding one descriptor per level would run
-// out of them in a deep tree; so only every [checkpointEvery]th level, and those since the
+// Each directory is opened relative to its parent's handle, so it stays inside it whatever
+// is renamed or swapped meanwhile. Holding one handle per level would run out of
+// descriptors in a deep tree; so only every [checkpointEvery]th level, and those since the
 // last such one, stay open. Climbing back to a closed level reopens it from the checkpoint
 // above, at most checkpointEvery elements away: the walk stays linear in the depth.
-func hostWalk(ctx context.Context, r *os.Root, dir string, fn func(name string, de fs.DirEntry) bool) error {
-	des, err := readRootDir(r)
+func dirWalk(ctx context.Context, d store.DirHandle, dir string, fn func(name string, de fs.DirEntry) bool) error {
+	des, err := d.ReadDir(false)
 	if err != nil {
-		r.Close()
+		d.Close()
 		return err
 	}
-	stack := []*hostFrame{{name: dir, root: r, entries: des}}
+	stack := []*dirFrame{{name: dir, dir: d, entries: des}}
 	defer func() {
 		for _, f := range stack {
-			if f.root != nil {
-				f.root.Close()
+			if f.dir != nil {
+				f.dir.Close()
 			}
 		}
 	}()
@@ -109,8 +80,8 @@ func hostWalk(ctx context.Context, r *os.Root, dir string, fn func(name string, 
 		}
 		top := stack[len(stack)-1]
 		if len(top.entries) == 0 {
-			if top.root != nil {
-				top.root.Close()
+			if top.dir != nil {
+				top.dir.Close()
 			}
 			stack = stack[:len(stack)-1]
 			continue
@@ -125,22 +96,22 @@ func hostWalk(ctx context.Context, r *os.Root, dir string, fn func(name string, 
 		if parent == nil {
 			continue
 		}
-		sub, err := parent.OpenRoot(de.Name())
+		sub, err := parent.OpenDir(de.Name())
 		if err != nil {
-			continue // gone, or no longer a directory
+			continue // gone, no longer a directory, or swapped for a link
 		}
-		des, err := readRootDir(sub)
+		des, err := sub.ReadDir(false)
 		if err != nil {
 			sub.Close()
 			continue
 		}
-		stack = append(stack, &hostFrame{name: name, elem: de.Name(), root: sub, entries: des})
+		stack = append(stack, &dirFrame{name: name, elem: de.Name(), dir: sub, entries: des})
 		if depth := len(stack) - 1; depth%checkpointEvery == 0 {
 			// A new checkpoint: close the levels between it and the one before.
 			for _, f := range stack[depth-checkpointEvery+1 : depth] {
-				if f.root != nil {
-					f.root.Close()
-					f.root = nil
+				if f.dir != nil {
+					f.dir.Close()
+					f.dir = nil
 				}
 			}
 		}
@@ -148,42 +119,27 @@ func hostWalk(ctx context.Context, r *os.Root, dir string, fn func(name string, 
 	return nil
 }
 
-// reopen returns the open root of the last frame of stack, opening it again from the
+// reopen returns the open handle of the last frame of stack, opening it again from the
 // nearest open frame above if it was closed. It returns nil if that fails (the directory
 // was removed or replaced meanwhile); the frame's remaining entries are then skipped.
-func reopen(stack []*hostFrame) *os.Root {
+func reopen(stack []*dirFrame) store.DirHandle {
 	top := stack[len(stack)-1]
-	if top.root != nil {
-		return top.root
+	if top.dir != nil {
+		return top.dir
 	}
 	j := len(stack) - 2
-	for stack[j].root == nil {
+	for stack[j].dir == nil {
 		j--
 	}
 	var elems []string
 	for _, f := range stack[j+1:] {
 		elems = append(elems, f.elem)
 	}
-	r, err := stack[j].root.OpenRoot(path.Join(elems...))
+	d, err := stack[j].dir.OpenDir(path.Join(elems...))
 	if err != nil {
 		top.entries = nil
 		return nil
 	}
-	top.root = r
-	return r
-}
-
-// readRootDir lists the directory r, sorted by name.
-func readRootDir(r *os.Root) ([]fs.DirEntry, error) {
-	f, err := r.Open(".")
-	if err != nil {
-		return nil, err
-	}
-	des, err := f.ReadDir(-1)
-	f.Close()
-	// As the store's own listings: the temporary files of writes under way (or left by a
-	// crash) are not the tree's, and must not count against a quota.
-	des = slices.DeleteFunc(des, func(de fs.DirEntry) bool { return hosttemp.IsTemp(de.Name()) })
-	slices.SortFunc(des, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return des, err
+	top.dir = d
+	return d
 }

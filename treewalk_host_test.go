@@ -161,3 +161,61 @@ func TestQuotaUsageWalkSkipsTemporaryFiles(t *testing.T) {
 		t.Errorf("Usage = %d bytes, %d files; want 3, 1 (the temporary file left out)", bytes, files)
 	}
 }
+
+// TestQuotaUsageWalkSwapDirForLink: the usage count never counts what lies outside the
+// root when a directory of the tree is swapped for a symbolic link to outside while it
+// walks: each directory is opened below its parent's handle without following a link.
+func TestQuotaUsageWalkSwapDirForLink(t *testing.T) {
+	base := t.TempDir()
+	dir, outside := base+"/root", base+"/outside"
+	for _, d := range []string{dir + "/a/b", outside + "/b"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(dir+"/a/b/f.txt", []byte("deep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, 1<<20)
+	for _, f := range []string{outside + "/b/f.txt", outside + "/big"} {
+		if err := os.WriteFile(f, big, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, dir+"/probe"); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	os.Remove(dir + "/probe")
+	s, err := osdir.New(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 400 {
+			if os.Rename(dir+"/a", dir+"/a.aside") != nil {
+				continue
+			}
+			if os.Symlink(outside, dir+"/a") == nil {
+				time.Sleep(20 * time.Microsecond)
+				os.Remove(dir + "/a")
+			}
+			for os.Rename(dir+"/a.aside", dir+"/a") != nil {
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		w := llmfs.New(s, &llmfs.Options{Root: dir, Quota: llmfs.Quota{MaxBytes: 1 << 30}})
+		if bytes, _, err := w.Usage(context.Background()); err == nil && bytes > 5 {
+			t.Fatalf("Usage = %d bytes with a directory swapped for a link to outside; want at most 5", bytes)
+		}
+	}
+}

@@ -13,10 +13,11 @@
 // rules as in ripgrep: a file that matches a positive glob is searched even if hidden or
 // ignored, and one of the requested type even if hidden.
 //
-// When the store is a [store.Locator], files and directories are read directly on the
-// host, opened relative to a descriptor of the store's root; on Linux with openat2 and
-// RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, so that the kernel refuses any path that would
-// leave the root, as [os.Root] does. Other stores are read through their interface; a
+// When the store opens directory handles ([store.DirOpener]: a host directory), the walk
+// opens each directory relative to its parent's handle and each file relative to the
+// store's root, following no symbolic link (store/osdir says what each platform
+// guarantees); this package never opens a host path itself. Other stores are read
+// through their interface; a
 // grep of a [store.ContentLister] (the SQL store) takes the content of a directory's small
 // files with its listing, one query per directory, and opens only the rest.
 //

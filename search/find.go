@@ -76,7 +76,7 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 		return nil, err
 	}
 	defer fsys.close()
-	if h, ok := fsys.(hostFS); ok {
+	if h, ok := fsys.(dirFS); ok {
 		h.anyOrder = true // the matches are sorted below, not in walk order
 		fsys = h
 	}
@@ -111,7 +111,7 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 		threads = runtime.GOMAXPROCS(0)
 	}
 	match := glob.Compile(pat)
-	_, onHost := fsys.(hostFS)
+	_, onHost := fsys.(dirFS)
 	wk := newWalker(ctx, fsys, walkOptions{
 		hidden: opts.Hidden, noIgnore: opts.NoIgnore, follow: opts.Follow, base: opts.Base, threads: threads, skip: opts.Skip,
 		keep: func(rel string) bool {
@@ -124,7 +124,7 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 	})
 	// What the walk timed is found; the rest (reached through a link, or on a store other
 	// than the host) is looked up after it. Of a host entry only whether a link led to it
-	// is kept (all hostFS.modTime asks of it): the entry would keep its whole listing
+	// is kept (all dirFS.modTime asks of it): the entry would keep its whole listing
 	// alive until the end.
 	// The walk visits from its workers at once, in no order: the results are sorted.
 	var mu sync.Mutex
@@ -201,16 +201,16 @@ func modTimes(ctx context.Context, fsys fileSystem, files []file, threads int) [
 		hi := min(lo+max(chunk, 1), len(files))
 		wg.Go(func() {
 			modTime := fsys.modTime
-			if h, isHost := fsys.(hostFS); isHost {
+			if h, isHost := fsys.(dirFS); isHost {
 				// A file the walk found (de set) is stat'ed in its directory, kept open
 				// for the files after it in the same one.
-				st := h.dir.statter()
+				st := newStatter(h.root)
 				defer st.close()
 				modTime = func(ctx context.Context, name string, de fs.DirEntry) (time.Time, error) {
 					if de == nil {
 						return h.modTime(ctx, name, de)
 					}
-					return h.linkedModTime(name, st.modTime)
+					return h.linkedModTime(ctx, name, st.modTime)
 				}
 			}
 			for i := lo; i < hi; i++ {

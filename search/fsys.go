@@ -5,26 +5,22 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/llmfs/llmfs/internal/hosttemp"
 	"github.com/llmfs/llmfs/store"
 )
 
 // fileSystem is what the walk and the searchers need from a store. storeFS serves any
-// store; hostFS reads a host directory with direct calls, which costs far fewer
-// allocations and system calls than going through the store for every file.
+// store; dirFS reads a store that opens directory handles ([store.DirOpener], a host
+// directory) through them, which costs far fewer allocations and system calls than going
+// through the store's methods by name for every file.
 type fileSystem interface {
-	// readDir lists a directory sorted by name (in any order for a hostFS told so).
+	// readDir lists a directory sorted by name (in any order for a dirFS told so).
 	readDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 	// open opens a regular file the walk found for reading. Symbolic links on the way are
-	// followed only while they stay in the store, and on the host only when the plain
-	// open, which refuses every link, fails because of one.
+	// followed only while they stay in the store, and through a directory handle only
+	// when the plain open, which refuses every link, fails because of one.
 	open(ctx context.Context, name string) (io.ReadCloser, error)
 	// openFollow opens a regular file for reading, following symbolic links only while
 	// they stay in the store.
@@ -35,7 +31,8 @@ type fileSystem interface {
 	// close releases what the file system holds; call it once nothing uses it any more.
 	close() error
 	// stat describes name, following symbolic links only while they stay in the store, and
-	// returns the real host path when there is one ("" otherwise), for loop detection.
+	// returns its real store name when the store has links ("" otherwise), for loop
+	// detection.
 	stat(ctx context.Context, name string) (fs.FileInfo, string, error)
 }
 
@@ -82,40 +79,38 @@ func (f storeFS) stat(ctx context.Context, name string) (fs.FileInfo, string, er
 	return fi, "", err
 }
 
-// hostFS reads the host directory under a [store.Locator] directly. Symbolic links are
-// resolved on the host and refused unless the result is inside the store's root, compared
-// by path element; a name whose resolution fails is refused too.
-type hostFS struct {
-	loc  store.Locator
-	root string   // real host path of the store root
-	dir  *hostDir // the store root, open
+// dirFS reads a store that opens its directories as handles ([store.DirOpener]: a host
+// directory) through them: each name is opened below the store's root, or a listed
+// directory below its parent's handle, following no symbolic link, in one or a few system
+// calls, which costs far fewer allocations than going through the store for every file.
+// A name that meets a link is resolved by the store ([store.RealName], which refuses one
+// that leads out of the store) and opened again by its real name.
+type dirFS struct {
+	s    store.Store
+	root store.DirHandle // the store's root, open
 	// anyOrder lets readDir return a listing unsorted: find sorts its matches itself,
 	// and sorting every listing was a tenth of its CPU on the Linux tree.
 	anyOrder bool
 }
 
-func newHostFS(loc store.Locator) (hostFS, error) {
-	root, err := filepath.EvalSymlinks(loc.HostPath("."))
+func newDirFS(s store.DirOpener) (dirFS, error) {
+	root, err := s.OpenDir(context.Background(), ".")
 	if err != nil {
-		return hostFS{}, err
+		return dirFS{}, err
 	}
-	dir, err := openHostDir(root)
-	if err != nil {
-		return hostFS{}, err
-	}
-	return hostFS{loc: loc, root: root, dir: dir}, nil
+	return dirFS{s: s, root: root}, nil
 }
 
-func (f hostFS) close() error { return f.dir.close() }
+func (f dirFS) close() error { return f.root.Close() }
 
-// A modTimer looks up the modification times of many files below a host directory in one
+// A modTimer looks up the modification times of many files below a directory in one
 // goroutine, keeping what the lookups share between them; close releases it.
 type modTimer interface {
 	modTime(name string) (time.Time, error)
 	close()
 }
 
-func (f hostFS) modTime(ctx context.Context, name string, de fs.DirEntry) (time.Time, error) {
+func (f dirFS) modTime(ctx context.Context, name string, de fs.DirEntry) (time.Time, error) {
 	if de == nil {
 		fi, _, err := f.stat(ctx, name)
 		if err != nil {
@@ -123,70 +118,67 @@ func (f hostFS) modTime(ctx context.Context, name string, de fs.DirEntry) (time.
 		}
 		return fi.ModTime(), nil
 	}
-	return f.linkedModTime(name, f.dir.modTime)
+	return f.linkedModTime(ctx, name, f.root.ModTime)
 }
 
 // linkedModTime is the modification time of name by lookup, which refuses a symbolic link
 // on the way; when there is one (a link the walk followed, or the directory searched), the
-// name's directory is resolved on the host and, if it stays inside the root, looked up
-// again. The name itself, if a link, is not followed.
-func (f hostFS) linkedModTime(name string, lookup func(string) (time.Time, error)) (time.Time, error) {
+// name's directory is resolved by the store and, if it stays inside, looked up again. The
+// name itself, if a link, is not followed.
+func (f dirFS) linkedModTime(ctx context.Context, name string, lookup func(string) (time.Time, error)) (time.Time, error) {
 	mt, err := lookup(name)
 	i := strings.LastIndexByte(name, '/')
 	if err == nil || !isLinkErr(err) || i < 0 {
 		return mt, err
 	}
-	dir, err := f.resolve(name[:i])
+	dir, err := f.resolve(ctx, name[:i])
 	if err != nil {
 		return time.Time{}, err
 	}
-	return f.dir.modTime(path.Join(dir, name[i+1:]))
+	return f.root.ModTime(joinName(dir, name[i+1:]))
 }
 
-// readDir and open refuse a symbolic link on the way (any, on Linux with openat2; elsewhere
-// only a final one: see [openBeneath]). When there is one, on a path the caller chose to
-// follow or in the name of the directory searched, they resolve the path on the host and,
-// if it stays inside the root, try again with the resolved path.
-func (f hostFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
-	des, err := f.dir.readDir(name, !f.anyOrder)
+// readDir and open refuse a symbolic link on the way. When there is one, on a path the
+// caller chose to follow or in the name of the directory searched, they resolve the path
+// and, if it stays inside the store, try again with the resolved path.
+func (f dirFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	des, err := f.list(name)
 	if err != nil && isLinkErr(err) {
 		var rel string
-		if rel, err = f.resolve(name); err == nil {
-			des, err = f.dir.readDir(rel, !f.anyOrder)
+		if rel, err = f.resolve(ctx, name); err == nil {
+			des, err = f.list(rel)
 		}
 	}
-	return slices.DeleteFunc(des, func(de fs.DirEntry) bool { return hosttemp.IsTemp(de.Name()) }), err
+	return des, err
 }
 
-func (f hostFS) open(ctx context.Context, name string) (io.ReadCloser, error) {
-	r, err := f.dir.open(name)
+// list lists the directory name, following no link.
+func (f dirFS) list(name string) ([]fs.DirEntry, error) {
+	d, err := f.root.OpenDir(name)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(f.anyOrder)
+}
+
+func (f dirFS) open(ctx context.Context, name string) (io.ReadCloser, error) {
+	r, err := f.root.Open(name)
 	if err != nil && isLinkErr(err) {
 		var rel string
-		if rel, err = f.resolve(name); err == nil {
-			r, err = f.dir.open(rel)
+		if rel, err = f.resolve(ctx, name); err == nil {
+			r, err = f.root.Open(rel)
 		}
 	}
 	return r, err
 }
 
-// resolve returns the name, relative to the root, of the real path of name, which must
-// be inside the root.
-func (f hostFS) resolve(name string) (string, error) {
-	real, err := filepath.EvalSymlinks(f.loc.HostPath(name))
-	if err != nil {
-		return "", err
-	}
-	if !inside(f.root, real) {
-		return "", &fs.PathError{Op: "open", Path: name, Err: store.ErrEscape}
-	}
-	rel, err := filepath.Rel(f.root, real)
-	if err != nil {
-		return "", err
-	}
-	return filepath.ToSlash(rel), nil
+// resolve returns the real store name of name, which must be inside the store.
+func (f dirFS) resolve(ctx context.Context, name string) (string, error) {
+	return store.RealName(ctx, f.s, name)
 }
 
-func (f hostFS) openFollow(ctx context.Context, name string) (io.ReadCloser, error) {
+func (f dirFS) openFollow(ctx context.Context, name string) (io.ReadCloser, error) {
 	fi, real, err := f.stat(ctx, name)
 	if err != nil {
 		return nil, err
@@ -194,51 +186,105 @@ func (f hostFS) openFollow(ctx context.Context, name string) (io.ReadCloser, err
 	if !fi.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: store.ErrNotRegular}
 	}
-	rel, err := filepath.Rel(f.root, real)
-	if err != nil {
-		return nil, err
-	}
-	return f.dir.open(filepath.ToSlash(rel))
+	return f.root.Open(real)
 }
 
-func (f hostFS) stat(ctx context.Context, name string) (fs.FileInfo, string, error) {
-	real, err := filepath.EvalSymlinks(f.loc.HostPath(name))
+// stat describes name as the store does, following links inside it, and returns its
+// real store name.
+func (f dirFS) stat(ctx context.Context, name string) (fs.FileInfo, string, error) {
+	fi, err := f.s.Stat(ctx, name)
 	if err != nil {
-		return nil, "", f.storeErr(ctx, name, err)
+		return nil, "", err
 	}
-	if !inside(f.root, real) {
-		return nil, "", &fs.PathError{Op: "stat", Path: name, Err: store.ErrEscape}
-	}
-	fi, err := os.Stat(real)
+	real, err := f.resolve(ctx, name)
 	if err != nil {
-		return nil, "", f.storeErr(ctx, name, err)
+		return nil, "", err
 	}
 	return fi, real, nil
 }
 
-// storeErr turns a host error about name into the store's: the store's own Stat error,
-// which names name (not the host path) and wraps the store's sentinels. Should the store
-// see no problem, the host error's cause is wrapped under name.
-func (f hostFS) storeErr(ctx context.Context, name string, err error) error {
-	if _, serr := f.loc.Stat(ctx, name); serr != nil {
-		return serr
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return &fs.PathError{Op: "stat", Path: name, Err: err}
+// isLinkErr reports whether err is a [store.DirHandle]'s refusal of a symbolic link.
+func isLinkErr(err error) bool { return errors.Is(err, store.ErrSymlink) }
+
+// dirHandle is a directory a walk listed, held open while its subdirectories are listed
+// relative to it.
+type dirHandle struct{ d store.DirHandle }
+
+func (h *dirHandle) close() { h.d.Close() }
+
+// modTime returns the modification time of base, an entry of h, without following it if
+// it is a symbolic link.
+func (h *dirHandle) modTime(base string) (time.Time, error) {
+	return h.d.ModTime(base)
 }
 
-// inside reports whether the clean host path p is root or below it.
-func inside(root, p string) bool {
-	if p == root {
-		return true
+// readDirAt lists the directory name, opened relative to its parent's handle when there
+// is one, and returns it open, for its own subdirectories to be opened relative to it:
+// each open then resolves one path element, not the whole path from the root again,
+// which at a depth of thousands made a walk quadratic and then failed (a path longer than
+// PATH_MAX). The open follows no symbolic link (see [store.DirHandle]), and the parent
+// was opened the same way, so the directory is inside the root when it is opened. Should
+// a directory held open be moved out of the root by a process on the host, its entries
+// are listed where it went, as a file being read when it is moved is read on: the walk
+// never resolves a path through a link or "..", but it holds what it opened. Where the
+// open meets a symbolic link (a name the walk follows by choice), readDirAt lists as
+// readDir does, and returns no handle.
+func (f dirFS) readDirAt(parent *dirHandle, name string) ([]fs.DirEntry, *dirHandle, error) {
+	var d store.DirHandle
+	var err error
+	if parent == nil {
+		d, err = f.root.OpenDir(name)
+	} else {
+		d, err = parent.d.OpenDir(name[strings.LastIndexByte(name, '/')+1:])
 	}
-	if root == string(filepath.Separator) {
-		return strings.HasPrefix(p, root)
+	if err != nil {
+		if isLinkErr(err) {
+			des, err := f.readDir(context.Background(), name)
+			return des, nil, err
+		}
+		return nil, nil, err
 	}
-	return strings.HasPrefix(p, root) && p[len(root)] == filepath.Separator
+	des, err := d.ReadDir(f.anyOrder)
+	if err != nil {
+		d.Close()
+		return nil, nil, err
+	}
+	return des, &dirHandle{d: d}, nil
+}
+
+// dirStatter looks up modification times below a root as [store.DirHandle.ModTime] does,
+// keeping the last parent directory open: a find stats its matches in walk order, so most
+// share the directory of the one before, and opening it for each (to follow no link on
+// the way) made a find of the Linux tree's *.c files a fifth more costly.
+type dirStatter struct {
+	root   store.DirHandle
+	parent string
+	d      store.DirHandle // parent, open; nil when none is
+}
+
+func newStatter(root store.DirHandle) modTimer { return &dirStatter{root: root} }
+
+func (s *dirStatter) modTime(name string) (time.Time, error) {
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 {
+		return s.root.ModTime(name)
+	}
+	if s.d == nil || name[:i] != s.parent {
+		s.close()
+		d, err := s.root.OpenDir(name[:i])
+		if err != nil {
+			return time.Time{}, err
+		}
+		s.d, s.parent = d, name[:i]
+	}
+	return s.d.ModTime(name[i+1:])
+}
+
+func (s *dirStatter) close() {
+	if s.d != nil {
+		s.d.Close()
+		s.d = nil
+	}
 }
 
 // readSmall reads a small file (an ignore file) whole, up to max bytes.

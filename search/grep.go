@@ -143,8 +143,8 @@ func AppendEntry(b []byte, e Entry, lineNumbers bool) []byte {
 	return append(b, e.Text...)
 }
 
-// Grep searches the file or directory name (a store name) of s for opts.Pattern. When s is
-// a [store.Locator], files are read directly on the host. Files that hold a NUL byte in
+// Grep searches the file or directory name (a store name) of s for opts.Pattern. When s opens
+// directory handles ([store.DirOpener]), files are read through them. Files that hold a NUL byte in
 // their first 8000 bytes, or start with a binary format's signature, are binary and
 // skipped; when name is such a file, [GrepResult.Binary] says so. A bad pattern, glob or type is a
 // [*PatternError]; a name that cannot be read is the store's error.
@@ -353,13 +353,14 @@ func grepFile(ctx context.Context, fsys fileSystem, name string, fi fs.FileInfo,
 	return sr.binary, nil
 }
 
-// pickFS returns the fast host path for a [store.Locator] and the store itself otherwise.
+// pickFS returns the directory handles of a [store.DirOpener] (a host directory), the
+// overlay's own for a layered store, and the store itself otherwise.
 func pickFS(s store.Store) (fileSystem, error) {
 	if ov, ok := overlayOf(s); ok {
 		return newOverlayFS(context.Background(), ov)
 	}
-	if loc, ok := s.(store.Locator); ok {
-		return newHostFS(loc)
+	if d, ok := s.(store.DirOpener); ok {
+		return newDirFS(d)
 	}
 	return storeFS{s: s}, nil
 }

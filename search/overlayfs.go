@@ -11,7 +11,7 @@ import (
 )
 
 // overlayFS searches a copy-on-write overlay (review before apply) at the base's speed:
-// what the overlay shows as the base has it is read through the base's fast path (hostFS
+// what the overlay shows as the base has it is read through the base's fast path (dirFS
 // for a host directory), and only the names the upper layer changes, hides or lists
 // differently go through the overlay, so no pending change is missed and no hidden base
 // file shows.

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"io/fs"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -61,7 +60,7 @@ type file struct {
 type dirNode struct {
 	name   string
 	rel    string
-	real   string // real host path, when known, for symbolic link loop detection
+	real   string // real store name, when known, for symbolic link loop detection
 	parent *dirNode
 	ig     *ignorer
 	claim  atomic.Bool // set by whoever loads n: a worker ahead of the visit, or the visit
@@ -473,7 +472,7 @@ func (w *walker) load(n *dirNode) {
 		}
 		if typ.IsDir() {
 			if real == "" && n.real != "" {
-				real = n.real + string(filepath.Separator) + base
+				real = joinName(n.real, base)
 			}
 			sub := &dirNode{name: name, rel: rel, real: real, parent: n, ig: n.ig, done: make(chan struct{})}
 			n.items = append(n.items, item{sub: sub})
@@ -487,7 +486,7 @@ func (w *walker) load(n *dirNode) {
 		if w.opts.modTimes && de != nil && n.h != nil {
 			// On an error (the file gone meanwhile) the time stays zero, for the caller
 			// to look up again and drop the file.
-			f.modTime, _ = n.h.modTime(base, name)
+			f.modTime, _ = n.h.modTime(base)
 		}
 		n.items = append(n.items, item{f: f})
 		if ce, ok := de.(store.ContentEntry); ok {
@@ -533,7 +532,7 @@ func (w *walker) release(n *dirNode) {
 	w.mu.Unlock()
 }
 
-// loops reports whether the directory with real host path real is n or above it.
+// loops reports whether the directory with real store name real is n or above it.
 func (n *dirNode) loops(real string) bool {
 	for ; n != nil; n = n.parent {
 		if n.real == real {

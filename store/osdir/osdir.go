@@ -7,6 +7,30 @@
 // one element at a time below the root's descriptor. A symbolic link whose target is absolute
 // but lands inside the root is followed too, by resolving it and retrying through the root.
 //
+// Walks (grep, find, the core's usage count) go through [Store.OpenDir] instead, a
+// [store.DirHandle] per directory: each directory is opened relative to its parent's open
+// handle and each file relative to the directory it is read from or the root, and no
+// symbolic link is followed on the way or at the end. A directory swapped for a link while a
+// walk runs is refused ([store.ErrSymlink]); the caller resolves a link it means to follow
+// through the store ([Store.RealName]), which refuses one that leads out. This package is
+// the only one in llmfs that opens a host path. What each platform guarantees:
+//
+//   - Linux 5.6 and later: one openat2 with RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS per name;
+//     the kernel refuses any path that passes through a link or leaves the directory.
+//   - Older Linux (or openat2 refused by a seccomp filter), macOS, the BSDs and other
+//     Unix systems: the name is opened one element at a time with openat and
+//     O_NOFOLLOW|O_DIRECTORY relative to the element before, so no link is followed; a
+//     name of n elements costs n system calls.
+//   - Windows and other systems: each directory is an [os.Root] opened from its parent's,
+//     and every element is checked with Lstat before the open; a link swapped in between
+//     the check and the open is followed as os.Root follows links, which never leads out
+//     of the directory the walk opened (os.Root's own limits apply, see its documentation).
+//
+// On every platform a directory the walk holds open and that a process on the host moves
+// out of the root is listed where it went, as a file being read when it is moved is read
+// on: the walk never resolves a path through a link or "..", but it keeps what it opened.
+// Hard links are not links in this sense: a file hard-linked from outside is read.
+//
 // In relaxed mode names are joined to the directory with plain [os] calls and nothing stops a
 // symbolic link from leading elsewhere; llmfs uses it rooted at "/" for its relaxed workspaces.
 //
@@ -341,7 +365,7 @@ const staleTemp = 10 * time.Minute
 // a crash left behind.
 func (s *Store) dropTemps(dir string, entries []fs.DirEntry) []fs.DirEntry {
 	return slices.DeleteFunc(entries, func(de fs.DirEntry) bool {
-		if !IsTemp(de.Name()) || !de.Type().IsRegular() {
+		if !hidden(de) {
 			return false
 		}
 		if fi, err := de.Info(); err == nil && time.Since(fi.ModTime()) > staleTemp {

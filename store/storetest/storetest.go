@@ -89,6 +89,7 @@ func run(t *testing.T, opt Opt, wrap bool) {
 		{"ConcurrentWrites", testConcurrentWrites},
 		{"ConcurrentConditionalWrites", testConcurrentConditional},
 		{"Symlinks", testSymlinks},
+		{"SwapWalk", testSwapWalk},
 		{"Metadata", testMetadata},
 		{"RealName", testRealName},
 		{"EdgeErrors", testEdgeErrors},
