@@ -76,7 +76,7 @@ type conflict struct {
 	Code string `json:"code"` // FILE_CHANGED
 	Path string `json:"path"`
 	What string `json:"what"` // "modified", "deleted" or "created" on the base
-	Diff string `json:"diff"` // the base as it is now against the pending version
+	Diff string `json:"diff"` // both sides, marked, or the base now against the pending version
 }
 
 func (rv *review) apply(w http.ResponseWriter, r *http.Request)   { rv.resolve(w, r, true) }

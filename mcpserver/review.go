@@ -32,7 +32,7 @@ import (
 // with no pending change at or below it fails the whole call with FILE_NOT_FOUND and
 // nothing is resolved. A conflict (the base changed behind the agent) does not fail the
 // call: that file is listed in failed with code FILE_CHANGED and the diff of the base
-// now against the pending version; the others apply. Applying and discarding are
+// now against the pending version, or both sides marked where they overlap; the others apply. Applying and discarding are
 // journaled on the base, as [overlay.Overlay.Apply] says.
 //
 // [New] never offers these tools: the model under review cannot apply its own changes.
@@ -165,7 +165,7 @@ func newReviewSchemas() reviewSchemas {
 			"path":    str("The file, relative to the root."),
 			"code":    str("The error code: FILE_CHANGED for a base file changed behind the agent."),
 			"message": str("What went wrong."),
-			"diff":    str("For FILE_CHANGED: the base's file now against the pending version."),
+			"diff":    str("For FILE_CHANGED: where both changed, the base's file now (current) and the agent's (agent) between git merge-file markers; else the base's file now against the pending version."),
 		}, "path", "code", "message")},
 	}, "resolved", "failed")
 	return reviewSchemas{paths: pathsSchema, hunks: hunksSchema, change: changeSchema, resolveOut: resolveOut}

@@ -70,7 +70,7 @@ func TestReviewerOverMCP(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("human\n"), 0o644) // behind the agent
 	res = ok(t, rv, "review_apply", `{}`)
 	failed, _ := res["failed"].([]any)
-	if len(failed) != 1 || mustJSON(failed[0]) == "" || !strings.Contains(mustJSON(failed[0]), `"code":"FILE_CHANGED"`) || !strings.Contains(mustJSON(failed[0]), `"path":"b.txt"`) || !strings.Contains(mustJSON(failed[0]), `+agent`) {
+	if len(failed) != 1 || mustJSON(failed[0]) == "" || !strings.Contains(mustJSON(failed[0]), `"code":"FILE_CHANGED"`) || !strings.Contains(mustJSON(failed[0]), `"path":"b.txt"`) || !strings.Contains(mustJSON(failed[0]), `human\n=======\nagent`) { // both sides, marked
 		t.Errorf("review_apply with a conflict: failed = %s", mustJSON(failed))
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "b.txt")); string(b) != "human\n" {

@@ -594,7 +594,7 @@ function conflictBox(cf) {
   return el("div", { className: "conflictbox", role: "alert" },
     el("p", {}, el("strong", { textContent: "FILE_CHANGED: " }),
       `${cf.path} was ${cf.what} on disk since the agent first read or wrote it, so it was not applied. ` +
-      "What is there now, against the pending version:"),
+      "Where both changed, what is there now (current) and the agent's version (agent):"),
     unifiedDiff(cf.diff));
 }
 

@@ -28,7 +28,11 @@ func (o *Overlay) Discard(ctx context.Context, paths []string, hunks []int) (_ [
 	// The state is saved once, at the end: a crash before leaves each file old or new,
 	// and discarding again finds the new ones in place and goes on.
 	defer func() {
-		if err := o.save(ctx); err != nil && rerr == nil {
+		err := o.save(ctx)
+		if err == nil {
+			err = o.pruneBases(ctx)
+		}
+		if err != nil && rerr == nil {
 			rerr = err
 		}
 	}()

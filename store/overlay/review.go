@@ -46,7 +46,7 @@ type Change struct {
 type ConflictError struct {
 	Path string // the base path that changed
 	What string // what changed: "modified", "deleted" or "created" behind the agent
-	Diff string // the base as it is now against the pending version
+	Diff string // both sides where they overlap, marked as git merge-file does; else the base now against the pending version
 }
 
 func (e *ConflictError) Error() string {
@@ -78,6 +78,7 @@ func (o *Overlay) SetOnResolve(fn OnResolve) {
 type pending struct {
 	Change
 	old, new []byte
+	hasBase  bool // old is the merge base the agent started from (not the base as it is)
 }
 
 // Pending lists the pending changes, sorted by path. It reads the state again first: the
@@ -173,11 +174,38 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 				return rename(err, name)
 			}
 			p := pending{Change: Change{Path: name}, new: nb}
+			mb, hasBase, err := o.mergeBase(ctx, name)
+			if err != nil {
+				return err
+			}
 			if from, ok := o.st.From[name]; ok {
 				p.Kind, p.From = Moved, from
-				if p.old, err = readBase(ctx, o.base, from); err != nil {
+				if p.old, p.hasBase, err = o.mergeBase(ctx, from); err != nil {
 					return err
 				}
+				if !p.hasBase {
+					if p.old, err = readBase(ctx, o.base, from); err != nil {
+						return err
+					}
+				}
+			} else if hasBase {
+				// The agent's change against what it started from, whatever the base
+				// holds now: a person's later edit is not the agent's.
+				if bytes.Equal(mb, nb) {
+					continue
+				}
+				// The base holding the agent's version already (an apply a crash cut
+				// short, or a person's same edit) leaves nothing to review.
+				cur, err := readAll(ctx, o.base, name)
+				if err == nil && bytes.Equal(cur, nb) {
+					continue
+				}
+				if err != nil && !absent(err) {
+					return err // unreadable: the change cannot be merged or checked
+				}
+				p.Kind, p.old, p.hasBase = Modified, mb, true
+			} else if seen, ok := o.st.Seen[name]; ok && seen == "" {
+				p.Kind = Created // by the agent, whatever the base holds now
 			} else if ob, err := readAll(ctx, o.base, name); err == nil {
 				if bytes.Equal(ob, nb) {
 					continue
@@ -225,11 +253,16 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 			return nil
 		}
 		deleted[name] = true
-		ob, err := readBase(ctx, o.base, name)
+		ob, hasBase, err := o.mergeBase(ctx, name)
 		if err != nil {
 			return err
 		}
-		out = append(out, pending{Change: Change{Path: name, Kind: Deleted}, old: ob})
+		if !hasBase {
+			if ob, err = readBase(ctx, o.base, name); err != nil {
+				return err
+			}
+		}
+		out = append(out, pending{Change: Change{Path: name, Kind: Deleted}, old: ob, hasBase: hasBase})
 		return nil
 	}
 	for w := range o.st.Whiteouts {
