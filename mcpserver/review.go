@@ -32,8 +32,9 @@ import (
 // with no pending change at or below it fails the whole call with FILE_NOT_FOUND and
 // nothing is resolved. A conflict (the base changed behind the agent) does not fail the
 // call: that file is listed in failed with code FILE_CHANGED and the diff of the base
-// now against the pending version, or both sides marked where they overlap; the others apply. Applying and discarding are
-// journaled on the base, as [overlay.Overlay.Apply] says.
+// now against the pending version, or both sides marked where they overlap; the others
+// apply. Applying and discarding are journaled on the base, as [overlay.Overlay.Apply]
+// says.
 //
 // [New] never offers these tools: the model under review cannot apply its own changes.
 
