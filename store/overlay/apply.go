@@ -21,9 +21,18 @@ import (
 // When the base keeps a journal, the call is one change set there by [Actor] (see the
 // package's journaling notes), so it can be undone.
 // It returns what was applied and the conflicts joined into one error.
-func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) (_ []Resolution, rerr error) {
+func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) ([]Resolution, error) {
+	return o.ApplyPending(ctx, store.ReviewRequest{Paths: paths, Hunks: hunks})
+}
+
+// ApplyPending implements [store.Reviewable]: [Overlay.Apply] of req's paths and hunks,
+// refused with nothing touched when a version of req.Expect moved, journaled under
+// req.Actor when it names one.
+func (o *Overlay) ApplyPending(ctx context.Context, req store.ReviewRequest) (_ []Resolution, rerr error) {
+	paths, hunks := req.Paths, req.Hunks
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	defer o.callAs(req.Actor)()
 	if err := o.load(ctx); err != nil {
 		return nil, err
 	}
@@ -40,6 +49,9 @@ func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) (_ []R
 	}()
 	ps, err := o.pending(ctx, true)
 	if err != nil {
+		return nil, err
+	}
+	if err := expect(ps, req.Expect); err != nil {
 		return nil, err
 	}
 	var steps []*step
@@ -85,7 +97,7 @@ func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) (_ []R
 		if name := o.applied(ctx, s); name != "" {
 			drop = append(drop, name)
 		}
-		done = append(done, Resolution{Change: s.p.Change, Action: "applied", Hunks: hunks})
+		done = append(done, Resolution{PendingChange: s.p.Change, Action: "applied", Hunks: hunks})
 	}
 	// The upper copies of what landed go, in one transaction of the upper store if it can.
 	err = o.upper.batch(ctx, func() error {

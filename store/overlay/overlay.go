@@ -61,6 +61,7 @@ type Overlay struct {
 	loaded    bool
 	onResolve OnResolve
 	actor     string // who the base's journal says applied or discarded; "" is Actor
+	callActor string // the actor of the apply or discard under way, if it names one
 }
 
 var (
@@ -68,6 +69,8 @@ var (
 	_ store.Lstater  = (*Overlay)(nil)
 	_ store.Metadata = (*Overlay)(nil)
 	_ store.Layered  = (*Overlay)(nil)
+
+	_ store.Reviewable = (*Overlay)(nil)
 
 	_ store.ConditionalRemover = (*Overlay)(nil)
 )

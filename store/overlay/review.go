@@ -15,7 +15,7 @@ import (
 )
 
 // Kind says what a pending change does to a base path.
-type Kind string
+type Kind = store.PendingKind
 
 // The kinds of pending change.
 const (
@@ -30,15 +30,7 @@ const (
 const DiffContext = 3
 
 // A Change is one pending change, per file: directories follow their files.
-type Change struct {
-	Path    string `json:"path"`
-	Kind    Kind   `json:"kind"`
-	From    string `json:"from,omitempty"` // the base path a moved file came from
-	Added   int    `json:"added"`
-	Removed int    `json:"removed"`
-	Binary  bool   `json:"binary,omitempty"`
-	Hunks   int    `json:"hunks"`
-}
+type Change = store.PendingChange
 
 // A ConflictError reports a pending change whose base file changed since the agent first
 // read or wrote it: the change is not applied. It wraps [store.ErrChanged]; llmfs reports
@@ -56,11 +48,7 @@ func (e *ConflictError) Error() string {
 func (e *ConflictError) Unwrap() error { return store.ErrChanged }
 
 // A Resolution is what [Overlay.Apply] or [Overlay.Discard] did with one change.
-type Resolution struct {
-	Change
-	Action string `json:"action"` // "applied" or "discarded"
-	Hunks  []int  `json:"applied_hunks,omitempty"`
-}
+type Resolution = store.Resolved
 
 // OnResolve, when set, is called after each change is applied or discarded, with the lock
 // held, to tell a caller as it goes (the journal needs no hook: see the package's
@@ -284,6 +272,9 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 				p.Removed += h.Removed
 				p.Hunks++
 			}
+		}
+		for i := range out {
+			out[i].Version = o.version(out[i])
 		}
 	}
 	return out, nil
