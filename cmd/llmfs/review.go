@@ -125,19 +125,6 @@ func (e *env) openReview() (*llmfs.Workspace, *overlay.Overlay, error) {
 	return ws, e.ws.review.ov, nil
 }
 
-// storeNames turns the PATH arguments into store names of ws.
-func storeNames(ws *llmfs.Workspace, args []string) ([]string, error) {
-	var names []string
-	for _, a := range args {
-		n, err := ws.StoreName(a)
-		if err != nil {
-			return nil, err
-		}
-		names = append(names, n)
-	}
-	return names, nil
-}
-
 // intList is a repeatable integer flag.
 type intList []int
 
