@@ -110,18 +110,37 @@ func (o *Overlay) Diff(ctx context.Context, paths ...string) (string, error) {
 }
 
 func diffOf(p pending) string {
-	head := ""
+	from := p.Path
 	if p.Kind == Moved {
-		head = fmt.Sprintf("rename from %s\nrename to %s\n", p.From, p.Path)
+		from = p.From
+	}
+	// A patch git apply takes: git's headers, /dev/null for a created or deleted file's
+	// missing side.
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "diff --git a/%s b/%s\n", from, p.Path)
+	oldName, newName := "a/"+from, "b/"+p.Path
+	switch p.Kind {
+	case Created:
+		sb.WriteString("new file mode 100644\n")
+		oldName = "/dev/null"
+	case Deleted:
+		sb.WriteString("deleted file mode 100644\n")
+		newName = "/dev/null"
+	case Moved:
+		fmt.Fprintf(&sb, "rename from %s\nrename to %s\n", p.From, p.Path)
 	}
 	if p.Binary {
-		return head + fmt.Sprintf("Binary file %s %s\n", p.Path, p.Kind)
+		fmt.Fprintf(&sb, "Binary files %s and %s differ\n", oldName, newName)
+		return sb.String()
 	}
-	d := textdiff.Unified(p.Path, string(p.old), string(p.new), DiffContext, 0)
-	if d == "" && head != "" {
-		d = fmt.Sprintf("--- a/%s\n+++ b/%s\n", p.From, p.Path)
+	d := textdiff.Renamed(from, p.Path, string(p.old), string(p.new), DiffContext, 0)
+	if bytes.Equal(p.old, p.new) {
+		return sb.String() // a rename alone, or an empty file made or removed
 	}
-	return head + d
+	_, body, _ := strings.Cut(d, "\n")
+	_, body, _ = strings.Cut(body, "\n")
+	fmt.Fprintf(&sb, "--- %s\n+++ %s\n%s", oldName, newName, body)
+	return sb.String()
 }
 
 // match reports whether name is one of paths or below one; no paths match everything.
