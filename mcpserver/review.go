@@ -143,7 +143,7 @@ func ReviewToolNames() []string {
 }
 
 var (
-	pathsParam = strictjson.Param{Name: "paths", Kind: strictjson.Strings}
+	pathsParam   = strictjson.Param{Name: "paths", Kind: strictjson.Strings}
 	hunksParam   = strictjson.Param{Name: "hunks", Kind: strictjson.Ints, Min: 1}
 	versionParam = strictjson.Param{Name: "version", Kind: strictjson.String}
 )
@@ -230,10 +230,10 @@ func reviewTools() []reviewTool {
 			},
 		},
 		{
-			name:     "review_diff",
-			desc:     "The unified diff of the pending changes against the files under the root, of the given paths (all if none). Hunks are numbered from 1 within each file, for review_apply and review_discard.",
-			params:   []strictjson.Param{pathsParam},
-			input:    inputOf(map[string]any{"paths": sc.paths}),
+			name:   "review_diff",
+			desc:   "The unified diff of the pending changes against the files under the root, of the given paths (all if none). Hunks are numbered from 1 within each file, for review_apply and review_discard.",
+			params: []strictjson.Param{pathsParam},
+			input:  inputOf(map[string]any{"paths": sc.paths}),
 			output: closed(map[string]any{
 				"diff":    str("The unified diff, a patch git apply takes; empty when nothing is pending."),
 				"changes": map[string]any{"type": "array", "items": sc.change, "description": "The changes the diff shows, with their versions."},
