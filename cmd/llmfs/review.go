@@ -154,7 +154,7 @@ under the root since. 'llmfs review --json' gives each file's version, for
 'llmfs apply --expect VERSION'.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
-		asJSON := fs.Bool("json", false, "print the changes as a JSON array of {path, kind, from, added, removed, hunks, version}")
+		asJSON := fs.Bool("json", false, "print the changes as a JSON array of {path, kind, from, added, removed, hunks, version, origin}")
 		return func(ctx context.Context, args []string) error {
 			diff := len(args) > 0 && args[0] == "diff"
 			if !diff && len(args) > 0 {
@@ -178,10 +178,15 @@ under the root since. 'llmfs review --json' gives each file's version, for
 				return err
 			}
 			if *asJSON {
-				if cs == nil {
-					cs = []llmfs.PendingChange{}
+				type withOrigin struct {
+					llmfs.PendingChange
+					Origin string `json:"origin"` // "agent", or "fork ID" for 'llmfs ws merge'
 				}
-				b, err := json.Marshal(cs)
+				out := []withOrigin{}
+				for _, c := range cs {
+					out = append(out, withOrigin{c, origin(ctx, ws.Store(), c.Path)})
+				}
+				b, err := json.Marshal(out)
 				if err != nil {
 					return err
 				}
