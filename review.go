@@ -126,12 +126,10 @@ func (r *Review) resolve(ctx context.Context, req ReviewRequest, apply bool) ([]
 		}
 		expect[n[0]] = v
 	}
-	if apply {
-		if err := r.allowed(ctx, names); err != nil {
-			return nil, err
-		}
-	}
 	sreq := store.ReviewRequest{Paths: names, Hunks: req.Hunks, Expect: expect, Actor: r.w.Actor()}
+	if apply {
+		sreq.Allow = func(c PendingChange) error { return r.allow(ctx, c) }
+	}
 	var done []Resolved
 	if apply {
 		done, err = r.s.ApplyPending(ctx, sreq)
@@ -144,39 +142,30 @@ func (r *Review) resolve(ctx context.Context, req ReviewRequest, apply bool) ([]
 	return done, err
 }
 
-// allowed checks the workspace's work mode and deny rules for every pending change an
-// apply of names would make: a person's apply is a write like any other.
-func (r *Review) allowed(ctx context.Context, names []string) error {
-	cs, err := r.s.Pending(ctx)
-	if err != nil {
-		return storeError("", err)
-	}
+// allow checks the workspace's work mode and deny rules for a pending change an apply
+// would make: a person's apply is a write like any other.
+func (r *Review) allow(ctx context.Context, c PendingChange) error {
 	mode := r.w.Mode()
-	for _, c := range cs {
-		if !below(c, names) {
+	op := OpWrite
+	switch c.Kind {
+	case store.PendingDeleted:
+		op = OpDelete
+	case store.PendingMoved:
+		op = OpMove
+	}
+	if !mode.Allows(op) {
+		return modeError(mode, op, c.Path)
+	}
+	for _, n := range []string{c.Path, c.From} {
+		if n == "" {
 			continue
 		}
-		op := OpWrite
-		switch c.Kind {
-		case store.PendingDeleted:
-			op = OpDelete
-		case store.PendingMoved:
-			op = OpMove
+		if r.w.reservedPath(ctx, n) {
+			return reservedError(n)
 		}
-		if !mode.Allows(op) {
-			return modeError(mode, op, c.Path)
-		}
-		for _, n := range []string{c.Path, c.From} {
-			if n == "" {
-				continue
-			}
-			if r.w.reservedPath(ctx, n) {
-				return reservedError(n)
-			}
-			if rule, ok := r.w.denied(ctx, n); ok {
-				return &Error{Code: CodePermissionDenied, Path: n,
-					Msg: fmt.Sprintf("access denied: %s is protected by the workspace's deny rule %q; its pending change cannot be applied", n, rule)}
-			}
+		if rule, ok := r.w.denied(ctx, n); ok {
+			return &Error{Code: CodePermissionDenied, Path: n,
+				Msg: fmt.Sprintf("access denied: %s is protected by the workspace's deny rule %q; its pending change cannot be applied", n, rule)}
 		}
 	}
 	return nil
@@ -210,9 +199,6 @@ func (r *Review) Resolve(ctx context.Context, p, version string, take Take, cont
 	case TakeEdit:
 	default:
 		return nil, &Error{Code: CodeInvalidArgument, Path: p, Msg: fmt.Sprintf("resolve: take %q: want base, agent or edit", take)}
-	}
-	if err := r.allowed(ctx, names); err != nil {
-		return nil, err
 	}
 	if err := r.s.Rebase(ctx, name, version, content); err != nil {
 		if errors.Is(err, store.ErrChanged) {

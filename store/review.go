@@ -48,6 +48,10 @@ type ReviewRequest struct {
 	// that is gone, fails the whole request with [ErrChanged], nothing touched.
 	Expect map[string]string
 	Actor  string // who the base's journal says resolved the changes
+	// Allow, when set, is asked about each change the request would apply, before any is:
+	// an error refuses the whole request, nothing touched (the workspace's mode and deny
+	// rules).
+	Allow func(PendingChange) error
 }
 
 // Reviewable is a [Layered] store whose pending changes can be reviewed.

@@ -54,6 +54,16 @@ func (o *Overlay) ApplyPending(ctx context.Context, req store.ReviewRequest) (_ 
 	if err := expect(ps, req.Expect); err != nil {
 		return nil, err
 	}
+	if req.Allow != nil {
+		for _, p := range ps {
+			if !match(p.Path, paths) && !(p.From != "" && match(p.From, paths)) {
+				continue
+			}
+			if err := req.Allow(p.Change); err != nil {
+				return nil, err
+			}
+		}
+	}
 	var steps []*step
 	var errs []error
 	for _, p := range ps {
