@@ -2,10 +2,10 @@ package merge3
 
 import "bytes"
 
-// maxCells bounds the table of a longest common subsequence (int32 cells): past it, the
-// lines between the common head and tail are taken as all changed, which makes a merge
-// coarser (more conflicts), never wrong.
-const maxCells = 1 << 24
+// maxCells bounds the table of a longest common subsequence (int32 cells: 16 MiB): past
+// it, the lines between the common head and tail are taken as all changed, which makes a
+// merge coarser (more conflicts), never wrong.
+const maxCells = 1 << 22
 
 // match returns, for each line of a, the index of the line of b it is matched with in a
 // longest common subsequence, or -1. The matches increase with a's index.
