@@ -126,7 +126,7 @@ func (r *Review) resolve(ctx context.Context, req ReviewRequest, apply bool) ([]
 		}
 		expect[n[0]] = v
 	}
-	sreq := store.ReviewRequest{Paths: names, Hunks: req.Hunks, Expect: expect, Actor: r.w.Actor()}
+	sreq := store.ReviewRequest{Paths: names, Hunks: req.Hunks, Expect: expect, Actor: r.w.actorName()}
 	if apply {
 		sreq.Allow = func(c PendingChange) error { return r.allow(ctx, c) }
 	}
@@ -145,7 +145,7 @@ func (r *Review) resolve(ctx context.Context, req ReviewRequest, apply bool) ([]
 // allow checks the workspace's work mode and deny rules for a pending change an apply
 // would make: a person's apply is a write like any other.
 func (r *Review) allow(ctx context.Context, c PendingChange) error {
-	mode := r.w.Mode()
+	mode := r.w.workMode()
 	op := OpWrite
 	switch c.Kind {
 	case store.PendingDeleted:
@@ -213,7 +213,7 @@ func (r *Review) Resolve(ctx context.Context, p, version string, take Take, cont
 func (r *Review) names(paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
-		n, err := r.w.StoreName(p)
+		n, err := r.w.storeName(p)
 		if err != nil {
 			return nil, err
 		}

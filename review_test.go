@@ -37,8 +37,8 @@ func reviewed(t *testing.T, opts llmfs.Options, files map[string]string) (dir st
 	if err != nil {
 		t.Fatal(err)
 	}
-	rw := ws.WithStore(ov)
-	return dir, rw.WithActor("agent"), rw.WithActor(actorWeb)
+	rw := ws.With(llmfs.OnStore(ov))
+	return dir, rw.With(llmfs.Actor("agent")), rw.With(llmfs.Actor(actorWeb))
 }
 
 func hostText(t *testing.T, dir, name string) string {
@@ -81,7 +81,7 @@ func TestReviewVersionedApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hist, err := ws.History(ctx, llmfs.HistoryFilter{Path: "b.txt"})
+	hist, err := ws.History().List(ctx, llmfs.HistoryFilter{Path: "b.txt"})
 	if err != nil || len(hist) == 0 || hist[len(hist)-1].Actor != actorWeb {
 		t.Fatalf("history of b.txt = %+v, %v; want the apply by %s", hist, err, actorWeb)
 	}
@@ -99,7 +99,7 @@ func TestReviewModeAndDeny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	person := ws.WithStore(ov).WithActor(actorWeb)
+	person := ws.With(llmfs.OnStore(ov)).With(llmfs.Actor(actorWeb))
 	_, err = person.Review().Apply(ctx, llmfs.ReviewRequest{Paths: []string{"gone.txt"}})
 	wantCode(t, err, llmfs.CodePermissionDenied)
 	_, err = person.Review().Apply(ctx, llmfs.ReviewRequest{Paths: []string{"secret"}})

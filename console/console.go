@@ -97,7 +97,7 @@ func UI() fs.FS {
 
 // Handler serves the console for ws at "/" (the page) and "/api/" (the API).
 func Handler(ws *llmfs.Workspace, opts Options) http.Handler {
-	ws = ws.WithActor(Actor)
+	ws = ws.With(llmfs.Actor(Actor))
 	hosts := hostcheck.Loopback(opts.Hosts...)
 	system := opts.System
 	if overlayOf(ws) != nil {

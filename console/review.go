@@ -105,7 +105,7 @@ func (rv *review) resolve(w http.ResponseWriter, r *http.Request, apply bool) {
 	}
 	var names []string
 	for _, p := range req.Paths {
-		n, err := rv.ws.StoreName(p)
+		n, err := rv.ws.Paths().StoreName(p)
 		if err != nil {
 			failErr(w, err)
 			return

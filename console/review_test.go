@@ -28,7 +28,7 @@ func TestConsoleReviewAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := bws.WithStore(ov).WithActor("agent")
+	ws := bws.With(llmfs.OnStore(ov)).With(llmfs.Actor("agent"))
 	edited := strings.Replace(strings.Replace(twelve, "one", "ONE", 1), "twelve", "TWELVE", 1)
 	if _, err := ws.Write(ctx, "/a.txt", edited, llmfs.WriteOptions{}); err != nil {
 		t.Fatal(err)

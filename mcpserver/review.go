@@ -63,7 +63,7 @@ func (r *reviewer) review(ctx context.Context) *llmfs.Review {
 	if s, ok := ctx.Value(sessionKey{}).(string); ok {
 		id = s
 	}
-	return r.ws.WithActor(sessionActor(id)).Review()
+	return r.ws.With(llmfs.Actor(sessionActor(id))).Review()
 }
 
 // sessionKey keys the calling session's ID in a review tool call's context.
@@ -95,7 +95,7 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*Serv
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{}},
 	})
 	if ws.Store() != store.Store(ov) {
-		ws = ws.WithStore(ov)
+		ws = ws.With(llmfs.OnStore(ov))
 	}
 	r := &reviewer{ws: ws, ov: ov}
 	for _, t := range reviewTools() {
@@ -278,7 +278,7 @@ func reviewTools() []reviewTool {
 func (r *reviewer) names(ctx context.Context, paths []string, pending bool) ([]string, error) {
 	var names []string
 	for _, p := range paths {
-		n, err := r.ws.StoreName(p)
+		n, err := r.ws.Paths().StoreName(p)
 		if err != nil {
 			return nil, err
 		}

@@ -96,7 +96,7 @@ func TestReviewerOverMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := w.History(context.Background(), llmfs.HistoryFilter{})
+	cs, err := w.History().List(context.Background(), llmfs.HistoryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestReviewerOverMCP(t *testing.T) {
 		if !strings.HasPrefix(c.Actor, "mcp:") { // the reviewer's session (issue 35)
 			continue
 		}
-		ops = append(ops, c.Op+" "+w.Rel(c.Path))
+		ops = append(ops, c.Op+" "+w.Paths().Rel(c.Path))
 	}
 	if got := strings.Join(ops, ", "); got != "discard b.txt, apply new.txt, apply a.txt" {
 		t.Errorf("journal of the review = %s", got)
@@ -126,7 +126,7 @@ func TestReviewerInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agentWS := base.WithStore(ov)
+	agentWS := base.With(llmfs.OnStore(ov))
 	connect := func(srv *mcpserver.Server) *mcp.ClientSession {
 		ct, st := mcp.NewInMemoryTransports()
 		if _, err := srv.Connect(ctx, st, nil); err != nil {

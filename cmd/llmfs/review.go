@@ -89,7 +89,7 @@ func (f *wsFlags) wrapReview(ws *llmfs.Workspace) (*llmfs.Workspace, error) {
 	// Applying and discarding are journaled in the root's journal, actor "review": the
 	// overlay records them there itself, as the base keeps a journal.
 	f.review.ov = ov
-	rws := ws.WithStore(ov)
+	rws := ws.With(llmfs.OnStore(ov))
 	if s, ok := ws.Store().(*sqlstore.Store); ok {
 		// A store workspace's quota is the store's, which sees only applied changes: the
 		// workspace enforces it over the layer too, base and pending together, so that an
@@ -98,7 +98,7 @@ func (f *wsFlags) wrapReview(ws *llmfs.Workspace) (*llmfs.Workspace, error) {
 		if err != nil {
 			return nil, err
 		}
-		rws = rws.WithQuota(tighter(rws.Quota(), llmfs.Quota{MaxBytes: q.MaxBytes, MaxFileBytes: q.MaxFileBytes, MaxFiles: q.MaxFiles}))
+		rws = rws.With(llmfs.EnforceQuota(tighter(rws.Settings().Quota, llmfs.Quota{MaxBytes: q.MaxBytes, MaxFileBytes: q.MaxFileBytes, MaxFiles: q.MaxFiles})))
 	}
 	return rws, nil
 }
@@ -258,7 +258,7 @@ func resolveSetup(fs *flag.FlagSet, e *env, cmd string) func(context.Context, []
 				return err
 			}
 			for _, a := range args {
-				n, err := ws.StoreName(a)
+				n, err := ws.Paths().StoreName(a)
 				if err != nil {
 					return err
 				}
