@@ -32,10 +32,10 @@
 //	GET  /api/find?pattern=GLOB&path=P      ["path", ...] (at most 500)
 //	GET  /api/system                        [{"path", "state": "generated"|"edited"|"missing"|"off", "hint"?}]
 //	POST /api/system/restore {"path"}       regenerate a system file, edits dropped {"path"}
-//	GET  /api/review                        {"review", "changes": [overlay.Change]} (--review)
+//	GET  /api/review                        {"review", "changes": [llmfs.PendingChange]} (--review)
 //	GET  /api/review/diff?path=P            the pending changes' unified diff (text/plain)
-//	POST /api/review/apply {"paths", "hunks"?}    apply pending changes, or some hunks of them
-//	POST /api/review/discard {"paths", "hunks"?}  discard them: {"resolved", "conflicts"}
+//	POST /api/review/apply {"paths", "hunks"?, "version"?}    apply pending changes, or some hunks of them
+//	POST /api/review/discard {"paths", "hunks"?, "version"?}  discard them: {"resolved", "conflicts"}
 //	     /api/history/...                   the history API of package [history]: changes,
 //	                                        the live feed (/api/history/events, Server-Sent
 //	                                        Events), diffs, undo, checkpoints, restore

@@ -10,7 +10,9 @@ import (
 )
 
 // review serves the pending changes of a workspace served with --review: its store is the
-// copy-on-write layer of package store/overlay, and these routes call its Go API.
+// copy-on-write layer of package store/overlay, and these routes call the core's review
+// ([llmfs.Workspace.Review]) as actor "web": versions, three-way applies, mode and deny
+// rules.
 type review struct {
 	ws *llmfs.Workspace
 	ov *overlay.Overlay // nil: the workspace is not under review
@@ -34,16 +36,16 @@ func (rv *review) layer(w http.ResponseWriter) bool {
 func (rv *review) pending(w http.ResponseWriter, r *http.Request) {
 	if rv.ov == nil {
 		// Not an error: the page asks whatever the mode, and shows nothing.
-		reply(w, map[string]any{"review": false, "changes": []overlay.Change{}})
+		reply(w, map[string]any{"review": false, "changes": []llmfs.PendingChange{}})
 		return
 	}
-	cs, err := rv.ov.Pending(r.Context())
+	cs, err := rv.ws.Review().List(r.Context())
 	if err != nil {
 		failErr(w, err)
 		return
 	}
 	if cs == nil {
-		cs = []overlay.Change{}
+		cs = []llmfs.PendingChange{}
 	}
 	reply(w, map[string]any{"review": true, "changes": cs})
 }
@@ -52,16 +54,11 @@ func (rv *review) diff(w http.ResponseWriter, r *http.Request) {
 	if !rv.layer(w) {
 		return
 	}
-	var names []string
+	var paths []string
 	if p := r.URL.Query().Get("path"); p != "" {
-		n, err := rv.ws.Paths().StoreName(p)
-		if err != nil {
-			failErr(w, err)
-			return
-		}
-		names = append(names, n)
+		paths = append(paths, p)
 	}
-	d, err := rv.ov.Diff(r.Context(), names...)
+	d, _, err := rv.ws.Review().Diff(r.Context(), paths...)
 	if err != nil {
 		failErr(w, err)
 		return
@@ -76,7 +73,7 @@ type conflict struct {
 	Code string `json:"code"` // FILE_CHANGED
 	Path string `json:"path"`
 	What string `json:"what"` // "modified", "deleted" or "created" on the base
-	Diff string `json:"diff"` // the base as it is now against the pending version
+	Diff string `json:"diff"` // both sides, marked, or the base now against the pending version
 }
 
 func (rv *review) apply(w http.ResponseWriter, r *http.Request)   { rv.resolve(w, r, true) }
@@ -89,6 +86,9 @@ func (rv *review) resolve(w http.ResponseWriter, r *http.Request, apply bool) {
 	var req struct {
 		Paths []string `json:"paths"`
 		Hunks []int    `json:"hunks"`
+		// Version, with one path, is the version the page showed: a change that moved
+		// since is refused with FILE_CHANGED (409), nothing touched.
+		Version string `json:"version"`
 	}
 	if !decode(w, r, &req) || !rv.layer(w) {
 		return
@@ -116,22 +116,38 @@ func (rv *review) resolve(w http.ResponseWriter, r *http.Request, apply bool) {
 		}
 		names = append(names, n)
 	}
-	cs, err := rv.ov.Pending(r.Context())
+	if req.Version != "" && len(req.Paths) != 1 {
+		fail(w, http.StatusBadRequest, string(llmfs.CodeInvalidArgument), "version names the version of one path: give exactly one in paths")
+		return
+	}
+	review := rv.ws.Review()
+	cs, err := review.List(r.Context())
 	if err != nil {
 		failErr(w, err)
 		return
 	}
 	for _, n := range names {
-		if !slices.ContainsFunc(cs, func(c overlay.Change) bool { return below(c.Path, n) || c.From == n }) {
+		if !slices.ContainsFunc(cs, func(c llmfs.PendingChange) bool { return below(c.Path, n) || c.From == n }) {
 			failErr(w, &llmfs.Error{Code: llmfs.CodeFileNotFound, Path: n, Msg: n + ": no pending change"})
 			return
 		}
 	}
-	var done []overlay.Resolution
+	rreq := llmfs.ReviewRequest{Hunks: req.Hunks}
+	if names != nil {
+		rreq.Paths = req.Paths // the core resolves them, as StoreName did above
+	}
+	if req.Version != "" {
+		rreq.Expect = map[string]string{req.Paths[0]: req.Version}
+	}
+	var done []llmfs.Resolved
 	if apply {
-		done, err = rv.ov.Apply(r.Context(), names, req.Hunks)
+		done, err = review.Apply(r.Context(), rreq)
 	} else {
-		done, err = rv.ov.Discard(r.Context(), names, req.Hunks)
+		done, err = review.Discard(r.Context(), rreq)
+	}
+	if _, joined := err.(interface{ Unwrap() []error }); err != nil && !joined && llmfs.CodeOf(err) != "" {
+		failErr(w, err) // refused as a whole: a version that moved, the mode, a deny rule
+		return
 	}
 	conflicts := []conflict{}
 	var others []error
@@ -148,7 +164,7 @@ func (rv *review) resolve(w http.ResponseWriter, r *http.Request, apply bool) {
 		return
 	}
 	if done == nil {
-		done = []overlay.Resolution{}
+		done = []llmfs.Resolved{}
 	}
 	reply(w, map[string]any{"resolved": done, "conflicts": conflicts})
 }

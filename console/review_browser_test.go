@@ -136,8 +136,8 @@ func TestConsoleReview(t *testing.T) {
 	b.eval(`document.querySelector("#viewactions .applyfile").click()`, nil)
 	b.wait("the conflict", `!!document.querySelector("#reviewdiff .conflictbox")`, 10*time.Second)
 	var box string
-	b.eval(`document.querySelector("#reviewdiff .conflictbox p").innerText + "\n" + `+diffText("#reviewdiff .conflictbox"), &box)
-	for _, w := range []string{"FILE_CHANGED", "c.txt was modified", "-a person's", "+the agent's"} {
+	b.eval(`document.querySelector("#reviewdiff .conflictbox").innerText`, &box)
+	for _, w := range []string{"FILE_CHANGED", "c.txt was modified", "<<<<<<< current\na person's\n=======\nthe agent's\n>>>>>>> agent"} {
 		if !strings.Contains(box, w) {
 			t.Errorf("the conflict box lacks %q:\n%s", w, box)
 		}

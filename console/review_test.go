@@ -40,7 +40,7 @@ func TestConsoleReviewAPI(t *testing.T) {
 	if code, body := request(t, "GET", url+"/api/info", "tok", ""); code != 200 || !strings.Contains(body, `"review":true`) {
 		t.Errorf("GET /api/info: %d %s", code, body)
 	}
-	if code, body := request(t, "GET", url+"/api/review", "tok", ""); code != 200 || !strings.Contains(body, `{"path":"a.txt","kind":"modified","added":2,"removed":2,"hunks":2}`) {
+	if code, body := request(t, "GET", url+"/api/review", "tok", ""); code != 200 || !strings.Contains(body, `{"path":"a.txt","kind":"modified","added":2,"removed":2,"hunks":2,"version":"`) {
 		t.Errorf("GET /api/review: %d %s", code, body)
 	}
 	if code, body := request(t, "GET", url+"/api/review/diff?path=a.txt", "tok", ""); code != 200 || !strings.Contains(body, "-one\n+ONE\n") || !strings.Contains(body, "+TWELVE\n") {
@@ -51,6 +51,8 @@ func TestConsoleReviewAPI(t *testing.T) {
 		{`{"paths":["a.txt"],"hunks":[0]}`, "INVALID_ARGUMENT"},
 		{`{"paths":["nothing.txt"]}`, "FILE_NOT_FOUND"},
 		{`{"path":"a.txt"}`, "INVALID_ARGUMENT"},
+		{`{"paths":["a.txt"],"version":"0123456789abcdef"}`, "FILE_CHANGED"}, // moved since (issue 35)
+		{`{"paths":["a.txt","b.txt"],"version":"0123456789abcdef"}`, "INVALID_ARGUMENT"},
 	} {
 		if code, body := request(t, "POST", url+"/api/review/apply", "tok", bad.body); code < 400 || !strings.Contains(body, bad.code) {
 			t.Errorf("POST /api/review/apply %s: %d %s, want %s", bad.body, code, body, bad.code)

@@ -22,18 +22,22 @@ import (
 // overlay (package store/overlay); the person, or the program, who reviews its changes
 // uses another server, made by [NewReviewer], with four tools and no file tools:
 //
-//	review_list    {}                       -> {changes: [{path, kind, from?, added, removed, binary?, hunks}]}
-//	review_diff    {paths?}                 -> {diff}
-//	review_apply   {paths?, hunks?}         -> {resolved: [...], failed: [{path, code, message, diff?}]}
-//	review_discard {paths?, hunks?}         -> {resolved: [...], failed: [...]}
+//	review_list    {}                       -> {changes: [{path, kind, from?, added, removed, binary?, hunks, version}]}
+//	review_diff    {paths?}                 -> {diff, changes}
+//	review_apply   {paths?, hunks?, version?} -> {resolved: [...], failed: [{path, code, message, diff?}]}
+//	review_discard {paths?, hunks?, version?} -> {resolved: [...], failed: [...]}
 //
 // Paths are the workspace's (relative to its root, or absolute below it); the paths in
 // results are store names, relative to the root, as `llmfs review` prints them. A path
 // with no pending change at or below it fails the whole call with FILE_NOT_FOUND and
 // nothing is resolved. A conflict (the base changed behind the agent) does not fail the
 // call: that file is listed in failed with code FILE_CHANGED and the diff of the base
-// now against the pending version; the others apply. Applying and discarding are
-// journaled on the base, as [overlay.Overlay.Apply] says.
+// now against the pending version, or both sides marked where they overlap; the others
+// apply. The tools go through the core's review ([llmfs.Workspace.Review]): applying and
+// discarding are journaled on the base under the session's actor ("mcp:<session>"), and
+// obey the workspace's mode and deny rules. version, with one path, is the version
+// review_list or review_diff gave it: a change that moved since is refused with
+// FILE_CHANGED, nothing touched.
 //
 // [New] never offers these tools: the model under review cannot apply its own changes.
 
@@ -49,9 +53,21 @@ type reviewTool struct {
 }
 
 type reviewer struct {
-	ws *llmfs.Workspace
+	ws *llmfs.Workspace // over ov
 	ov *overlay.Overlay
 }
+
+// review returns the core's review of the workspace, under the calling session's actor.
+func (r *reviewer) review(ctx context.Context) *llmfs.Review {
+	id := ""
+	if s, ok := ctx.Value(sessionKey{}).(string); ok {
+		id = s
+	}
+	return r.ws.With(llmfs.Actor(sessionActor(id))).Review()
+}
+
+// sessionKey keys the calling session's ID in a review tool call's context.
+type sessionKey struct{}
 
 // NewReviewer returns an MCP server with the review tools over ov, whose paths ws resolves
 // (the workspace the agent works in, over ov, or the one beneath it). Only opts.Name,
@@ -78,6 +94,9 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*Serv
 		// Prompts: answered (with none) by the go-sdk, so declared; see New.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{}},
 	})
+	if ws.Store() != store.Store(ov) {
+		ws = ws.With(llmfs.OnStore(ov))
+	}
 	r := &reviewer{ws: ws, ov: ov}
 	for _, t := range reviewTools() {
 		srv.AddTool(&mcp.Tool{
@@ -96,7 +115,11 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*Serv
 			if err != nil {
 				return result(nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: err.Error(), Err: err}), nil
 			}
-			v, err := t.run(ctx, r, args)
+			id := ""
+			if req.Session != nil {
+				id = req.Session.ID()
+			}
+			v, err := t.run(context.WithValue(ctx, sessionKey{}, id), r, args)
 			if err != nil {
 				return result(nil, reviewError("", err)), nil
 			}
@@ -120,15 +143,16 @@ func ReviewToolNames() []string {
 }
 
 var (
-	pathsParam = strictjson.Param{Name: "paths", Kind: strictjson.Strings}
-	hunksParam = strictjson.Param{Name: "hunks", Kind: strictjson.Ints, Min: 1}
+	pathsParam   = strictjson.Param{Name: "paths", Kind: strictjson.Strings}
+	hunksParam   = strictjson.Param{Name: "hunks", Kind: strictjson.Ints, Min: 1}
+	versionParam = strictjson.Param{Name: "version", Kind: strictjson.String}
 )
 
 // reviewSchemas are the JSON Schemas the review tools share. They are made anew for each
 // reviewer, not kept in package variables: a map a package holds is state every server
 // would share.
 type reviewSchemas struct {
-	paths, hunks, change, resolveOut map[string]any
+	paths, hunks, version, change, resolveOut map[string]any
 }
 
 func newReviewSchemas() reviewSchemas {
@@ -145,7 +169,8 @@ func newReviewSchemas() reviewSchemas {
 		"removed": num("Lines removed."),
 		"binary":  map[string]any{"type": "boolean", "description": "A binary file: no line counts or hunks."},
 		"hunks":   num("Hunks of its diff."),
-	}, "path", "kind", "added", "removed", "hunks")
+		"version": str("The change's version, for review_apply and review_discard."),
+	}, "path", "kind", "added", "removed", "hunks", "version")
 
 	resolvedSchema := closed(map[string]any{
 		"path":          str("The file, relative to the root."),
@@ -155,6 +180,7 @@ func newReviewSchemas() reviewSchemas {
 		"removed":       num("Lines removed."),
 		"binary":        map[string]any{"type": "boolean", "description": "A binary file."},
 		"hunks":         num("Hunks of its diff."),
+		"version":       str("The change's version when it was resolved."),
 		"action":        map[string]any{"type": "string", "enum": []string{"applied", "discarded"}, "description": "What was done."},
 		"applied_hunks": map[string]any{"type": "array", "items": map[string]any{"type": "integer"}, "description": "The hunks taken, when not the whole change."},
 	}, "path", "kind", "added", "removed", "hunks", "action")
@@ -165,10 +191,11 @@ func newReviewSchemas() reviewSchemas {
 			"path":    str("The file, relative to the root."),
 			"code":    str("The error code: FILE_CHANGED for a base file changed behind the agent."),
 			"message": str("What went wrong."),
-			"diff":    str("For FILE_CHANGED: the base's file now against the pending version."),
+			"diff":    str("For FILE_CHANGED: where both changed, the base's file now (current) and the agent's (agent) between git merge-file markers; else the base's file now against the pending version."),
 		}, "path", "code", "message")},
 	}, "resolved", "failed")
-	return reviewSchemas{paths: pathsSchema, hunks: hunksSchema, change: changeSchema, resolveOut: resolveOut}
+	versionSchema := str("With one path: the version review_list or review_diff gave its change; a change that moved since is refused with FILE_CHANGED, nothing touched.")
+	return reviewSchemas{paths: pathsSchema, hunks: hunksSchema, version: versionSchema, change: changeSchema, resolveOut: resolveOut}
 }
 
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
@@ -195,50 +222,52 @@ func reviewTools() []reviewTool {
 			output:   closed(map[string]any{"changes": map[string]any{"type": "array", "items": sc.change, "description": "The pending changes, sorted by path."}}, "changes"),
 			readOnly: true,
 			run: func(ctx context.Context, r *reviewer, _ strictjson.Object) (any, error) {
-				cs, err := r.ov.Pending(ctx)
+				cs, err := r.review(ctx).List(ctx)
 				if cs == nil {
-					cs = []overlay.Change{}
+					cs = []llmfs.PendingChange{}
 				}
 				return map[string]any{"changes": cs}, err
 			},
 		},
 		{
-			name:     "review_diff",
-			desc:     "The unified diff of the pending changes against the files under the root, of the given paths (all if none). Hunks are numbered from 1 within each file, for review_apply and review_discard.",
-			params:   []strictjson.Param{pathsParam},
-			input:    inputOf(map[string]any{"paths": sc.paths}),
-			output:   closed(map[string]any{"diff": str("The unified diff; empty when nothing is pending.")}, "diff"),
+			name:   "review_diff",
+			desc:   "The unified diff of the pending changes against the files under the root, of the given paths (all if none). Hunks are numbered from 1 within each file, for review_apply and review_discard.",
+			params: []strictjson.Param{pathsParam},
+			input:  inputOf(map[string]any{"paths": sc.paths}),
+			output: closed(map[string]any{
+				"diff":    str("The unified diff, a patch git apply takes; empty when nothing is pending."),
+				"changes": map[string]any{"type": "array", "items": sc.change, "description": "The changes the diff shows, with their versions."},
+			}, "diff", "changes"),
 			readOnly: true,
 			run: func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error) {
-				names, err := r.names(ctx, args.StringList("paths"), false)
-				if err != nil {
-					return nil, err
+				d, cs, err := r.review(ctx).Diff(ctx, args.StringList("paths")...)
+				if cs == nil {
+					cs = []llmfs.PendingChange{}
 				}
-				d, err := r.ov.Diff(ctx, names...)
-				return map[string]any{"diff": d}, err
+				return map[string]any{"diff": d, "changes": cs}, err
 			},
 		},
 		{
 			name: "review_apply",
 			desc: "Write the pending changes of the given paths (all if none) onto the files under the root, each file atomically; with hunks, only those hunks of each text file. " +
 				"A file changed under the root since the agent first read or wrote it is not applied: it is listed in failed with code FILE_CHANGED and a diff.",
-			params:      []strictjson.Param{pathsParam, hunksParam},
-			input:       inputOf(map[string]any{"paths": sc.paths, "hunks": sc.hunks}),
+			params:      []strictjson.Param{pathsParam, hunksParam, versionParam},
+			input:       inputOf(map[string]any{"paths": sc.paths, "hunks": sc.hunks, "version": sc.version}),
 			output:      sc.resolveOut,
 			destructive: true,
 			run: func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error) {
-				return r.resolve(ctx, args, r.ov.Apply)
+				return r.resolve(ctx, args, r.review(ctx).Apply)
 			},
 		},
 		{
 			name:        "review_discard",
 			desc:        "Drop the pending changes of the given paths (all if none): the files under the root show through again. With hunks, only those hunks of each text file are dropped.",
-			params:      []strictjson.Param{pathsParam, hunksParam},
-			input:       inputOf(map[string]any{"paths": sc.paths, "hunks": sc.hunks}),
+			params:      []strictjson.Param{pathsParam, hunksParam, versionParam},
+			input:       inputOf(map[string]any{"paths": sc.paths, "hunks": sc.hunks, "version": sc.version}),
 			output:      sc.resolveOut,
 			destructive: true,
 			run: func(ctx context.Context, r *reviewer, args strictjson.Object) (any, error) {
-				return r.resolve(ctx, args, r.ov.Discard)
+				return r.resolve(ctx, args, r.review(ctx).Discard)
 			},
 		},
 	}
@@ -258,7 +287,7 @@ func (r *reviewer) names(ctx context.Context, paths []string, pending bool) ([]s
 	if !pending || len(names) == 0 {
 		return names, nil
 	}
-	cs, err := r.ov.Pending(ctx)
+	cs, err := r.review(ctx).List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -276,8 +305,8 @@ func (r *reviewer) names(ctx context.Context, paths []string, pending bool) ([]s
 
 // resolveResult is the result of review_apply and review_discard.
 type resolveResult struct {
-	Resolved []overlay.Resolution `json:"resolved"`
-	Failed   []failure            `json:"failed"`
+	Resolved []llmfs.Resolved `json:"resolved"`
+	Failed   []failure        `json:"failed"`
 }
 
 type failure struct {
@@ -287,22 +316,33 @@ type failure struct {
 	Diff    string `json:"diff,omitempty"`
 }
 
-func (r *reviewer) resolve(ctx context.Context, args strictjson.Object, do func(context.Context, []string, []int) ([]overlay.Resolution, error)) (any, error) {
-	names, err := r.names(ctx, args.StringList("paths"), true)
-	if err != nil {
+func (r *reviewer) resolve(ctx context.Context, args strictjson.Object, do func(context.Context, llmfs.ReviewRequest) ([]llmfs.Resolved, error)) (any, error) {
+	paths := args.StringList("paths")
+	if _, err := r.names(ctx, paths, true); err != nil {
 		return nil, err
 	}
-	var hunks []int
+	req := llmfs.ReviewRequest{Paths: paths}
 	for _, h := range args.IntList("hunks") {
-		hunks = append(hunks, int(h))
+		req.Hunks = append(req.Hunks, int(h))
 	}
-	done, err := do(ctx, names, hunks)
+	if v := args.String("version", ""); v != "" {
+		if len(paths) != 1 {
+			return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: "version names the version of one path: give exactly one in paths"}
+		}
+		req.Expect = map[string]string{paths[0]: v}
+	}
+	done, err := do(ctx, req)
 	res := resolveResult{Resolved: done, Failed: []failure{}}
 	if res.Resolved == nil {
-		res.Resolved = []overlay.Resolution{}
+		res.Resolved = []llmfs.Resolved{}
 	}
 	if err == nil {
 		return res, nil
+	}
+	if llmfs.CodeOf(err) != "" {
+		if _, joined := err.(interface{ Unwrap() []error }); !joined {
+			return nil, err // refused as a whole (a version that moved, the mode, a deny rule)
+		}
 	}
 	errs := []error{err}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {

@@ -49,9 +49,12 @@ func TestReviewerOverMCP(t *testing.T) {
 		t.Errorf("reviewer tools = %v, want %v", got, want)
 	}
 	list := ok(t, rv, "review_list", `{}`)
-	if got := mustJSON(list["changes"]); !strings.Contains(got, `{"added":1,"hunks":1,"kind":"modified","path":"a.txt","removed":1}`) || !strings.Contains(got, `"kind":"created","path":"new.txt"`) {
+	if got := mustJSON(list["changes"]); !strings.Contains(got, `{"added":1,"hunks":1,"kind":"modified","path":"a.txt","removed":1,"version":"`) || !strings.Contains(got, `"kind":"created","path":"new.txt"`) {
 		t.Errorf("review_list = %s", got)
 	}
+	// A version that moved is refused, nothing touched (issue 35).
+	fails(t, rv, "review_apply", `{"paths":["a.txt"],"version":"0123456789abcdef"}`, "FILE_CHANGED")
+	fails(t, rv, "review_apply", `{"version":"0123456789abcdef"}`, "INVALID_ARGUMENT")
 	d := ok(t, rv, "review_diff", `{"paths":["a.txt"]}`)
 	if diff, _ := d["diff"].(string); !strings.Contains(diff, "-two\n+TWO\n") || strings.Contains(diff, "new.txt") {
 		t.Errorf("review_diff = %q", diff)
@@ -70,7 +73,7 @@ func TestReviewerOverMCP(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("human\n"), 0o644) // behind the agent
 	res = ok(t, rv, "review_apply", `{}`)
 	failed, _ := res["failed"].([]any)
-	if len(failed) != 1 || mustJSON(failed[0]) == "" || !strings.Contains(mustJSON(failed[0]), `"code":"FILE_CHANGED"`) || !strings.Contains(mustJSON(failed[0]), `"path":"b.txt"`) || !strings.Contains(mustJSON(failed[0]), `+agent`) {
+	if len(failed) != 1 || mustJSON(failed[0]) == "" || !strings.Contains(mustJSON(failed[0]), `"code":"FILE_CHANGED"`) || !strings.Contains(mustJSON(failed[0]), `"path":"b.txt"`) || !strings.Contains(mustJSON(failed[0]), `human\n=======\nagent`) { // both sides, marked
 		t.Errorf("review_apply with a conflict: failed = %s", mustJSON(failed))
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "b.txt")); string(b) != "human\n" {
@@ -93,12 +96,15 @@ func TestReviewerOverMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := w.History().List(context.Background(), llmfs.HistoryFilter{Actor: overlay.Actor})
+	cs, err := w.History().List(context.Background(), llmfs.HistoryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ops []string
 	for _, c := range cs {
+		if !strings.HasPrefix(c.Actor, "mcp:") { // the reviewer's session (issue 35)
+			continue
+		}
 		ops = append(ops, c.Op+" "+w.Paths().Rel(c.Path))
 	}
 	if got := strings.Join(ops, ", "); got != "discard b.txt, apply new.txt, apply a.txt" {

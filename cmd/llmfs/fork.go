@@ -32,6 +32,9 @@ func wsFork(ctx context.Context, e *env, dsn, src, dst string) error {
 	case err != nil:
 		return err
 	}
+	if err := markFork(ctx, db, src, dst); err != nil {
+		return fmt.Errorf("forked %s into %s, but marking the fork point for 'llmfs ws merge' failed: %w", src, dst, err)
+	}
 	_, err = fmt.Fprintf(e.stdout, "forked workspace %s into %s\n", src, dst)
 	return err
 }

@@ -125,19 +125,6 @@ func (e *env) openReview() (*llmfs.Workspace, *overlay.Overlay, error) {
 	return ws, e.ws.review.ov, nil
 }
 
-// storeNames turns the PATH arguments into store names of ws.
-func storeNames(ws *llmfs.Workspace, args []string) ([]string, error) {
-	var names []string
-	for _, a := range args {
-		n, err := ws.Paths().StoreName(a)
-		if err != nil {
-			return nil, err
-		}
-		names = append(names, n)
-	}
-	return names, nil
-}
-
 // intList is a repeatable integer flag.
 type intList []int
 
@@ -161,40 +148,45 @@ var reviewCmd = &command{
 root. 'llmfs review' lists them, one per file: its kind (created, modified, deleted or moved),
 the lines added and removed, and the path. 'llmfs review diff [PATH...]' prints their unified
 diff against the files under the root; hunks are numbered in order from 1 within each file,
-for 'llmfs apply --hunk N' and 'llmfs discard --hunk N'.`,
+for 'llmfs apply --hunk N' and 'llmfs discard --hunk N'. Each change is the agent's against the
+file as it was when the agent first changed it (its merge base), never a person's edits made
+under the root since. 'llmfs review --json' gives each file's version, for
+'llmfs apply --expect VERSION'.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
-		asJSON := fs.Bool("json", false, "print the changes as a JSON array of {path, kind, from, added, removed, hunks}")
+		asJSON := fs.Bool("json", false, "print the changes as a JSON array of {path, kind, from, added, removed, hunks, version, origin}")
 		return func(ctx context.Context, args []string) error {
 			diff := len(args) > 0 && args[0] == "diff"
 			if !diff && len(args) > 0 {
 				return usagef("want no argument, or diff [PATH...]")
 			}
-			ws, ov, err := e.openReview()
+			ws, _, err := e.openReview()
 			if err != nil {
 				return err
 			}
+			rv := ws.Review()
 			if diff {
-				names, err := storeNames(ws, args[1:])
-				if err != nil {
-					return err
-				}
-				d, err := ov.Diff(ctx, names...)
+				d, _, err := rv.Diff(ctx, args[1:]...)
 				if err != nil {
 					return err
 				}
 				_, err = fmt.Fprint(e.stdout, d)
 				return err
 			}
-			cs, err := ov.Pending(ctx)
+			cs, err := rv.List(ctx)
 			if err != nil {
 				return err
 			}
 			if *asJSON {
-				if cs == nil {
-					cs = []overlay.Change{}
+				type withOrigin struct {
+					llmfs.PendingChange
+					Origin string `json:"origin"` // "agent", or "fork ID" for 'llmfs ws merge'
 				}
-				b, err := json.Marshal(cs)
+				out := []withOrigin{}
+				for _, c := range cs {
+					out = append(out, withOrigin{c, origin(ctx, ws.Store(), c.Path)})
+				}
+				b, err := json.Marshal(out)
 				if err != nil {
 					return err
 				}
@@ -217,12 +209,15 @@ for 'llmfs apply --hunk N' and 'llmfs discard --hunk N'.`,
 
 var applyCmd = &command{
 	name:  "apply",
-	args:  "[PATH...] [--hunk N...] [workspace flags]",
+	args:  "[PATH...] [--hunk N...] [--expect VERSION] [workspace flags]",
 	short: "write changes pending under --review onto the root",
 	long: `Writes the pending changes at or below each PATH (all if none) onto the files under the root,
 each file atomically. A file that changed under the root since the agent first read or wrote it
-is a conflict: FILE_CHANGED, not applied, and reported with its diff; the others apply, and the
-exit status is 1. --hunk N (repeatable) applies only those hunks of each text file, as
+merges three-way: the agent's change lands beside the other edits; where both changed the same
+lines it is a conflict: FILE_CHANGED, not applied, reported with both sides between markers (as
+git merge-file writes them); the others apply, and the exit status is 1. --expect VERSION (from
+'llmfs review --json') applies only if the change is still the one seen: otherwise FILE_CHANGED,
+nothing applied. Each apply is journaled under the root, actor cli. --hunk N (repeatable) applies only those hunks of each text file, as
 'llmfs review diff' numbers them. An apply cut short can be run again: it resumes.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		return resolveSetup(fs, e, "apply")
@@ -231,7 +226,7 @@ exit status is 1. --hunk N (repeatable) applies only those hunks of each text fi
 
 var discardCmd = &command{
 	name:  "discard",
-	args:  "[PATH...] [--hunk N...] [workspace flags]",
+	args:  "[PATH...] [--hunk N...] [--expect VERSION] [workspace flags]",
 	short: "drop changes pending under --review",
 	long: `Drops the pending changes at or below each PATH (all if none): the root's files show through
 again. --hunk N (repeatable) drops only those hunks of each text file.`,
@@ -244,38 +239,49 @@ again. --hunk N (repeatable) drops only those hunks of each text file.`,
 func resolveSetup(fs *flag.FlagSet, e *env, cmd string) func(context.Context, []string) error {
 	e.ws.register(fs)
 	var hunks intList
+	var expects expectList
 	fs.Var(&hunks, "hunk", "only hunk `N` of each file, counted from 1 (repeatable)")
+	fs.Var(&expects, "expect", "refuse with FILE_CHANGED, nothing touched, unless the change is still at `VERSION` (from 'llmfs review --json'); PATH=VERSION names the file when several are given (repeatable)")
 	return func(ctx context.Context, args []string) error {
-		ws, ov, err := e.openReview()
+		ws, _, err := e.openReview()
 		if err != nil {
 			return err
 		}
-		names, err := storeNames(ws, args)
+		rv := ws.Review()
+		expect, err := expects.byPath(args)
 		if err != nil {
 			return err
 		}
-		if len(names) > 0 {
-			cs, err := ov.Pending(ctx)
+		if len(args) > 0 {
+			cs, err := rv.List(ctx)
 			if err != nil {
 				return err
 			}
-			for _, n := range names {
+			for _, a := range args {
+				n, err := ws.Paths().StoreName(a)
+				if err != nil {
+					return err
+				}
 				if !anyBelow(cs, n) {
 					return fmt.Errorf("%s: no pending change", n)
 				}
 			}
 		}
-		var done []overlay.Resolution
+		req := llmfs.ReviewRequest{Paths: args, Hunks: hunks, Expect: expect}
+		var done []llmfs.Resolved
 		if cmd == "apply" {
-			done, err = ov.Apply(ctx, names, hunks)
+			done, err = rv.Apply(ctx, req)
 		} else {
-			done, err = ov.Discard(ctx, names, hunks)
+			done, err = rv.Discard(ctx, req)
 		}
 		for _, r := range done {
 			fmt.Fprintf(e.stdout, "%s %s\n", r.Action, r.Path)
 		}
 		if err == nil {
 			return nil
+		}
+		if llmfs.CodeOf(err) != "" && !isJoined(err) {
+			return err // refused as a whole: nothing was applied
 		}
 		for _, one := range unjoin(err) {
 			var ce *overlay.ConflictError
@@ -290,12 +296,48 @@ func resolveSetup(fs *flag.FlagSet, e *env, cmd string) func(context.Context, []
 	}
 }
 
+// expectList is the repeatable --expect flag: VERSION, or PATH=VERSION.
+type expectList []string
+
+func (l *expectList) String() string { return strings.Join(*l, ",") }
+func (l *expectList) Set(s string) error {
+	if s == "" {
+		return fmt.Errorf("want a version")
+	}
+	*l = append(*l, s)
+	return nil
+}
+
+// byPath returns the expected version of each path: a bare VERSION is the one PATH's.
+func (l expectList) byPath(args []string) (map[string]string, error) {
+	if len(l) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, x := range l {
+		p, v, ok := strings.Cut(x, "=")
+		if !ok {
+			if len(args) != 1 {
+				return nil, usagef("--expect VERSION names the version of one PATH; with %d, give PATH=VERSION", len(args))
+			}
+			p, v = args[0], x
+		}
+		out[p] = v
+	}
+	return out, nil
+}
+
+func isJoined(err error) bool {
+	_, ok := err.(interface{ Unwrap() []error })
+	return ok
+}
+
 // errReported ends a command whose failures it printed itself: exit status 1 and nothing
 // more, as for a search without a match.
 var errReported = fmt.Errorf("reported: %w", errNoMatch)
 
 // anyBelow reports whether a change is at or below name.
-func anyBelow(cs []overlay.Change, name string) bool {
+func anyBelow(cs []llmfs.PendingChange, name string) bool {
 	for _, c := range cs {
 		if name == "." || c.Path == name || strings.HasPrefix(c.Path, name+"/") || c.From == name {
 			return true

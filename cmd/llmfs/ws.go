@@ -24,8 +24,8 @@ import (
 
 var wsCmd = &command{
 	name:  "ws",
-	args:  "create ID | list | rm ID | import ID DIR | export ID DIR | fork SRC DST | token create|list|revoke ID [TOKEN-ID]  --store DSN",
-	short: "manage the virtual workspaces of a database: create, list, rm, import, export, fork, tokens",
+	args:  "create ID | list | rm ID | import ID DIR | export ID DIR | fork SRC DST | merge SRC DST | token create|list|revoke ID [TOKEN-ID]  --store DSN",
+	short: "manage the virtual workspaces of a database: create, list, rm, import, export, fork, merge, tokens",
 	long: `A database (--store sqlite:PATH or postgres://...) holds any number of workspaces, each a
 file system of its own with its own quota. Serve one with --store DSN --workspace ID on mcp,
 serve, call and the file commands; opening a workspace never creates it, 'ws create' does
@@ -46,6 +46,10 @@ serve, call and the file commands; opening a workspace never creates it, 'ws cre
   fork SRC DST     make DST a copy of SRC, files and history (log, undo, checkpoints),
                    independent from then on; files share their content until written,
                    so a fork takes the same time whatever the workspace's size in bytes
+  merge SRC DST    bring what DST changed since it was forked from SRC into SRC as changes
+                   pending review (see 'llmfs review --store DSN --workspace SRC'), each
+                   file merged three-way with SRC as it is now; where both changed the
+                   same lines, both sides are marked in the pending file (exit status 1)
   token create ID  make an access token for 'llmfs serve --store DSN' (every workspace, at
                    /mcp/ID) and print it: it is shown once and kept only hashed. --mode
                    read-only|read-write|full (or ro, rw; default read-write) is what it
@@ -71,7 +75,7 @@ otherwise one line per file.`,
 		tokName := fs.String("name", "", "token create: a `LABEL` for the token")
 		return func(ctx context.Context, args []string) error {
 			if len(args) == 0 {
-				return usagef("want a subcommand: create, list, rm, import, export, fork or token")
+				return usagef("want a subcommand: create, list, rm, import, export, fork, merge or token")
 			}
 			if args[0] == "token" {
 				if *dsn == "" {
@@ -79,10 +83,10 @@ otherwise one line per file.`,
 				}
 				return wsToken(ctx, e, *dsn, args[1:], *tokMode, *tokName)
 			}
-			want := map[string]int{"create": 2, "list": 1, "rm": 2, "import": 3, "export": 3, "fork": 3}
+			want := map[string]int{"create": 2, "list": 1, "rm": 2, "import": 3, "export": 3, "fork": 3, "merge": 3}
 			n, ok := want[args[0]]
 			if !ok {
-				return usagef("unknown subcommand %q: want create, list, rm, import, export, fork or token", args[0])
+				return usagef("unknown subcommand %q: want create, list, rm, import, export, fork, merge or token", args[0])
 			}
 			if len(args) != n {
 				return usagef("ws %s wants %d argument(s)", args[0], n-1)
@@ -99,6 +103,8 @@ otherwise one line per file.`,
 				return wsRemove(ctx, e, *dsn, args[1])
 			case "fork":
 				return wsFork(ctx, e, *dsn, args[1], args[2])
+			case "merge":
+				return wsMerge(ctx, e, *dsn, args[1], args[2])
 			case "import":
 				return wsImport(ctx, e, *dsn, args[1], args[2], importOptions{force: *force, deny: deny, noDefaultDeny: *noDefaultDeny})
 			default:

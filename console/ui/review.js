@@ -201,15 +201,21 @@ function conflictBox(cf) {
   return el("div", { className: "conflictbox", role: "alert" },
     el("p", {}, el("strong", { textContent: "FILE_CHANGED: " }),
       `${cf.path} was ${cf.what} on disk since the agent first read or wrote it, so it was not applied. ` +
-      "What is there now, against the pending version:"),
-    unifiedDiff(cf.diff));
+      "Where both changed, what is there now (current) and the agent's version (agent):"),
+    // A three-way conflict comes as both sides between markers; an older server sends
+    // the base against the pending version as a diff.
+    cf.diff.includes("\n=======\n") ? el("pre", { className: "diff conflict", textContent: cf.diff }) : unifiedDiff(cf.diff));
 }
 
 // resolve applies or discards (action) the changes at paths, or only the given hunks.
 async function resolve(action, paths, hunks, what) {
   if (paths[0] === "." && !confirm(`${action === "apply" ? "Apply" : "Discard"} ${what}?`)) return;
   try {
-    const r = await api("review/" + action, { method: "POST", json: { paths, hunks } });
+    // One file: send the version the page showed, so that a change the agent made
+    // since is refused (FILE_CHANGED) rather than applied unseen.
+    const shown = paths.length === 1 ? review.changes.find((c) => c.path === paths[0]) : null;
+    const json = shown && shown.version ? { paths, hunks, version: shown.version } : { paths, hunks };
+    const r = await api("review/" + action, { method: "POST", json });
     for (const d of r.resolved) {
       review.conflicts.delete(d.path);
       // A hunk applied leaves the rest pending: the live feed tells it from the change.

@@ -21,22 +21,48 @@ import (
 // When the base keeps a journal, the call is one change set there by [Actor] (see the
 // package's journaling notes), so it can be undone.
 // It returns what was applied and the conflicts joined into one error.
-func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) (_ []Resolution, rerr error) {
+func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) ([]Resolution, error) {
+	return o.ApplyPending(ctx, store.ReviewRequest{Paths: paths, Hunks: hunks})
+}
+
+// ApplyPending implements [store.Reviewable]: [Overlay.Apply] of req's paths and hunks,
+// refused with nothing touched when a version of req.Expect moved, journaled under
+// req.Actor when it names one.
+func (o *Overlay) ApplyPending(ctx context.Context, req store.ReviewRequest) (_ []Resolution, rerr error) {
+	paths, hunks := req.Paths, req.Hunks
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	defer o.callAs(req.Actor)()
 	if err := o.load(ctx); err != nil {
 		return nil, err
 	}
 	// The state is saved once, at the end: a crash before leaves each file old or new,
 	// and applying again finds the new ones in place and goes on.
 	defer func() {
-		if err := o.save(ctx); err != nil && rerr == nil {
+		err := o.save(ctx)
+		if err == nil {
+			err = o.pruneBases(ctx)
+		}
+		if err != nil && rerr == nil {
 			rerr = err
 		}
 	}()
 	ps, err := o.pending(ctx, true)
 	if err != nil {
 		return nil, err
+	}
+	if err := expect(ps, req.Expect); err != nil {
+		return nil, err
+	}
+	if req.Allow != nil {
+		for _, p := range ps {
+			if !match(p.Path, paths) && !(p.From != "" && match(p.From, paths)) {
+				continue
+			}
+			if err := req.Allow(p.Change); err != nil {
+				return nil, err
+			}
+		}
 	}
 	var steps []*step
 	var errs []error
@@ -78,10 +104,10 @@ func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) (_ []R
 			errs = append(errs, s.err)
 			continue
 		}
-		if name := o.applied(s); name != "" {
+		if name := o.applied(ctx, s); name != "" {
 			drop = append(drop, name)
 		}
-		done = append(done, Resolution{Change: s.p.Change, Action: "applied", Hunks: hunks})
+		done = append(done, Resolution{PendingChange: s.p.Change, Action: "applied", Hunks: hunks})
 	}
 	// The upper copies of what landed go, in one transaction of the upper store if it can.
 	err = o.upper.batch(ctx, func() error {
@@ -108,7 +134,9 @@ func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) (_ []R
 // step is one pending change on its way to the base.
 type step struct {
 	p       pending
-	content []byte   // what the base gets
+	content []byte   // the merge base with the change's chosen hunks: the agent's side
+	data    []byte   // what the base gets: content, merged into a base that moved
+	against string   // the base hash data was merged against, "" when not merged
 	whole   bool     // content is the whole change (not some of its hunks)
 	pruned  []string // base directories removed with it
 	err     error
@@ -142,10 +170,44 @@ func (o *Overlay) check(ctx context.Context, b store.Store, name, want string, p
 	return false, c
 }
 
+// checkStep is [Overlay.check] of a step's file, against the base hash its content was
+// merged with when it was.
+func (o *Overlay) checkStep(ctx context.Context, b store.Store, s *step) (already bool, err error) {
+	want := store.Hash(s.data)
+	if s.against == "" {
+		return o.check(ctx, b, s.p.Path, want, s.p)
+	}
+	cur, err := baseHash(ctx, b, s.p.Path)
+	if err != nil || cur == want {
+		return err == nil, err
+	}
+	if cur != s.against {
+		return false, &ConflictError{Path: s.p.Path, What: "modified", Diff: "(the file changed again while it was merged)\n"}
+	}
+	return false, nil
+}
+
+// writeOpts returns the compare-and-swap of a step's write: the base as the agent saw it,
+// or as the merge saw it.
+func (o *Overlay) writeOpts(s *step) store.WriteOptions {
+	if s.against != "" {
+		return store.WriteOptions{IfMatch: s.against}
+	}
+	if seen, ok := o.st.Seen[s.p.Path]; ok && seen != "" {
+		return store.WriteOptions{IfMatch: seen}
+	} else if ok {
+		return store.WriteOptions{IfAbsent: true}
+	}
+	return store.WriteOptions{}
+}
+
 // applyBase makes the base part of a step: it reads and changes the base through b only,
 // and leaves the overlay's state alone (see [Overlay.onBase]).
 func (o *Overlay) applyBase(ctx context.Context, b *baseTx, s *step) error {
 	p := s.p
+	if err := o.merge(ctx, b.s, s); err != nil {
+		return err
+	}
 	switch p.Kind {
 	case Deleted:
 		already, err := o.check(ctx, b.s, p.Path, "", p)
@@ -167,7 +229,7 @@ func (o *Overlay) applyBase(ctx context.Context, b *baseTx, s *step) error {
 			return err
 		}
 	}
-	already, err := o.check(ctx, b.s, p.Path, store.Hash(s.content), p)
+	already, err := o.checkStep(ctx, b.s, s)
 	if err != nil {
 		return err
 	}
@@ -175,15 +237,9 @@ func (o *Overlay) applyBase(ctx context.Context, b *baseTx, s *step) error {
 		if err := o.baseDirs(ctx, b, path.Dir(p.Path)); err != nil {
 			return err
 		}
-		opts := store.WriteOptions{}
-		if seen, ok := o.st.Seen[p.Path]; ok && seen != "" {
-			opts.IfMatch = seen
-		} else if ok {
-			opts.IfAbsent = true
-		}
-		if err := b.write(ctx, p.Path, p.From, s.content, opts); err != nil {
+		if err := b.write(ctx, p.Path, p.From, s.data, o.writeOpts(s)); err != nil {
 			if errors.Is(err, store.ErrChanged) {
-				if _, cerr := o.check(ctx, b.s, p.Path, store.Hash(s.content), p); cerr != nil {
+				if _, cerr := o.checkStep(ctx, b.s, s); cerr != nil {
 					return cerr
 				}
 			}
@@ -203,7 +259,7 @@ func (o *Overlay) applyBase(ctx context.Context, b *baseTx, s *step) error {
 
 // applied settles the overlay's state once a step's base part landed, and returns the
 // upper file to remove, if any.
-func (o *Overlay) applied(s *step) string {
+func (o *Overlay) applied(ctx context.Context, s *step) string {
 	p := s.p
 	for _, d := range s.pruned {
 		delete(o.st.Whiteouts, d)
@@ -216,10 +272,18 @@ func (o *Overlay) applied(s *step) string {
 		o.forget(p.From)
 		delete(o.st.From, p.Path)
 	}
-	o.st.Seen[p.Path] = store.Hash(s.content)
 	if !s.whole || o.hidden(p.Path) {
 		// What stays in the upper store is the rest of the change, or (under a hidden
-		// parent) a copy of the base's new file that keeps it visible.
+		// parent) a copy of the agent's file that keeps it visible. Its merge base is now
+		// what the agent's side of the apply was, so that the rest is reviewed as the
+		// agent's alone and what the base holds besides (a person's edit) merges.
+		h := store.Hash(s.content)
+		if s.against != "" && o.keepBase(ctx, h, s.content) != nil {
+			h = store.Hash(s.data) // no copy: the next apply checks against the base as is
+		} else if s.against == "" {
+			_ = o.keepBase(ctx, h, s.content)
+		}
+		o.st.Seen[p.Path] = h
 		return ""
 	}
 	delete(o.st.Seen, p.Path)

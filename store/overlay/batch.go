@@ -159,7 +159,7 @@ func (o *Overlay) landBatch(ctx context.Context, b *baseTx, steps []*step, plans
 			} else {
 				_, err = b.s.WriteFile(ctx, op.name, bytes.NewReader(op.data), op.opts)
 				if errors.Is(err, store.ErrChanged) {
-					if _, cerr := o.check(ctx, b.s, op.name, store.Hash(op.data), s.p); cerr != nil {
+					if _, cerr := o.checkStep(ctx, b.s, s); cerr != nil {
 						err = cerr
 					}
 				}
@@ -208,6 +208,9 @@ func (o *Overlay) applyEach(ctx context.Context, b *baseTx, steps []*step, dirs 
 // changes it makes there, in order.
 func (o *Overlay) planStep(ctx context.Context, b *baseTx, s *step) ([]*baseOp, error) {
 	p := s.p
+	if err := o.merge(ctx, b.s, s); err != nil {
+		return nil, err
+	}
 	switch p.Kind {
 	case Deleted:
 		already, err := o.check(ctx, b.s, p.Path, "", p)
@@ -223,19 +226,13 @@ func (o *Overlay) planStep(ctx context.Context, b *baseTx, s *step) ([]*baseOp, 
 			return nil, err
 		}
 	}
-	already, err := o.check(ctx, b.s, p.Path, store.Hash(s.content), p)
+	already, err := o.checkStep(ctx, b.s, s)
 	if err != nil {
 		return nil, err
 	}
 	var ops []*baseOp
 	if !already {
-		opts := store.WriteOptions{}
-		if seen, ok := o.st.Seen[p.Path]; ok && seen != "" {
-			opts.IfMatch = seen
-		} else if ok {
-			opts.IfAbsent = true
-		}
-		ops = append(ops, &baseOp{name: p.Path, other: p.From, data: s.content, opts: opts})
+		ops = append(ops, &baseOp{name: p.Path, other: p.From, data: s.data, opts: o.writeOpts(s)})
 	}
 	if p.Kind == Moved {
 		if _, err := store.Lstat(ctx, b.s, p.From); err == nil {

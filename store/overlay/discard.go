@@ -19,21 +19,37 @@ import (
 // the base's version again. With hunks, only those hunks of each text file are dropped.
 // When the base keeps a journal, what was discarded is recorded there, one change set by
 // [Actor] whose entries leave each file as it is (see the package's journaling notes).
-func (o *Overlay) Discard(ctx context.Context, paths []string, hunks []int) (_ []Resolution, rerr error) {
+func (o *Overlay) Discard(ctx context.Context, paths []string, hunks []int) ([]Resolution, error) {
+	return o.DiscardPending(ctx, store.ReviewRequest{Paths: paths, Hunks: hunks})
+}
+
+// DiscardPending implements [store.Reviewable]: [Overlay.Discard] of req's paths and
+// hunks, refused with nothing touched when a version of req.Expect moved, journaled under
+// req.Actor when it names one.
+func (o *Overlay) DiscardPending(ctx context.Context, req store.ReviewRequest) (_ []Resolution, rerr error) {
+	paths, hunks := req.Paths, req.Hunks
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	defer o.callAs(req.Actor)()
 	if err := o.load(ctx); err != nil {
 		return nil, err
 	}
 	// The state is saved once, at the end: a crash before leaves each file old or new,
 	// and discarding again finds the new ones in place and goes on.
 	defer func() {
-		if err := o.save(ctx); err != nil && rerr == nil {
+		err := o.save(ctx)
+		if err == nil {
+			err = o.pruneBases(ctx)
+		}
+		if err != nil && rerr == nil {
 			rerr = err
 		}
 	}()
 	ps, err := o.pending(ctx, true)
 	if err != nil {
+		return nil, err
+	}
+	if err := expect(ps, req.Expect); err != nil {
 		return nil, err
 	}
 	var done []Resolution
@@ -46,7 +62,7 @@ func (o *Overlay) Discard(ctx context.Context, paths []string, hunks []int) (_ [
 			errs = append(errs, err)
 			continue
 		}
-		r := Resolution{Change: p.Change, Action: "discarded", Hunks: hunks}
+		r := Resolution{PendingChange: p.Change, Action: "discarded", Hunks: hunks}
 		if o.onResolve != nil {
 			if err := o.onResolve(ctx, r); err != nil {
 				return done, err

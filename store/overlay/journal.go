@@ -46,6 +46,9 @@ func (o *Overlay) SetActor(actor string) {
 }
 
 func (o *Overlay) actorName() string {
+	if o.callActor != "" {
+		return o.callActor
+	}
 	if o.actor == "" {
 		return Actor
 	}

@@ -9,7 +9,8 @@
 // "overlay.json", the state that the tree alone cannot say: the whiteouts (overlay names
 // whose base entries, and everything below them, are hidden), where a moved file came from
 // in the base, and the base content hash the agent saw when it first changed a base path
-// (the compare-and-swap of apply). Both live in the upper store, so a pending session
+// (the compare-and-swap of apply), with a copy of that content under "b/" (the merge base
+// of three-way review; see mergebase.go). Both live in the upper store, so a pending session
 // survives restarts when the upper store does (a SQLite file by default in the CLI).
 //
 // A directory rename copies the directory's visible content into the upper store under
@@ -60,6 +61,7 @@ type Overlay struct {
 	loaded    bool
 	onResolve OnResolve
 	actor     string // who the base's journal says applied or discarded; "" is Actor
+	callActor string // the actor of the apply or discard under way, if it names one
 }
 
 var (
@@ -67,6 +69,8 @@ var (
 	_ store.Lstater  = (*Overlay)(nil)
 	_ store.Metadata = (*Overlay)(nil)
 	_ store.Layered  = (*Overlay)(nil)
+
+	_ store.Reviewable = (*Overlay)(nil)
 
 	_ store.ConditionalRemover = (*Overlay)(nil)
 )
@@ -352,11 +356,38 @@ func (o *Overlay) seeBase(ctx context.Context, name string) {
 	if _, ok := o.st.Seen[name]; ok {
 		return
 	}
-	h, err := baseHash(ctx, o.base, name)
+	h, data, err := baseContent(ctx, o.base, name)
 	if err != nil {
 		h = unreadableBase
 	}
+	if realHash(h) && o.keepBase(ctx, h, data) != nil {
+		// Without its merge base the file is reviewed against the base as it is, as
+		// before merge bases were kept: still never an overwrite (Seen is the check).
+		_ = o.upper.Store.Remove(ctx, baseBlob(h))
+	}
 	o.st.Seen[name] = h
+}
+
+// baseContent is [baseHash] with the file's content.
+func baseContent(ctx context.Context, base store.Store, name string) (string, []byte, error) {
+	fi, err := base.Stat(ctx, name)
+	if absent(err) {
+		return "", nil, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	if fi.IsDir() {
+		return "dir", nil, nil
+	}
+	data, err := readAll(ctx, base, name)
+	if absent(err) {
+		return "", nil, nil // removed in between
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	return store.Hash(data), data, nil
 }
 
 // unreadableBase stands in Seen for a base file that could not be read when the agent

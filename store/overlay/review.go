@@ -15,7 +15,7 @@ import (
 )
 
 // Kind says what a pending change does to a base path.
-type Kind string
+type Kind = store.PendingKind
 
 // The kinds of pending change.
 const (
@@ -30,15 +30,7 @@ const (
 const DiffContext = 3
 
 // A Change is one pending change, per file: directories follow their files.
-type Change struct {
-	Path    string `json:"path"`
-	Kind    Kind   `json:"kind"`
-	From    string `json:"from,omitempty"` // the base path a moved file came from
-	Added   int    `json:"added"`
-	Removed int    `json:"removed"`
-	Binary  bool   `json:"binary,omitempty"`
-	Hunks   int    `json:"hunks"`
-}
+type Change = store.PendingChange
 
 // A ConflictError reports a pending change whose base file changed since the agent first
 // read or wrote it: the change is not applied. It wraps [store.ErrChanged]; llmfs reports
@@ -46,7 +38,7 @@ type Change struct {
 type ConflictError struct {
 	Path string // the base path that changed
 	What string // what changed: "modified", "deleted" or "created" behind the agent
-	Diff string // the base as it is now against the pending version
+	Diff string // both sides where they overlap, marked as git merge-file does; else the base now against the pending version
 }
 
 func (e *ConflictError) Error() string {
@@ -56,11 +48,7 @@ func (e *ConflictError) Error() string {
 func (e *ConflictError) Unwrap() error { return store.ErrChanged }
 
 // A Resolution is what [Overlay.Apply] or [Overlay.Discard] did with one change.
-type Resolution struct {
-	Change
-	Action string `json:"action"` // "applied" or "discarded"
-	Hunks  []int  `json:"applied_hunks,omitempty"`
-}
+type Resolution = store.Resolved
 
 // OnResolve, when set, is called after each change is applied or discarded, with the lock
 // held, to tell a caller as it goes (the journal needs no hook: see the package's
@@ -78,6 +66,7 @@ func (o *Overlay) SetOnResolve(fn OnResolve) {
 type pending struct {
 	Change
 	old, new []byte
+	hasBase  bool // old is the merge base the agent started from (not the base as it is)
 }
 
 // Pending lists the pending changes, sorted by path. It reads the state again first: the
@@ -121,18 +110,37 @@ func (o *Overlay) Diff(ctx context.Context, paths ...string) (string, error) {
 }
 
 func diffOf(p pending) string {
-	head := ""
+	from := p.Path
 	if p.Kind == Moved {
-		head = fmt.Sprintf("rename from %s\nrename to %s\n", p.From, p.Path)
+		from = p.From
+	}
+	// A patch git apply takes: git's headers, /dev/null for a created or deleted file's
+	// missing side.
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "diff --git a/%s b/%s\n", from, p.Path)
+	oldName, newName := "a/"+from, "b/"+p.Path
+	switch p.Kind {
+	case Created:
+		sb.WriteString("new file mode 100644\n")
+		oldName = "/dev/null"
+	case Deleted:
+		sb.WriteString("deleted file mode 100644\n")
+		newName = "/dev/null"
+	case Moved:
+		fmt.Fprintf(&sb, "rename from %s\nrename to %s\n", p.From, p.Path)
 	}
 	if p.Binary {
-		return head + fmt.Sprintf("Binary file %s %s\n", p.Path, p.Kind)
+		fmt.Fprintf(&sb, "Binary files %s and %s differ\n", oldName, newName)
+		return sb.String()
 	}
-	d := textdiff.Unified(p.Path, string(p.old), string(p.new), DiffContext, 0)
-	if d == "" && head != "" {
-		d = fmt.Sprintf("--- a/%s\n+++ b/%s\n", p.From, p.Path)
+	d := textdiff.Renamed(from, p.Path, string(p.old), string(p.new), DiffContext, 0)
+	if bytes.Equal(p.old, p.new) {
+		return sb.String() // a rename alone, or an empty file made or removed
 	}
-	return head + d
+	_, body, _ := strings.Cut(d, "\n")
+	_, body, _ = strings.Cut(body, "\n")
+	fmt.Fprintf(&sb, "--- %s\n+++ %s\n%s", oldName, newName, body)
+	return sb.String()
 }
 
 // match reports whether name is one of paths or below one; no paths match everything.
@@ -173,11 +181,38 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 				return rename(err, name)
 			}
 			p := pending{Change: Change{Path: name}, new: nb}
+			mb, hasBase, err := o.mergeBase(ctx, name)
+			if err != nil {
+				return err
+			}
 			if from, ok := o.st.From[name]; ok {
 				p.Kind, p.From = Moved, from
-				if p.old, err = readBase(ctx, o.base, from); err != nil {
+				if p.old, p.hasBase, err = o.mergeBase(ctx, from); err != nil {
 					return err
 				}
+				if !p.hasBase {
+					if p.old, err = readBase(ctx, o.base, from); err != nil {
+						return err
+					}
+				}
+			} else if hasBase {
+				// The agent's change against what it started from, whatever the base
+				// holds now: a person's later edit is not the agent's.
+				if bytes.Equal(mb, nb) {
+					continue
+				}
+				// The base holding the agent's version already (an apply a crash cut
+				// short, or a person's same edit) leaves nothing to review.
+				cur, err := readAll(ctx, o.base, name)
+				if err == nil && bytes.Equal(cur, nb) {
+					continue
+				}
+				if err != nil && !absent(err) {
+					return err // unreadable: the change cannot be merged or checked
+				}
+				p.Kind, p.old, p.hasBase = Modified, mb, true
+			} else if seen, ok := o.st.Seen[name]; ok && seen == "" {
+				p.Kind = Created // by the agent, whatever the base holds now
 			} else if ob, err := readAll(ctx, o.base, name); err == nil {
 				if bytes.Equal(ob, nb) {
 					continue
@@ -225,11 +260,16 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 			return nil
 		}
 		deleted[name] = true
-		ob, err := readBase(ctx, o.base, name)
+		ob, hasBase, err := o.mergeBase(ctx, name)
 		if err != nil {
 			return err
 		}
-		out = append(out, pending{Change: Change{Path: name, Kind: Deleted}, old: ob})
+		if !hasBase {
+			if ob, err = readBase(ctx, o.base, name); err != nil {
+				return err
+			}
+		}
+		out = append(out, pending{Change: Change{Path: name, Kind: Deleted}, old: ob, hasBase: hasBase})
 		return nil
 	}
 	for w := range o.st.Whiteouts {
@@ -251,6 +291,9 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 				p.Removed += h.Removed
 				p.Hunks++
 			}
+		}
+		for i := range out {
+			out[i].Version = o.version(out[i])
 		}
 	}
 	return out, nil

@@ -131,7 +131,9 @@ func TestReviewConflictBaseChanged(t *testing.T) {
 	if !strings.Contains(err.Error(), "a was modified") || !strings.Contains(err.Error(), "b was deleted") {
 		t.Errorf("conflict says %v", err)
 	}
-	if got := kinds(t, o); got != "a:modified b:created" {
+	// Both stay the agent's changes against the base it started from (three-way review):
+	// b is modified by the agent, not created, though the base lost it since.
+	if got := kinds(t, o); got != "a:modified b:modified" {
 		t.Errorf("still pending: %s", got)
 	}
 }
