@@ -3,7 +3,6 @@ package llmfs
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"io/fs"
 	"sync/atomic"
@@ -194,14 +193,8 @@ type plan struct {
 	blobs   [][]byte
 }
 
-// maxLookAgain bounds how often a change is planned again after the journal found the
-// path changed since the plan (another writer got in between). Each time means another
-// transaction committed a change to the path, so the bound matters only under unending
-// contention: 8 concurrent overwrites of one file on PostgreSQL used up a bound of 8.
-const maxLookAgain = 100
-
 // do plans the changes (looking at the paths now), records them, runs the change, and
-// settles them by its outcome.
+// settles them by its outcome ([store.Record]).
 func (r *recorder) do(ctx context.Context, prepare func() (plan, error), change func() error) error {
 	return r.doPart(ctx, prepare, func(n int) (int, error) {
 		if err := change(); err != nil {
@@ -214,32 +207,13 @@ func (r *recorder) do(ctx context.Context, prepare func() (plan, error), change 
 // doPart is do for a change that may land in part: given the number of changes planned,
 // it returns how many of the first landed.
 func (r *recorder) doPart(ctx context.Context, prepare func() (plan, error), change func(n int) (int, error)) error {
-	for attempt := 1; ; attempt++ {
+	return store.Record(ctx, r.tx, func() (store.Plan, error) {
 		p, err := prepare()
-		if err == nil {
-			err = r.tx.Add(ctx, p.changes, nonNil(p.blobs))
-		}
-		// Changed under the plan: the journal found another version than planned, or the
-		// look itself read a file another writer replaced meanwhile (its content is gone).
-		if errors.Is(err, store.ErrChanged) && attempt < maxLookAgain {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		landed, err := change(len(p.changes))
-		if landed > 0 {
-			if serr := r.tx.Settle(ctx, p.changes[:landed], true); serr != nil && err == nil {
-				err = serr
-			}
-		}
-		if landed < len(p.changes) {
-			if serr := r.tx.Settle(ctx, p.changes[landed:], false); serr != nil && err == nil {
-				err = serr
-			}
-		}
-		return err
-	}
+		return store.Plan{Changes: p.changes, Blobs: p.blobs}, err
+	}, func(planned []*store.Change) ([]*store.Change, error) {
+		n, err := change(len(planned))
+		return planned[:n], err
+	})
 }
 
 func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, opts store.WriteOptions) (int64, error) {
@@ -301,16 +275,6 @@ func (r *recorder) appendedVersion(ctx context.Context, name string, before stor
 		return store.Version{}, err
 	}
 	return store.Version{Kind: store.File, Hash: h, Size: before.Size + int64(len(data))}, nil
-}
-
-func nonNil(blobs [][]byte) [][]byte {
-	var out [][]byte
-	for _, b := range blobs {
-		if b != nil {
-			out = append(out, b)
-		}
-	}
-	return out
 }
 
 func (r *recorder) Mkdir(ctx context.Context, name string) error {

@@ -19,6 +19,9 @@ import (
 // which the journal settles by looking at each file when next opened; every file is old
 // or new, and applying again resumes.
 
+// errBatchStale is a batch's plan found stale by the journal: its steps go one at a time.
+var errBatchStale = errors.New("overlay: the base changed since the batch was planned")
+
 // baseOp is one change a step makes to the base.
 type baseOp struct {
 	remove bool
@@ -106,27 +109,24 @@ func (o *Overlay) applyBatch(ctx context.Context, b *baseTx, steps []*step, dirs
 	if len(changes) == 0 {
 		return nil
 	}
-	var keep [][]byte
-	for _, bl := range blobs {
-		if bl != nil {
-			keep = append(keep, bl)
+	planned := false
+	err := store.Record(ctx, b.tx, func() (store.Plan, error) {
+		if planned {
+			// Another writer changed the base since the plan (PostgreSQL): the batch is
+			// not planned again; its steps go one at a time, each checked again.
+			return store.Plan{}, errBatchStale
 		}
+		planned = true
+		return store.Plan{Changes: changes, Blobs: blobs}, nil
+	}, func([]*store.Change) ([]*store.Change, error) {
+		landed, _ := o.landBatch(ctx, b, steps, plans, mkdirs)
+		return landed, nil
+	})
+	if errors.Is(err, errBatchStale) {
+		return o.applyEach(ctx, b, steps, dirs)
 	}
-	if err := b.tx.Add(ctx, changes, keep); err != nil {
-		if errors.Is(err, store.ErrChanged) {
-			// Another writer changed the base since the plan (PostgreSQL): one at a time,
-			// each checked again.
-			return o.applyEach(ctx, b, steps, dirs)
-		}
+	if err != nil {
 		return err
-	}
-	landed, failed := o.landBatch(ctx, b, steps, plans, mkdirs)
-	serr := b.tx.Settle(ctx, landed, true)
-	if len(failed) > 0 {
-		serr = errors.Join(serr, b.tx.Settle(ctx, failed, false))
-	}
-	if serr != nil {
-		return serr
 	}
 	o.pruneApplied(ctx, b, steps)
 	return nil

@@ -76,25 +76,19 @@ func (o *Overlay) onBase(ctx context.Context, op string, fn func(b *baseTx) erro
 	})
 }
 
-// record records changes, with the blobs they refer to, makes them by do, and settles them.
-func (b *baseTx) record(ctx context.Context, changes []*store.Change, blobs [][]byte, do func() error) error {
+// record records the changes plan makes, makes them by do, and settles them, as the
+// llmfs core records its own ([store.Record], the one record-change-settle): plan looks at
+// the base now, and is asked again when the journal finds another writer got in between.
+func (b *baseTx) record(ctx context.Context, plan func() (store.Plan, error), do func() error) error {
 	if b.tx == nil {
 		return do()
 	}
-	var keep [][]byte
-	for _, bl := range blobs {
-		if bl != nil {
-			keep = append(keep, bl)
+	return store.Record(ctx, b.tx, plan, func(planned []*store.Change) ([]*store.Change, error) {
+		if err := do(); err != nil {
+			return nil, err
 		}
-	}
-	if err := b.tx.Add(ctx, changes, keep); err != nil {
-		return err
-	}
-	err := do()
-	if serr := b.tx.Settle(ctx, changes, err == nil); serr != nil && err == nil {
-		err = serr
-	}
-	return err
+		return planned, nil
+	})
 }
 
 // snapshot is what name holds on the base now, with its content when the journal keeps it.
@@ -107,16 +101,18 @@ func (b *baseTx) snapshot(ctx context.Context, name string) (store.Version, []by
 
 // write writes data to the base file name; other is where a moved file came from.
 func (b *baseTx) write(ctx context.Context, name, other string, data []byte, opts store.WriteOptions) error {
-	before, old, err := b.snapshot(ctx, name)
-	if err != nil {
-		return err
-	}
-	blobs := [][]byte{old}
-	if len(data) <= maxBlob {
-		blobs = append(blobs, data)
-	}
-	c := &store.Change{Op: b.op, Path: name, Other: other, Before: before, After: store.FileVersion(data)}
-	return b.record(ctx, []*store.Change{c}, blobs, func() error {
+	return b.record(ctx, func() (store.Plan, error) {
+		before, old, err := b.snapshot(ctx, name)
+		if err != nil {
+			return store.Plan{}, err
+		}
+		blobs := [][]byte{old}
+		if len(data) <= maxBlob {
+			blobs = append(blobs, data)
+		}
+		c := &store.Change{Op: b.op, Path: name, Other: other, Before: before, After: store.FileVersion(data)}
+		return store.Plan{Changes: []*store.Change{c}, Blobs: blobs}, nil
+	}, func() error {
 		_, err := b.s.WriteFile(ctx, name, bytes.NewReader(data), opts)
 		return err
 	})
@@ -124,22 +120,26 @@ func (b *baseTx) write(ctx context.Context, name, other string, data []byte, opt
 
 // remove removes the base file or empty directory name; other is where a moved file went.
 func (b *baseTx) remove(ctx context.Context, name, other string) error {
-	before, old, err := b.snapshot(ctx, name)
-	if err != nil {
-		return err
-	}
-	c := &store.Change{Op: b.op, Path: name, Other: other, Before: before, After: store.Version{Kind: store.Absent}}
-	return b.record(ctx, []*store.Change{c}, [][]byte{old}, func() error { return b.s.Remove(ctx, name) })
+	return b.record(ctx, func() (store.Plan, error) {
+		before, old, err := b.snapshot(ctx, name)
+		if err != nil {
+			return store.Plan{}, err
+		}
+		c := &store.Change{Op: b.op, Path: name, Other: other, Before: before, After: store.Version{Kind: store.Absent}}
+		return store.Plan{Changes: []*store.Change{c}, Blobs: [][]byte{old}}, nil
+	}, func() error { return b.s.Remove(ctx, name) })
 }
 
 // mkdir makes the base directory name.
 func (b *baseTx) mkdir(ctx context.Context, name string) error {
-	before, _, err := b.snapshot(ctx, name)
-	if err != nil {
-		return err
-	}
-	c := &store.Change{Op: b.op, Path: name, Before: before, After: store.Version{Kind: store.Dir}}
-	return b.record(ctx, []*store.Change{c}, nil, func() error { return b.s.Mkdir(ctx, name) })
+	return b.record(ctx, func() (store.Plan, error) {
+		before, _, err := b.snapshot(ctx, name)
+		if err != nil {
+			return store.Plan{}, err
+		}
+		c := &store.Change{Op: b.op, Path: name, Before: before, After: store.Version{Kind: store.Dir}}
+		return store.Plan{Changes: []*store.Change{c}}, nil
+	}, func() error { return b.s.Mkdir(ctx, name) })
 }
 
 // note records that the pending change at name (other: where a moved file came from) was
@@ -148,10 +148,12 @@ func (b *baseTx) note(ctx context.Context, name, other string) error {
 	if b.tx == nil {
 		return nil
 	}
-	v, data, err := b.snapshot(ctx, name)
-	if err != nil {
-		return err
-	}
-	c := &store.Change{Op: b.op, Path: name, Other: other, Before: v, After: v}
-	return b.record(ctx, []*store.Change{c}, [][]byte{data}, func() error { return nil })
+	return b.record(ctx, func() (store.Plan, error) {
+		v, data, err := b.snapshot(ctx, name)
+		if err != nil {
+			return store.Plan{}, err
+		}
+		c := &store.Change{Op: b.op, Path: name, Other: other, Before: v, After: v}
+		return store.Plan{Changes: []*store.Change{c}, Blobs: [][]byte{data}}, nil
+	}, func() error { return nil })
 }
