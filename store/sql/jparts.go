@@ -23,6 +23,9 @@ func isParted(size int64, data []byte) bool { return len(data) == 0 && size > 0 
 // already: its row first (which takes the hash, so a concurrent change set inserting the
 // same content waits for this one and then inserts nothing), then its parts.
 func insertParted(t *txn, h string, b []byte) error {
+	if err := shareBlobs(t, []any{h, nil, nil}); err != nil {
+		return err
+	}
 	res, err := t.exec(`INSERT INTO llmfs_jblobs (hash, size, data) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
 		h, int64(len(b)), []byte{})
 	if err != nil {
