@@ -217,7 +217,7 @@ func (b *Batch) Mkdir(name string) error {
 const (
 	batchInsertFile = `INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob)
 		VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?) ON CONFLICT (ws, path) DO NOTHING`
-	batchInsertChunk = `INSERT INTO llmfs_chunks (blob, seq, data) VALUES (?, ?, ?)`
+	batchInsertChunk = `INSERT INTO llmfs_chunks (blob, seq, data, ref) VALUES (?, ?, ?, ?)`
 	batchDescribe    = `UPDATE llmfs_nodes SET size = ?, hash = ?, hstate = ? WHERE id = ?`
 )
 
@@ -328,7 +328,11 @@ func (b *Batch) create(name string, r io.Reader, pre *Sum) (int64, error) {
 	size := int64(0)
 	for seq := int64(0); m > 0; seq++ {
 		size += int64(m)
-		if _, err := chunks.ExecContext(b.ctx, blob, seq, b.buf[:m]); err != nil {
+		inline, ref, err := b.s.x.storeChunk(b.t, b.buf[:m])
+		if err != nil {
+			return 0, err
+		}
+		if _, err := chunks.ExecContext(b.ctx, blob, seq, inline, ref); err != nil {
 			return 0, err
 		}
 		if whole {

@@ -315,4 +315,26 @@ CREATE INDEX IF NOT EXISTS llmfs_nodes_kept ON llmfs_nodes (hash) WHERE blob = 0
 DROP SEQUENCE IF EXISTS llmfs_blob_ids;
 `,
 	},
+	{
+		// Content in object storage (objects.go): a chunk row holds the hash of its
+		// content (ref) and no data when an object keeps it; llmfs_objects has a row per
+		// object, which writers and the garbage collector lock.
+		version: 9,
+		sqlite: `
+ALTER TABLE llmfs_chunks ADD COLUMN ref TEXT;
+CREATE INDEX IF NOT EXISTS llmfs_chunks_ref ON llmfs_chunks (ref) WHERE ref IS NOT NULL;
+CREATE TABLE IF NOT EXISTS llmfs_objects (
+	hash TEXT NOT NULL PRIMARY KEY,
+	seen BIGINT NOT NULL
+) WITHOUT ROWID;
+`,
+		postgres: `
+ALTER TABLE llmfs_chunks ADD COLUMN IF NOT EXISTS ref TEXT;
+CREATE INDEX IF NOT EXISTS llmfs_chunks_ref ON llmfs_chunks (ref) WHERE ref IS NOT NULL;
+CREATE TABLE IF NOT EXISTS llmfs_objects (
+	hash TEXT NOT NULL PRIMARY KEY,
+	seen BIGINT NOT NULL
+);
+`,
+	},
 }

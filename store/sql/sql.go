@@ -62,6 +62,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/llmfs/llmfs/store/blob"
 	"io/fs"
 	"sync"
 	"sync/atomic"
@@ -134,6 +135,8 @@ type DB struct {
 	// freshBlobs says db's driver returns a new slice for every blob (Connect picked the
 	// driver), so content scanned as sql.RawBytes may be kept (see ownBlob).
 	freshBlobs bool
+	// objects keeps full chunks of content when set (objects.go).
+	objects blob.Store
 	// single says db has one connection (SQLite ":memory:"): a transaction holds it, so
 	// statements are not prepared (that takes a connection) while one runs.
 	single bool
