@@ -3,7 +3,9 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/llmfs/llmfs/store/blob"
@@ -58,6 +60,11 @@ func (x *DB) chunkData(ctx context.Context, data []byte, ref sql.NullString) ([]
 		return nil, fmt.Errorf("chunk %s is kept in object storage, and no object store is set (--blobs)", ref.String)
 	}
 	got, err := x.objects.Get(ctx, blob.ChunkKey(ref.String))
+	if errors.Is(err, fs.ErrNotExist) {
+		// A chunk a file refers to and the object store has lost is an I/O error, not a
+		// missing file: the cause is told, not wrapped.
+		return nil, fmt.Errorf("chunk %s is missing from object storage: %v", ref.String, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading a chunk from object storage: %w", err)
 	}
