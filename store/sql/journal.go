@@ -141,7 +141,7 @@ func (tx *sqlTx) Settle(ctx context.Context, changes []*store.Change, landed boo
 
 // add keeps blobs, then numbers changes and records them in state.
 func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, blobs [][]byte, state store.State) error {
-	if err := insertBlobs(t, blobs, nil); err != nil {
+	if err := insertBlobs(l.x, t, blobs, nil); err != nil {
 		return err
 	}
 	if len(changes) == 0 {
@@ -177,14 +177,14 @@ func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, bl
 // insertBlobs keeps the blobs not kept yet, in one statement: a change usually brings two
 // (before and after), and each statement is a round through the database. hashes, when not
 // nil, holds each blob's [store.Hash], which the caller has computed already.
-func insertBlobs(t *txn, blobs [][]byte, hashes []string) error {
+func insertBlobs(x *DB, t *txn, blobs [][]byte, hashes []string) error {
 	const most = 64 // rows per statement, far below either database's bound on parameters
 	for len(blobs) > most {
 		var first []string
 		if hashes != nil {
 			first, hashes = hashes[:most], hashes[most:]
 		}
-		if err := insertBlobs(t, blobs[:most], first); err != nil {
+		if err := insertBlobs(x, t, blobs[:most], first); err != nil {
 			return err
 		}
 		blobs = blobs[most:]
@@ -208,7 +208,7 @@ func insertBlobs(t *txn, blobs [][]byte, hashes []string) error {
 		}
 		seen[h] = true
 		if len(b) > blobPart {
-			if err := insertParted(t, h, b); err != nil {
+			if err := insertParted(x, t, h, b); err != nil {
 				return err
 			}
 			continue

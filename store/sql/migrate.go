@@ -337,4 +337,16 @@ CREATE TABLE IF NOT EXISTS llmfs_objects (
 );
 `,
 	},
+	{
+		// The journal's large content in the same objects as the files' (jparts.go).
+		version: 10,
+		sqlite: `
+ALTER TABLE llmfs_jparts ADD COLUMN ref TEXT;
+CREATE INDEX IF NOT EXISTS llmfs_jparts_ref ON llmfs_jparts (ref) WHERE ref IS NOT NULL;
+`,
+		postgres: `
+ALTER TABLE llmfs_jparts ADD COLUMN IF NOT EXISTS ref TEXT;
+CREATE INDEX IF NOT EXISTS llmfs_jparts_ref ON llmfs_jparts (ref) WHERE ref IS NOT NULL;
+`,
+	},
 }

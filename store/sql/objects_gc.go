@@ -78,7 +78,8 @@ func (x *DB) collect(ctx context.Context, sum string, cutoff time.Time) (bool, e
 		// A statement of its own, after the lock: it sees what the writers that held the
 		// row committed.
 		var one int
-		err := t.queryRow(`SELECT 1 FROM llmfs_chunks WHERE ref = ? LIMIT 1`, sum).Scan(&one)
+		err := t.queryRow(`SELECT 1 FROM llmfs_chunks WHERE ref = ?
+			UNION ALL SELECT 1 FROM llmfs_jparts WHERE ref = ? LIMIT 1`, sum, sum).Scan(&one)
 		if err == nil {
 			return nil // referred to
 		}

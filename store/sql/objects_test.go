@@ -392,3 +392,52 @@ func readBack(s *Store, name string, want []byte) error {
 	}
 	return nil
 }
+
+// TestObjectsJournalShared: the journal's copy of a large file's content is kept in the
+// same objects as the file's chunks (one content space): recording it adds no object, it
+// reads back whole, and the collector keeps the objects while the journal refers to them.
+func TestObjectsJournalShared(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		x := b.connect(t)
+		objs := blob.NewMem()
+		x.SetBlobs(objs)
+		s := newWorkspace(t, x, Quota{})
+		content := big("journal", blobPart+3*ChunkSize+7)
+		if _, err := s.WriteFile(ctx, "f", bytes.NewReader(content), store.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		n := countObjects(t, objs)
+		l, err := x.Log(ctx, s.ID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &store.Change{Op: "write", Path: "f", Before: store.Version{Kind: store.Absent}, After: store.FileVersion(content)}
+		if _, err := l.Add(ctx, "t", 0, []*store.Change{c}, [][]byte{content}, store.Committed, nil); err != nil {
+			t.Fatal(err)
+		}
+		if after := countObjects(t, objs); after != n {
+			t.Fatalf("the journal's copy added %d objects", after-n)
+		}
+		var inDB int64
+		if err := x.db.QueryRowContext(ctx, x.d.rebind(`SELECT COALESCE(SUM(LENGTH(data)), 0) FROM llmfs_jparts WHERE hash = ?`),
+			store.Hash(content)).Scan(&inDB); err != nil {
+			t.Fatal(err)
+		}
+		if inDB >= ChunkSize {
+			t.Fatalf("the journal keeps %d bytes of the content in the database, want only a partial chunk", inDB)
+		}
+		if err := s.Remove(ctx, "f"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := x.db.ExecContext(ctx, `UPDATE llmfs_objects SET seen = 0`); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := x.CollectGarbage(ctx, 0); err != nil || st.Deleted != 0 {
+			t.Fatalf("collecting what the journal refers to: %+v, %v", st, err)
+		}
+		got, err := l.Blob(ctx, store.Hash(content))
+		if err != nil || !bytes.Equal(got, content) {
+			t.Fatalf("the journal's content: %d bytes, %v", len(got), err)
+		}
+	})
+}
