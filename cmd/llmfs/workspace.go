@@ -190,7 +190,7 @@ func (f *wsFlags) ensureSysfiles(ws *llmfs.Workspace) {
 
 // sysOptions describes the workspace's tools to package sysfiles.
 func (f *wsFlags) sysOptions(ws *llmfs.Workspace) *sysfiles.Options {
-	defs, _ := tools.DefinitionsFor(f.dialect, ws.Mode(), &tools.Options{History: f.history})
+	defs, _ := tools.DefinitionsFor(f.dialect, ws.Settings().Mode, &tools.Options{History: f.history})
 	opts := &sysfiles.Options{Virtual: tools.IsVirtual(f.dialect)}
 	if s, ok := ws.Store().(*sqlstore.Store); ok {
 		// The store enforces the quota, not the workspace: describe the store's.
