@@ -28,7 +28,8 @@ func TestCoreDependencies(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	banned := []string{"modernc.org/", "pgx", "database/sql", "github.com/llmfs/llmfs/store/"}
+	// Nor an object storage client (store/blob/s3blob's).
+	banned := []string{"modernc.org/", "pgx", "database/sql", "github.com/llmfs/llmfs/store/", "github.com/aws/", "gofakes3"}
 	for _, dep := range strings.Fields(string(out)) {
 		if dep == "net/http" { // the core has no network: an image is told by its signature
 			t.Errorf("the core depends on %s", dep)

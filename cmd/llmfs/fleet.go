@@ -52,7 +52,7 @@ func serveFleet(ctx context.Context, e *env, f *mcpFlags, c fleetConfig, logger 
 	if err := checkDSN(w.storeDSN); err != nil {
 		return err
 	}
-	db, err := existingDB(ctx, w.storeDSN)
+	db, err := existingDB(withBlobs(ctx, w.blobs), w.storeDSN)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,8 @@ import (
 // checkStore refuses the flag combinations that make no sense with --store.
 func (f *wsFlags) checkStore() error {
 	switch {
+	case f.blobs != "" && f.storeDSN == "":
+		return usagef("--blobs needs --store DSN: it holds the content of a database's workspaces")
 	case f.storeDSN == "" && f.workspace == "":
 		return nil
 	case f.storeDSN == "":
@@ -46,7 +48,7 @@ func (f *wsFlags) openStore(opts *llmfs.Options) (*llmfs.Workspace, error) {
 	if f.scan {
 		use = useScan
 	}
-	s, err := openWorkspaceStoreAs(ctx, f.storeDSN, f.workspace, use)
+	s, err := openWorkspaceStoreAs(withBlobs(ctx, f.blobs), f.storeDSN, f.workspace, use)
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +129,12 @@ func openWorkspaceStoreAs(ctx context.Context, dsn, id string, use storeUse) (*s
 		open = scanDSN(dsn)
 	}
 	s, err := sqlstore.OpenDSN(ctx, open, id, nil)
+	if err == nil {
+		if err = attachBlobs(ctx, s.DB()); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("no workspace %q in %s: %s", id, redactDSN(dsn), howTo)
@@ -195,6 +203,10 @@ func connect(ctx context.Context, dsn string) (*sqlstore.DB, error) {
 	db, err := sqlstore.Connect(ctx, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", redactDSN(dsn), err)
+	}
+	if err := attachBlobs(ctx, db); err != nil {
+		db.Close()
+		return nil, err
 	}
 	return db, nil
 }

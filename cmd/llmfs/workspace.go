@@ -57,6 +57,7 @@ type wsFlags struct {
 	config        string
 	agentMD       optBool
 	storeDSN      string      // --store: a database of virtual workspaces
+	blobs         string      // --blobs: the object store of --store's content
 	workspace     string      // --workspace: the workspace's id in it
 	review        reviewFlags // --review, --review-store: see review.go
 
@@ -88,6 +89,7 @@ func (f *wsFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.config, "config", "", "read settings from `FILE` (default: "+configName+" at the workspace root, if any); flags override it")
 	fs.Var(&f.agentMD, "agent-md", "create /AGENT.md when missing and keep it current while unedited (default: on for --store workspaces, off on a host directory)")
 	fs.StringVar(&f.storeDSN, "store", "", "serve a virtual workspace kept in the database `DSN` (sqlite:PATH or postgres://...) instead of a directory; needs --workspace")
+	fs.StringVar(&f.blobs, "blobs", "", blobsUsage)
 	fs.StringVar(&f.workspace, "workspace", "", "the workspace `ID` in --store (make it with 'llmfs ws create')")
 	f.registerReview(fs)
 	f.closers = new([]func() error)

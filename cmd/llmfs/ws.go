@@ -24,8 +24,8 @@ import (
 
 var wsCmd = &command{
 	name:  "ws",
-	args:  "create ID | list | rm ID | import ID DIR | export ID DIR | fork SRC DST | merge SRC DST | token create|list|revoke ID [TOKEN-ID]  --store DSN",
-	short: "manage the virtual workspaces of a database: create, list, rm, import, export, fork, merge, tokens",
+	args:  "create ID | list | rm ID | import ID DIR | export ID DIR | fork SRC DST | merge SRC DST | gc | token create|list|revoke ID [TOKEN-ID]  --store DSN [--blobs URL]",
+	short: "manage the virtual workspaces of a database: create, list, rm, import, export, fork, merge, gc, tokens",
 	long: `A database (--store sqlite:PATH or postgres://...) holds any number of workspaces, each a
 file system of its own with its own quota. Serve one with --store DSN --workspace ID on mcp,
 serve, call and the file commands; opening a workspace never creates it, 'ws create' does
@@ -50,6 +50,10 @@ serve, call and the file commands; opening a workspace never creates it, 'ws cre
                    pending review (see 'llmfs review --store DSN --workspace SRC'), each
                    file merged three-way with SRC as it is now; where both changed the
                    same lines, both sides are marked in the pending file (exit status 1)
+  gc               delete the objects of --blobs (content in object storage) that no
+                   workspace of the database refers to and that are older than --grace
+                   (default 1h, longer than any write in flight); it takes no lock and
+                   runs beside writes, forks and undo
   token create ID  make an access token for 'llmfs serve --store DSN' (every workspace, at
                    /mcp/ID) and print it: it is shown once and kept only hashed. --mode
                    read-only|read-write|full (or ro, rw; default read-write) is what it
@@ -63,6 +67,8 @@ file before copying any. On a terminal they show a progress bar on standard erro
 otherwise one line per file.`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		dsn := fs.String("store", "", "the database `DSN`: sqlite:PATH or postgres://...")
+		blobs := fs.String("blobs", "", blobsUsage)
+		grace := fs.Duration("grace", sqlstore.DefaultGrace, "gc: delete only objects older than `DURATION` (longer than any write in flight)")
 		var q struct{ bytes, fileBytes, files sizeValue }
 		fs.Var(&q.bytes, "quota-bytes", "create: bound the total size of the files to `SIZE` (bytes, or with K, M, G; 0: none)")
 		fs.Var(&q.fileBytes, "max-file-bytes", "create: bound the size of one file to `SIZE` (0: none)")
@@ -74,8 +80,9 @@ otherwise one line per file.`,
 		tokMode := fs.String("mode", "read-write", "token create: the `MODE` the token allows: read-only (ro), read-write (rw) or full")
 		tokName := fs.String("name", "", "token create: a `LABEL` for the token")
 		return func(ctx context.Context, args []string) error {
+			ctx = withBlobs(ctx, *blobs)
 			if len(args) == 0 {
-				return usagef("want a subcommand: create, list, rm, import, export, fork, merge or token")
+				return usagef("want a subcommand: create, list, rm, import, export, fork, merge, gc or token")
 			}
 			if args[0] == "token" {
 				if *dsn == "" {
@@ -83,10 +90,10 @@ otherwise one line per file.`,
 				}
 				return wsToken(ctx, e, *dsn, args[1:], *tokMode, *tokName)
 			}
-			want := map[string]int{"create": 2, "list": 1, "rm": 2, "import": 3, "export": 3, "fork": 3, "merge": 3}
+			want := map[string]int{"create": 2, "list": 1, "rm": 2, "import": 3, "export": 3, "fork": 3, "merge": 3, "gc": 1}
 			n, ok := want[args[0]]
 			if !ok {
-				return usagef("unknown subcommand %q: want create, list, rm, import, export, fork, merge or token", args[0])
+				return usagef("unknown subcommand %q: want create, list, rm, import, export, fork, merge, gc or token", args[0])
 			}
 			if len(args) != n {
 				return usagef("ws %s wants %d argument(s)", args[0], n-1)
@@ -105,6 +112,8 @@ otherwise one line per file.`,
 				return wsFork(ctx, e, *dsn, args[1], args[2])
 			case "merge":
 				return wsMerge(ctx, e, *dsn, args[1], args[2])
+			case "gc":
+				return wsGC(ctx, e, *dsn, *grace)
 			case "import":
 				return wsImport(ctx, e, *dsn, args[1], args[2], importOptions{force: *force, deny: deny, noDefaultDeny: *noDefaultDeny})
 			default:

@@ -21,7 +21,8 @@ type dialect struct {
 	forShare  string // row lock suffix for a row that must not change until commit
 	// concat is the expression for prefix ($1) followed by column from byte $2 (1-based).
 	concat func(prefix, col, from string) string
-	// nextBlob is a query returning a content id never returned before.
+	// nextBlob is a query returning a content id never returned before, "" where content
+	// ids are random (randomBlob).
 	nextBlob string
 	cache    sync.Map // query -> rebound query
 }
@@ -44,7 +45,6 @@ var (
 		concat: func(prefix, col, from string) string {
 			return "(CAST(" + prefix + " AS BYTEA) || substr(" + col + ", CAST(" + from + " AS INTEGER)))"
 		},
-		nextBlob: `SELECT nextval('llmfs_blob_ids')`,
 	}
 )
 
@@ -101,8 +101,6 @@ type txn struct {
 	// running a small statement).
 	x  *DB
 	tx *sql.Tx
-	// blobsShared is set once the transaction holds the blobs lock shared (shareBlobs).
-	blobsShared bool
 }
 
 // stmt returns the prepared statement to run q (already rebound) with, or nil to run it

@@ -48,13 +48,17 @@ func (f *file) chunk(seq int64) ([]byte, error) {
 	f.s.chunkReads.Add(1)
 	var data []byte
 	var err error
+	var ref sql.NullString
 	if f.blob == 0 {
 		// Content the journal's blobs keep, one chunk (see writeKept).
 		err = f.s.read(f.ctx).queryOne(`SELECT data FROM llmfs_jblobs WHERE hash = ? AND ? = 0`, []any{f.hash, seq}, &data)
 	} else {
-		err = f.s.read(f.ctx).queryOne(`SELECT data FROM llmfs_chunks WHERE blob = ? AND seq = ?`, []any{f.blob, seq}, &data)
+		err = f.s.read(f.ctx).queryOne(`SELECT data, ref FROM llmfs_chunks WHERE blob = ? AND seq = ?`, []any{f.blob, seq}, &data, &ref)
 	}
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, pathErr("read", f.name, err)
+	}
+	if data, err = f.s.x.chunkData(f.ctx, data, ref); err != nil {
 		return nil, pathErr("read", f.name, err)
 	}
 	if err := f.setChunk(seq, data); err != nil {

@@ -141,10 +141,7 @@ func (tx *sqlTx) Settle(ctx context.Context, changes []*store.Change, landed boo
 
 // add keeps blobs, then numbers changes and records them in state.
 func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, blobs [][]byte, state store.State) error {
-	if err := shareBlobs(t); err != nil {
-		return err
-	}
-	if err := insertBlobs(t, blobs, nil); err != nil {
+	if err := insertBlobs(l.x, t, blobs, nil); err != nil {
 		return err
 	}
 	if len(changes) == 0 {
@@ -180,14 +177,14 @@ func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, bl
 // insertBlobs keeps the blobs not kept yet, in one statement: a change usually brings two
 // (before and after), and each statement is a round through the database. hashes, when not
 // nil, holds each blob's [store.Hash], which the caller has computed already.
-func insertBlobs(t *txn, blobs [][]byte, hashes []string) error {
+func insertBlobs(x *DB, t *txn, blobs [][]byte, hashes []string) error {
 	const most = 64 // rows per statement, far below either database's bound on parameters
 	for len(blobs) > most {
 		var first []string
 		if hashes != nil {
 			first, hashes = hashes[:most], hashes[most:]
 		}
-		if err := insertBlobs(t, blobs[:most], first); err != nil {
+		if err := insertBlobs(x, t, blobs[:most], first); err != nil {
 			return err
 		}
 		blobs = blobs[most:]
@@ -211,7 +208,7 @@ func insertBlobs(t *txn, blobs [][]byte, hashes []string) error {
 		}
 		seen[h] = true
 		if len(b) > blobPart {
-			if err := insertParted(t, h, b); err != nil {
+			if err := insertParted(x, t, h, b); err != nil {
 				return err
 			}
 			continue
@@ -225,53 +222,12 @@ func insertBlobs(t *txn, blobs [][]byte, hashes []string) error {
 	if len(args) == 0 {
 		return nil // every blob was parted
 	}
+	if err := shareBlobs(t, args); err != nil {
+		return err
+	}
 	q.WriteString(` ON CONFLICT (hash) DO NOTHING`)
 	_, err := t.exec(q.String(), args...)
 	return err
-}
-
-// blobsLock is the key of the PostgreSQL advisory lock that keeps the deletion of
-// unreferenced journal blobs apart from change sets. Content is shared by every workspace of
-// the database, and a change set offering a blob that is kept already inserts nothing and
-// locks nothing: a deletion beside it, which cannot see the change set's uncommitted rows,
-// would take the blob from under the change it records. So each change set holds the lock
-// shared (shareBlobs) from its first entry to its commit, and a deletion holds it alone.
-// SQLite's writers are serialized, which does the same.
-const blobsLock = 7460504641626815334
-
-// shareBlobs takes the blobs lock shared for the rest of t, on PostgreSQL, once: a change
-// set of many entries adds them one at a time.
-func shareBlobs(t *txn) error {
-	if t.d.name != Postgres || t.blobsShared {
-		return nil
-	}
-	if _, err := t.exec(`SELECT pg_advisory_xact_lock_shared(?)`, int64(blobsLock)); err != nil {
-		return err
-	}
-	t.blobsShared = true
-	return nil
-}
-
-// dropUnreferenced deletes, in a transaction of its own, the journal's blobs that no change
-// of any workspace refers to, nor a file (see writeKept: SQLite alone has such files, and its
-// writers are serialized), and the parts of blobs gone. On PostgreSQL it waits until no
-// change set is under way (see blobsLock), so every change it sees is committed.
-func (x *DB) dropUnreferenced(ctx context.Context) error {
-	return x.write(ctx, true, func(t *txn) error {
-		if t.d.name == Postgres {
-			if _, err := t.exec(`SELECT pg_advisory_xact_lock(?)`, int64(blobsLock)); err != nil {
-				return err
-			}
-		}
-		if _, err := t.exec(`DELETE FROM llmfs_jblobs WHERE hash NOT IN (SELECT b_hash FROM llmfs_journal)
-			AND hash NOT IN (SELECT a_hash FROM llmfs_journal)
-			AND hash NOT IN (SELECT hash FROM llmfs_nodes WHERE blob = 0 AND dir = 0)`); err != nil {
-			return err
-		}
-		_, err := t.exec(`DELETE FROM llmfs_jparts WHERE NOT EXISTS
-			(SELECT 1 FROM llmfs_jblobs j WHERE j.hash = llmfs_jparts.hash)`)
-		return err
-	})
 }
 
 // fileSize is what version v adds to the bound on a journal's content (journal_bytes).
@@ -443,6 +399,7 @@ func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
 		return 0, nil
 	}
 	var n int64
+	var hashes []string // the content of the changes pruned: candidates for deletion
 	err = l.x.write(ctx, true, func(t *txn) error {
 		// The workspace row's lock first, as a change set takes it to number its entries.
 		// The content no change refers to any more goes after the commit, in a
@@ -458,11 +415,24 @@ func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
 		if err := t.queryRow(`SELECT COALESCE(MAX(id), 0) FROM llmfs_journal WHERE ws = ? AND (id <= ? OR cset = ?)`, l.ws, cut, set).Scan(&last); err != nil {
 			return err
 		}
-		res, err := t.exec(`DELETE FROM llmfs_journal WHERE ws = ? AND (id <= ? OR cset = ?)`, l.ws, cut, set)
+		n, hashes = 0, hashes[:0]
+		rows, err := t.query(`DELETE FROM llmfs_journal WHERE ws = ? AND (id <= ? OR cset = ?) RETURNING b_hash, a_hash`, l.ws, cut, set)
 		if err != nil {
 			return err
 		}
-		n, _ = res.RowsAffected()
+		for rows.Next() {
+			var b, a string
+			if err := rows.Scan(&b, &a); err != nil {
+				rows.Close()
+				return err
+			}
+			n++
+			hashes = append(hashes, b, a)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
 		if _, err := t.exec(`DELETE FROM llmfs_checkpoints WHERE ws = ? AND id < ?`, l.ws, last); err != nil {
 			return err
 		}
@@ -472,5 +442,5 @@ func (l *jlog) Prune(ctx context.Context, keep store.Retention) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return int(n), l.x.dropUnreferenced(ctx)
+	return int(n), l.x.dropUnreferenced(ctx, hashes)
 }

@@ -107,7 +107,7 @@ func (l *jlog) Blob(ctx context.Context, h string) ([]byte, error) {
 		err = fs.ErrNotExist
 	}
 	if err == nil && isParted(size, b) {
-		if b, err = t.parts(h, size); err != nil {
+		if b, err = t.parts(l.x, h, size); err != nil {
 			// A prune between the two queries deleted the blob: it is gone, not damaged.
 			var n int64
 			if t.queryRow(`SELECT COUNT(*) FROM llmfs_jblobs WHERE hash = ?`, h).Scan(&n) == nil && n == 0 {

@@ -124,11 +124,15 @@ func (s *Store) look(t *txn, name string) (*look, error) {
 	var p, first []byte
 	var dir int64
 	var kept bool
+	var ref sql.NullString
 	err := t.queryRow(`SELECT n.id, n.path, n.dir, n.size, n.mtime, n.hash, n.hstate, n.blob, `+firstChunk+`,
-		EXISTS (SELECT 1 FROM llmfs_jblobs j WHERE j.hash = n.hash)
+		EXISTS (SELECT 1 FROM llmfs_jblobs j WHERE j.hash = n.hash), c.ref
 		FROM llmfs_nodes n LEFT JOIN llmfs_chunks c ON c.blob = n.blob AND c.seq = 0
 		WHERE n.ws = ? AND n.path = ?`, s.ws, []byte(name)).Scan(&n.id, &p, &dir, &n.size, &n.mtime,
-		&n.hash, &n.hstate, &n.blob, &first, &kept)
+		&n.hash, &n.hstate, &n.blob, &first, &kept, &ref)
+	if err == nil {
+		first, err = s.x.chunkData(t.ctx, first, ref)
+	}
 	l := &look{}
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
@@ -217,14 +221,18 @@ func (s *Store) content(t *txn, n *node) ([]byte, error) {
 		k, err := kept(t, n)
 		return append(data, k...), err
 	}
-	rows, err := t.query(`SELECT data FROM llmfs_chunks WHERE blob = ? ORDER BY seq`, n.blob)
+	rows, err := t.query(`SELECT data, ref FROM llmfs_chunks WHERE blob = ? ORDER BY seq`, n.blob)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var b []byte
-		if err := rows.Scan(&b); err != nil {
+		var ref sql.NullString
+		if err := rows.Scan(&b, &ref); err != nil {
+			return nil, err
+		}
+		if b, err = s.x.chunkData(t.ctx, b, ref); err != nil {
 			return nil, err
 		}
 		data = append(data, b...)

@@ -22,7 +22,10 @@ func isParted(size int64, data []byte) bool { return len(data) == 0 && size > 0 
 // insertParted keeps blob b, larger than blobPart, unless a row for its hash is there
 // already: its row first (which takes the hash, so a concurrent change set inserting the
 // same content waits for this one and then inserts nothing), then its parts.
-func insertParted(t *txn, h string, b []byte) error {
+func insertParted(x *DB, t *txn, h string, b []byte) error {
+	if err := shareBlobs(t, []any{h, nil, nil}); err != nil {
+		return err
+	}
 	res, err := t.exec(`INSERT INTO llmfs_jblobs (hash, size, data) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
 		h, int64(len(b)), []byte{})
 	if err != nil {
@@ -31,9 +34,20 @@ func insertParted(t *txn, h string, b []byte) error {
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return err
 	}
-	for seq := 0; seq*blobPart < len(b); seq++ {
-		part := b[seq*blobPart : min(len(b), (seq+1)*blobPart)]
-		if _, err := t.exec(`INSERT INTO llmfs_jparts (hash, seq, data) VALUES (?, ?, ?)`, h, int64(seq), part); err != nil {
+	// With an object store, the parts are chunks of files' size, each full one kept there
+	// under its hash: the journal and the files share one content space, so the history
+	// of a large file adds no object for content a file has (or had) too.
+	size := blobPart
+	if x.objects != nil {
+		size = ChunkSize
+	}
+	for seq := 0; seq*size < len(b); seq++ {
+		part := b[seq*size : min(len(b), (seq+1)*size)]
+		inline, ref, err := x.storeChunk(t, part)
+		if err != nil {
+			return err
+		}
+		if _, err := t.exec(`INSERT INTO llmfs_jparts (hash, seq, data, ref) VALUES (?, ?, ?, ?)`, h, int64(seq), inline, ref); err != nil {
 			return err
 		}
 	}
@@ -41,8 +55,8 @@ func insertParted(t *txn, h string, b []byte) error {
 }
 
 // parts reads the content of the parted blob h of size bytes.
-func (t *txn) parts(h string, size int64) ([]byte, error) {
-	rows, err := t.query(`SELECT data FROM llmfs_jparts WHERE hash = ? ORDER BY seq`, h)
+func (t *txn) parts(x *DB, h string, size int64) ([]byte, error) {
+	rows, err := t.query(`SELECT data, ref FROM llmfs_jparts WHERE hash = ? ORDER BY seq`, h)
 	if err != nil {
 		return nil, err
 	}
@@ -50,8 +64,16 @@ func (t *txn) parts(h string, size int64) ([]byte, error) {
 	data := make([]byte, 0, size)
 	for rows.Next() {
 		var part sql.RawBytes // appended before the next row
-		if err := rows.Scan(&part); err != nil {
+		var ref sql.NullString
+		if err := rows.Scan(&part, &ref); err != nil {
 			return nil, err
+		}
+		if ref.Valid {
+			obj, err := x.chunkData(t.ctx, nil, ref)
+			if err != nil {
+				return nil, err
+			}
+			part = obj
 		}
 		if int64(len(data)+len(part)) > size {
 			break

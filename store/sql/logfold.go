@@ -26,10 +26,7 @@ func (l *Log) Fold(ctx context.Context, f Fold) error {
 		return nil
 	}
 	err := l.x.write(ctx, true, func(t *txn) error {
-		if err := shareBlobs(t); err != nil {
-			return err
-		}
-		if err := insertBlobs(t, f.Blobs, f.Hashes); err != nil {
+		if err := insertBlobs(l.x, t, f.Blobs, f.Hashes); err != nil {
 			return err
 		}
 		var top, size int64

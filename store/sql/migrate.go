@@ -1,15 +1,9 @@
 package sqlstore
 
-import (
-	"context"
-	"fmt"
-	"strconv"
-	"strings"
-	"time"
-)
-
 // A migration brings the schema from version-1 to version. Statements are separated by ";"
-// at the end of a line. Migrations are never edited once released: add a new one.
+// at the end of a line. Migrations are never edited once released: add a new one. (Their
+// PostgreSQL text was made idempotent for issue 38, "IF NOT EXISTS" added, with the same
+// effect: a step run again after a crash must do nothing.)
 type migration struct {
 	version  int64
 	sqlite   string
@@ -58,7 +52,7 @@ CREATE TABLE llmfs_counters (
 INSERT INTO llmfs_counters (name, value) VALUES ('blob', 0);
 `,
 		postgres: `
-CREATE TABLE llmfs_workspaces (
+CREATE TABLE IF NOT EXISTS llmfs_workspaces (
 	id             BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 	name           TEXT NOT NULL UNIQUE,
 	created        BIGINT NOT NULL,
@@ -68,7 +62,7 @@ CREATE TABLE llmfs_workspaces (
 	used_bytes     BIGINT NOT NULL DEFAULT 0,
 	used_files     BIGINT NOT NULL DEFAULT 0
 );
-CREATE TABLE llmfs_nodes (
+CREATE TABLE IF NOT EXISTS llmfs_nodes (
 	id     BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 	ws     BIGINT NOT NULL,
 	path   BYTEA NOT NULL,
@@ -82,14 +76,14 @@ CREATE TABLE llmfs_nodes (
 	blob   BIGINT NOT NULL DEFAULT 0,
 	UNIQUE (ws, path)
 );
-CREATE INDEX llmfs_nodes_parent ON llmfs_nodes (ws, parent, name);
-CREATE TABLE llmfs_chunks (
+CREATE INDEX IF NOT EXISTS llmfs_nodes_parent ON llmfs_nodes (ws, parent, name);
+CREATE TABLE IF NOT EXISTS llmfs_chunks (
 	blob BIGINT NOT NULL,
 	seq  BIGINT NOT NULL,
 	data BYTEA NOT NULL,
 	PRIMARY KEY (blob, seq)
 );
-CREATE SEQUENCE llmfs_blob_ids;
+CREATE SEQUENCE IF NOT EXISTS llmfs_blob_ids;
 `,
 	},
 	{
@@ -104,7 +98,7 @@ CREATE TABLE llmfs_meta (
 );
 `,
 		postgres: `
-CREATE TABLE llmfs_meta (
+CREATE TABLE IF NOT EXISTS llmfs_meta (
 	ws    BIGINT NOT NULL,
 	key   TEXT NOT NULL,
 	value TEXT NOT NULL,
@@ -151,7 +145,7 @@ CREATE TABLE llmfs_checkpoints (
 ALTER TABLE llmfs_workspaces ADD COLUMN journal_seq BIGINT NOT NULL DEFAULT 0;
 `,
 		postgres: `
-CREATE TABLE llmfs_journal (
+CREATE TABLE IF NOT EXISTS llmfs_journal (
 	ws     BIGINT NOT NULL,
 	id     BIGINT NOT NULL,
 	cset   BIGINT NOT NULL,
@@ -169,20 +163,20 @@ CREATE TABLE llmfs_journal (
 	state  TEXT NOT NULL,
 	PRIMARY KEY (ws, id)
 );
-CREATE INDEX llmfs_journal_state ON llmfs_journal (ws, state);
-CREATE TABLE llmfs_jblobs (
+CREATE INDEX IF NOT EXISTS llmfs_journal_state ON llmfs_journal (ws, state);
+CREATE TABLE IF NOT EXISTS llmfs_jblobs (
 	hash TEXT PRIMARY KEY,
 	size BIGINT NOT NULL,
 	data BYTEA NOT NULL
 );
-CREATE TABLE llmfs_checkpoints (
+CREATE TABLE IF NOT EXISTS llmfs_checkpoints (
 	ws   BIGINT NOT NULL,
 	name TEXT NOT NULL,
 	id   BIGINT NOT NULL,
 	time BIGINT NOT NULL,
 	PRIMARY KEY (ws, name)
 );
-ALTER TABLE llmfs_workspaces ADD COLUMN journal_seq BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE llmfs_workspaces ADD COLUMN IF NOT EXISTS journal_seq BIGINT NOT NULL DEFAULT 0;
 `,
 	},
 	{
@@ -201,7 +195,7 @@ CREATE TABLE llmfs_tokens (
 CREATE INDEX llmfs_tokens_ws ON llmfs_tokens (ws);
 `,
 		postgres: `
-CREATE TABLE llmfs_tokens (
+CREATE TABLE IF NOT EXISTS llmfs_tokens (
 	id      TEXT PRIMARY KEY,
 	ws      BIGINT NOT NULL,
 	name    TEXT NOT NULL,
@@ -209,7 +203,7 @@ CREATE TABLE llmfs_tokens (
 	hash    BYTEA NOT NULL,
 	created BIGINT NOT NULL
 );
-CREATE INDEX llmfs_tokens_ws ON llmfs_tokens (ws);
+CREATE INDEX IF NOT EXISTS llmfs_tokens_ws ON llmfs_tokens (ws);
 `,
 	},
 	{
@@ -221,7 +215,7 @@ CREATE INDEX llmfs_tokens_ws ON llmfs_tokens (ws);
 CREATE INDEX llmfs_nodes_blob ON llmfs_nodes (blob) WHERE blob <> 0;
 `,
 		postgres: `
-CREATE INDEX llmfs_nodes_blob ON llmfs_nodes (blob) WHERE blob <> 0;
+CREATE INDEX IF NOT EXISTS llmfs_nodes_blob ON llmfs_nodes (blob) WHERE blob <> 0;
 `,
 	},
 	{
@@ -272,9 +266,9 @@ UPDATE llmfs_workspaces SET journal_bytes = (SELECT COALESCE(SUM(
 	FROM llmfs_journal WHERE ws = llmfs_workspaces.id);
 `,
 		postgres: `
-DROP INDEX llmfs_journal_state;
-CREATE INDEX llmfs_journal_pending ON llmfs_journal (ws, id) WHERE state <> 'committed';
-ALTER TABLE llmfs_workspaces ADD COLUMN journal_bytes BIGINT NOT NULL DEFAULT 0;
+DROP INDEX IF EXISTS llmfs_journal_state;
+CREATE INDEX IF NOT EXISTS llmfs_journal_pending ON llmfs_journal (ws, id) WHERE state <> 'committed';
+ALTER TABLE llmfs_workspaces ADD COLUMN IF NOT EXISTS journal_bytes BIGINT NOT NULL DEFAULT 0;
 UPDATE llmfs_workspaces SET journal_bytes = (SELECT COALESCE(SUM(
 	CASE WHEN b_kind = 'file' THEN b_size ELSE 0 END + CASE WHEN a_kind = 'file' THEN a_size ELSE 0 END), 0)
 	FROM llmfs_journal WHERE ws = llmfs_workspaces.id);
@@ -293,7 +287,7 @@ CREATE TABLE llmfs_jparts (
 ) WITHOUT ROWID;
 `,
 		postgres: `
-CREATE TABLE llmfs_jparts (
+CREATE TABLE IF NOT EXISTS llmfs_jparts (
 	hash TEXT NOT NULL,
 	seq  BIGINT NOT NULL,
 	data BYTEA NOT NULL,
@@ -301,70 +295,58 @@ CREATE TABLE llmfs_jparts (
 );
 `,
 	},
-}
-
-// migrate applies the migrations the database lacks, in one transaction that holds the
-// database's write lock (SQLite) or an advisory lock (PostgreSQL), so processes opening the
-// same database at once apply each migration exactly once.
-func (x *DB) migrate(ctx context.Context) error {
-	return x.migrateWith(ctx, migrations)
-}
-
-// migrateWith applies ms (a prefix of migrations, in tests) as migrate does.
-func (x *DB) migrateWith(ctx context.Context, ms []migration) error {
-	if x.d.name == SQLite {
-		// WAL lets readers run beside the one writer. It is a property of the database file,
-		// set outside any transaction; an in-memory database refuses it, harmlessly. A
-		// file not yet written takes newPageSize first, on the same connection (the
-		// pragma is the connection's); any other keeps its page size.
-		if c, err := x.db.Conn(ctx); err == nil {
-			c.ExecContext(ctx, "PRAGMA page_size = "+strconv.Itoa(newPageSize))
-			c.ExecContext(ctx, "PRAGMA journal_mode = WAL")
-			c.Close()
-		}
-	}
-	return x.write(ctx, true, func(t *txn) error {
-		t.x, t.tx = nil, nil // DDL, run once: nothing to keep prepared
-		if t.d.name == Postgres {
-			// Serializes concurrent migrators; released at commit. The key is arbitrary.
-			if _, err := t.exec(`SELECT pg_advisory_xact_lock(7460504641626815333)`); err != nil {
-				return err
-			}
-		}
-		if _, err := t.exec(`CREATE TABLE IF NOT EXISTS llmfs_schema (
-			version BIGINT PRIMARY KEY,
-			applied BIGINT NOT NULL
-		)`); err != nil {
-			return err
-		}
-		var have int64
-		if err := t.queryRow(`SELECT COALESCE(MAX(version), 0) FROM llmfs_schema`).Scan(&have); err != nil {
-			return err
-		}
-		if top := ms[len(ms)-1].version; have > top {
-			return fmt.Errorf("database schema version %d is newer than this program's %d", have, top)
-		}
-		for _, m := range ms {
-			if m.version <= have {
-				continue
-			}
-			text := m.sqlite
-			if t.d.name == Postgres {
-				text = m.postgres
-			}
-			for stmt := range strings.SplitSeq(text, ";\n") {
-				if strings.TrimSpace(stmt) == "" {
-					continue
-				}
-				if _, err := t.exec(stmt); err != nil {
-					return err
-				}
-			}
-			if _, err := t.exec(`INSERT INTO llmfs_schema (version, applied) VALUES (?, ?)`,
-				m.version, time.Now().UnixNano()); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	{
+		// No global lock (issue 38): the deletion of journal content no change refers to
+		// any more looks up each candidate hash (the hashes of the changes it pruned) by
+		// these indexes, instead of sweeping the database under an advisory lock; content
+		// ids are random on PostgreSQL (see nextBlob), so its sequence goes. Every step is
+		// one idempotent statement, as from now on every PostgreSQL step must be (see
+		// migratePostgres).
+		version: 8,
+		sqlite: `
+CREATE INDEX IF NOT EXISTS llmfs_journal_bhash ON llmfs_journal (b_hash);
+CREATE INDEX IF NOT EXISTS llmfs_journal_ahash ON llmfs_journal (a_hash);
+CREATE INDEX IF NOT EXISTS llmfs_nodes_kept ON llmfs_nodes (hash) WHERE blob = 0 AND dir = 0;
+`,
+		postgres: `
+CREATE INDEX IF NOT EXISTS llmfs_journal_bhash ON llmfs_journal (b_hash);
+CREATE INDEX IF NOT EXISTS llmfs_journal_ahash ON llmfs_journal (a_hash);
+CREATE INDEX IF NOT EXISTS llmfs_nodes_kept ON llmfs_nodes (hash) WHERE blob = 0 AND dir = 0;
+DROP SEQUENCE IF EXISTS llmfs_blob_ids;
+`,
+	},
+	{
+		// Content in object storage (objects.go): a chunk row holds the hash of its
+		// content (ref) and no data when an object keeps it; llmfs_objects has a row per
+		// object, which writers and the garbage collector lock.
+		version: 9,
+		sqlite: `
+ALTER TABLE llmfs_chunks ADD COLUMN ref TEXT;
+CREATE INDEX IF NOT EXISTS llmfs_chunks_ref ON llmfs_chunks (ref) WHERE ref IS NOT NULL;
+CREATE TABLE IF NOT EXISTS llmfs_objects (
+	hash TEXT NOT NULL PRIMARY KEY,
+	seen BIGINT NOT NULL
+) WITHOUT ROWID;
+`,
+		postgres: `
+ALTER TABLE llmfs_chunks ADD COLUMN IF NOT EXISTS ref TEXT;
+CREATE INDEX IF NOT EXISTS llmfs_chunks_ref ON llmfs_chunks (ref) WHERE ref IS NOT NULL;
+CREATE TABLE IF NOT EXISTS llmfs_objects (
+	hash TEXT NOT NULL PRIMARY KEY,
+	seen BIGINT NOT NULL
+);
+`,
+	},
+	{
+		// The journal's large content in the same objects as the files' (jparts.go).
+		version: 10,
+		sqlite: `
+ALTER TABLE llmfs_jparts ADD COLUMN ref TEXT;
+CREATE INDEX IF NOT EXISTS llmfs_jparts_ref ON llmfs_jparts (ref) WHERE ref IS NOT NULL;
+`,
+		postgres: `
+ALTER TABLE llmfs_jparts ADD COLUMN IF NOT EXISTS ref TEXT;
+CREATE INDEX IF NOT EXISTS llmfs_jparts_ref ON llmfs_jparts (ref) WHERE ref IS NOT NULL;
+`,
+	},
 }

@@ -11,7 +11,7 @@
 //
 // Tables: llmfs_workspaces (id, quota, usage), llmfs_nodes (one row per file or directory),
 // llmfs_chunks (file content), llmfs_schema (applied migrations), and on SQLite
-// llmfs_counters (the last content id; PostgreSQL has the sequence llmfs_blob_ids).
+// llmfs_counters (the last content id; PostgreSQL's content ids are random, see randomBlob).
 //
 // Every file and directory is a row keyed by (workspace, path), with its parent path and base
 // name, so empty directories exist and a directory listing is one indexed query on
@@ -62,6 +62,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/llmfs/llmfs/store/blob"
 	"io/fs"
 	"sync"
 	"sync/atomic"
@@ -134,6 +135,8 @@ type DB struct {
 	// freshBlobs says db's driver returns a new slice for every blob (Connect picked the
 	// driver), so content scanned as sql.RawBytes may be kept (see ownBlob).
 	freshBlobs bool
+	// objects keeps full chunks of content when set (objects.go).
+	objects blob.Store
 	// single says db has one connection (SQLite ":memory:"): a transaction holds it, so
 	// statements are not prepared (that takes a connection) while one runs.
 	single bool
@@ -243,6 +246,7 @@ func (x *DB) Remove(ctx context.Context, id string) error {
 	if err := CheckID(id); err != nil {
 		return err
 	}
+	var hashes []string
 	err := x.write(ctx, true, func(t *txn) error {
 		var wid int64
 		err := t.queryRow(`SELECT id FROM llmfs_workspaces WHERE name = ?`+t.d.forUpdate, id).Scan(&wid)
@@ -255,6 +259,11 @@ func (x *DB) Remove(ctx context.Context, id string) error {
 		if _, err := t.exec(`DELETE FROM llmfs_chunks WHERE blob IN (SELECT blob FROM llmfs_nodes WHERE ws = ? AND blob <> 0)
 			AND NOT EXISTS (SELECT 1 FROM llmfs_nodes o WHERE o.blob = llmfs_chunks.blob AND o.ws <> ?)`, wid, wid); err != nil {
 			return wsErr("remove", id, err) // content a fork shares stays
+		}
+		// The content of its history and of its files the journal keeps: candidates for
+		// deletion once the workspace is gone.
+		if hashes, err = journalHashes(t, wid); err != nil {
+			return wsErr("remove", id, err)
 		}
 		for _, q := range []string{
 			`DELETE FROM llmfs_nodes WHERE ws = ?`,
@@ -275,7 +284,7 @@ func (x *DB) Remove(ctx context.Context, id string) error {
 	}
 	// The journal's content is shared by every workspace of the database: what only this
 	// one referred to goes with it, rather than wait for another's prune.
-	if err := x.dropUnreferenced(ctx); err != nil {
+	if err := x.dropUnreferenced(ctx, hashes); err != nil {
 		return wsErr("remove", id, err)
 	}
 	return nil

@@ -268,9 +268,13 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	var n node
 	var dir int64
 	var first []byte
-	err := t.queryOne(`SELECT n.blob, n.dir, n.size, n.mtime, n.hash, `+firstChunk+` FROM llmfs_nodes n
+	var ref sql.NullString
+	err := t.queryOne(`SELECT n.blob, n.dir, n.size, n.mtime, n.hash, `+firstChunk+`, c.ref FROM llmfs_nodes n
 		LEFT JOIN llmfs_chunks c ON c.blob = n.blob AND c.seq = 0
-		WHERE n.ws = ? AND n.path = ?`, []any{s.ws, []byte(name)}, &n.blob, &dir, &n.size, &n.mtime, &n.hash, &first)
+		WHERE n.ws = ? AND n.path = ?`, []any{s.ws, []byte(name)}, &n.blob, &dir, &n.size, &n.mtime, &n.hash, &first, &ref)
+	if err == nil {
+		first, err = s.x.chunkData(ctx, first, ref)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		err = s.missing(t, name)
 	}

@@ -143,9 +143,13 @@ func shared(t *txn, blob, id int64) (bool, error) {
 	return n > 0, err
 }
 
-// newBlob returns a content id never used before. Content ids are not reused, so a reader
-// holding an old one finds its chunks gone rather than someone else's.
+// newBlob returns a content id never used before (SQLite's counter) or random (see
+// randomBlob). Content ids are not reused, so a reader holding an old one finds its chunks
+// gone rather than someone else's.
 func newBlob(t *txn) (int64, error) {
+	if t.d.nextBlob == "" {
+		return randomBlob(), nil
+	}
 	var id int64
 	err := t.queryRow(t.d.nextBlob).Scan(&id)
 	return id, err

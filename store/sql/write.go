@@ -279,8 +279,12 @@ func (w *chunkWriter) appendTo(n *node, src io.Reader) (int64, error) {
 		return added, w.s.account(w.t, added, 0, n.size+added)
 	}
 	if n.size%ChunkSize != 0 {
-		if err := w.t.queryRow(`SELECT data FROM llmfs_chunks WHERE blob = ? AND seq = ?`, n.blob, seq).Scan(&tail); err != nil {
+		var ref sql.NullString
+		if err := w.t.queryRow(`SELECT data, ref FROM llmfs_chunks WHERE blob = ? AND seq = ?`, n.blob, seq).Scan(&tail, &ref); err != nil {
 			return 0, fmt.Errorf("read last chunk of %d-byte file: %w", n.size, err)
+		}
+		if tail, err = w.s.x.chunkData(w.t.ctx, tail, ref); err != nil {
+			return 0, err
 		}
 		if int64(len(tail)) < n.size%ChunkSize {
 			return 0, fmt.Errorf("last chunk of %d-byte file holds %d bytes", n.size, len(tail))
@@ -297,7 +301,7 @@ func (w *chunkWriter) appendTo(n *node, src io.Reader) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		if _, err := w.t.exec(`INSERT INTO llmfs_chunks (blob, seq, data) SELECT ?, seq, data FROM llmfs_chunks WHERE blob = ? AND seq < ?`,
+		if _, err := w.t.exec(`INSERT INTO llmfs_chunks (blob, seq, data, ref) SELECT ?, seq, data, ref FROM llmfs_chunks WHERE blob = ? AND seq < ?`,
 			own, n.blob, seq); err != nil {
 			return 0, err
 		}
@@ -337,13 +341,7 @@ func (w *chunkWriter) fill(blob, seq int64, pending []byte, stored bool, src io.
 				return 0, err
 			}
 			data := buf[:cur+m]
-			var err error
-			if stored {
-				_, err = w.t.exec(`UPDATE llmfs_chunks SET data = ? WHERE blob = ? AND seq = ?`, data, blob, seq)
-			} else {
-				_, err = w.t.exec(`INSERT INTO llmfs_chunks (blob, seq, data) VALUES (?, ?, ?)`, blob, seq, data)
-			}
-			if err != nil {
+			if err := w.s.x.putChunk(w.t, blob, seq, data, stored); err != nil {
 				return 0, err
 			}
 		}
@@ -403,7 +401,7 @@ func (w *chunkWriter) restoreHash(n *node) (hash.Hash, error) {
 		h.Write(data)
 		return h, err
 	}
-	rows, err := w.t.query(`SELECT data FROM llmfs_chunks WHERE blob = ? ORDER BY seq`, n.blob)
+	rows, err := w.t.query(`SELECT data, ref FROM llmfs_chunks WHERE blob = ? ORDER BY seq`, n.blob)
 	if err != nil {
 		return nil, err
 	}
@@ -411,7 +409,11 @@ func (w *chunkWriter) restoreHash(n *node) (hash.Hash, error) {
 	left := n.size // shared content's last chunk may have grown past this file's end
 	for rows.Next() {
 		var data []byte
-		if err := rows.Scan(&data); err != nil {
+		var ref sql.NullString
+		if err := rows.Scan(&data, &ref); err != nil {
+			return nil, err
+		}
+		if data, err = w.s.x.chunkData(w.t.ctx, data, ref); err != nil {
 			return nil, err
 		}
 		data = data[:min(int64(len(data)), left)]
