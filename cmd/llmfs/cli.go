@@ -116,9 +116,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	var ue *usageError
+	var xe *exitError
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, &xe): // llmfs run: the command's own status
+		return xe.code
 	case errors.Is(err, errNoMatch):
 		return 1
 	case errors.As(err, &ue) || isFlagError(err):

@@ -1,0 +1,73 @@
+//go:build linux
+
+package mount
+
+import (
+	"errors"
+	"io/fs"
+	"syscall"
+
+	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/store"
+)
+
+// errno translates what the Workspace said into what a process expects of a file system.
+// A refusal of the work mode is EROFS in a read-only workspace and EPERM otherwise (a
+// read-write workspace refuses to delete what it did not create).
+func (m *mfs) errno(err error) syscall.Errno {
+	if err == nil {
+		return 0
+	}
+	var en syscall.Errno
+	if errors.As(err, &en) {
+		return en
+	}
+	switch llmfs.CodeOf(err) {
+	case llmfs.CodeFileNotFound:
+		return syscall.ENOENT
+	case llmfs.CodePermissionDenied:
+		if m.ws.Mode() == llmfs.ReadOnly {
+			return syscall.EROFS
+		}
+		return syscall.EPERM
+	case llmfs.CodeFileAlreadyExists:
+		return syscall.EEXIST
+	case llmfs.CodeDirectoryNotEmpty:
+		return syscall.ENOTEMPTY
+	case llmfs.CodeQuotaExceeded, llmfs.CodeFileTooLarge:
+		return syscall.EDQUOT
+	case llmfs.CodeFileChanged:
+		return syscall.EIO
+	case llmfs.CodeInvalidPath:
+		switch {
+		case errors.Is(err, store.ErrIsDir):
+			return syscall.EISDIR
+		case errors.Is(err, store.ErrNotDir):
+			return syscall.ENOTDIR
+		case errors.Is(err, fs.ErrNotExist):
+			return syscall.ENOENT
+		}
+		return syscall.EINVAL
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return syscall.ENOENT
+	case errors.Is(err, fs.ErrExist):
+		return syscall.EEXIST
+	case errors.Is(err, store.ErrQuota):
+		return syscall.EDQUOT
+	case errors.Is(err, store.ErrNotEmpty):
+		return syscall.ENOTEMPTY
+	case errors.Is(err, store.ErrIsDir):
+		return syscall.EISDIR
+	case errors.Is(err, store.ErrNotDir):
+		return syscall.ENOTDIR
+	case errors.Is(err, store.ErrCrossDevice):
+		return syscall.EXDEV
+	case errors.Is(err, fs.ErrPermission):
+		return syscall.EACCES
+	case errors.Is(err, store.ErrInvalidName), errors.Is(err, fs.ErrInvalid), errors.Is(err, store.ErrEscape):
+		return syscall.EINVAL
+	}
+	return syscall.EIO
+}
