@@ -7,15 +7,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/mount"
-	"github.com/llmfs/llmfs/store/overlay"
-	sqlstore "github.com/llmfs/llmfs/store/sql"
 )
 
 // llmfs mount and llmfs run: the workspace as a file system (package mount), so that the
@@ -110,32 +107,11 @@ func (e *env) openMount(ctx context.Context, opts *mount.Options) (*llmfs.Worksp
 		opts.JournalIgnore = nil // under review every change waits for a person
 		return ws, nil
 	}
-	tmp, err := os.MkdirTemp("", "llmfs-session-*")
+	sess, err := mount.NewSession(ctx, ws, opts)
 	if err != nil {
 		return nil, err
-	}
-	opts.SpillDir = tmp
-	upper, err := sqlstore.OpenDSN(ctx, "sqlite:"+filepath.Join(tmp, "layer.db"), "session", &sqlstore.Options{Create: true})
-	if err != nil {
-		os.RemoveAll(tmp)
-		return nil, fmt.Errorf("the mount's session layer: %w", err)
 	}
 	// Closed after the store beneath (closers run in order): the layer is applied first.
-	*e.ws.closers = append(*e.ws.closers, func() error { upper.Close(); return os.RemoveAll(tmp) })
-	ov, err := overlay.New(ctx, ws.Store(), upper)
-	if err != nil {
-		return nil, err
-	}
-	lws := ws.WithStore(ov)
-	if s, ok := ws.Store().(*sqlstore.Store); ok {
-		// As under review: the store's quota binds the layer too, so that a refusal comes
-		// at the write, not when the layer is applied.
-		q, _, err := s.Quota(ctx)
-		if err != nil {
-			return nil, err
-		}
-		lws = lws.WithQuota(tighter(lws.Quota(), llmfs.Quota{MaxBytes: q.MaxBytes, MaxFileBytes: q.MaxFileBytes, MaxFiles: q.MaxFiles}))
-	}
-	opts.Layer, opts.Base = ov, ws
-	return lws, nil
+	*e.ws.closers = append(*e.ws.closers, sess.Close)
+	return sess.WS, nil
 }

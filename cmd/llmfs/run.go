@@ -67,7 +67,11 @@ func (e *env) runIn(ctx context.Context, mf mountFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	code, runErr := runCommand(ctx, e, args, workDir(ws, dir))
+	wd := dir
+	if e.ws.storeDSN == "" {
+		wd = workDir(ws, dir)
+	}
+	code, runErr := runCommand(ctx, e, args, wd)
 	if err := srv.Unmount(); err != nil {
 		return errors.Join(runErr, fmt.Errorf("unmounting %s: %w", dir, err))
 	}
@@ -88,11 +92,11 @@ func (e *env) runIn(ctx context.Context, mf mountFlags, args []string) error {
 	return nil
 }
 
-// workDir is where CMD runs: the mount's counterpart of the current directory when that is
-// inside the root, else the mount's root.
+// workDir is where CMD runs on a host directory: the mount's counterpart of the current
+// directory when that is inside the root, else the mount's root.
 func workDir(ws *llmfs.Workspace, dir string) string {
 	cwd, err := os.Getwd()
-	if err != nil || ws.IsVirtual() {
+	if err != nil {
 		return dir
 	}
 	rel, err := filepath.Rel(ws.Root(), cwd)
