@@ -256,7 +256,7 @@ func (n *node) Setattr(ctx context.Context, f gofs.FileHandle, in *fuse.SetAttrI
 		return syscall.EROFS
 	}
 	if sz, ok := in.GetSize(); ok {
-		if e := n.truncate(ctx, f, int64(sz)); e != 0 {
+		if e := n.truncate(ctx, int64(sz)); e != 0 {
 			return e
 		}
 	}
@@ -280,7 +280,7 @@ func (n *node) Setattr(ctx context.Context, f gofs.FileHandle, in *fuse.SetAttrI
 
 // truncate sets the size of n's file: in its buffer when open for writing, else through
 // a buffer committed at once.
-func (n *node) truncate(ctx context.Context, f gofs.FileHandle, size int64) syscall.Errno {
+func (n *node) truncate(ctx context.Context, size int64) syscall.Errno {
 	m := n.m
 	of := m.acquire(n)
 	defer m.release(of)
@@ -295,8 +295,11 @@ func (n *node) truncate(ctx context.Context, f gofs.FileHandle, size int64) sysc
 	if err != nil {
 		return m.errno(err)
 	}
-	if h, ok := f.(*handle); ok && h.write {
-		return 0 // committed when the writer closes
+	of.mu.Lock()
+	writing := of.writers > 0
+	of.mu.Unlock()
+	if writing {
+		return 0 // committed when the writer closes (the kernel may not say which handle)
 	}
 	return m.errno(m.commit(ctx, of))
 }

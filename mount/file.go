@@ -32,8 +32,10 @@ type openFile struct {
 	created  bool     // made by create: the workspace has no file yet
 	unlinked bool     // removed while open: nothing to commit any more
 	failed   error    // a write was refused: the buffer is dropped, the file stays as it was
+	wrote    bool     // a write(2) since the last commit (a truncation alone waits for the close)
 	mtime    time.Time
 	refs     int
+	writers  int    // handles open for writing
 	actor    string // who wrote last
 }
 
@@ -117,6 +119,9 @@ func (n *node) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32,
 		of.mu.Lock()
 		err := m.buffer(ctx, of, flags&syscall.O_TRUNC != 0)
 		of.actor = m.actor(ctx)
+		if err == nil {
+			of.writers++
+		}
 		of.mu.Unlock()
 		if err != nil {
 			m.release(of)
@@ -188,6 +193,10 @@ func (n *node) Create(ctx context.Context, name string, flags uint32, mode uint3
 	err := m.buffer(ctx, of, true)
 	of.actor = m.actor(ctx)
 	of.mtime = time.Now()
+	of.wrote = true // a new file exists once its creator closes it, even empty
+	if err == nil {
+		of.writers++
+	}
 	of.mu.Unlock()
 	if err != nil {
 		m.release(of)
@@ -292,16 +301,24 @@ func (h *handle) Write(ctx context.Context, data []byte, off int64) (uint32, sys
 		return uint32(n), syscall.EIO
 	}
 	of.size = max(of.size, end)
-	of.dirty = true
+	of.dirty, of.wrote = true, true
 	of.mtime = time.Now()
 	of.actor = h.m.actor(ctx)
 	return uint32(n), 0
 }
 
-// Flush is close(2) of one descriptor: the content goes to the workspace now, so that a
-// refusal (quota, mode) is close's error.
+// Flush is close(2) of one descriptor: what was written goes to the workspace now, so that
+// a refusal (quota, mode) is close's error. A truncation with nothing written yet waits
+// for the last close: a shell's "> file" closes a copy of the descriptor before the
+// command writes, and a write refused then must leave the file as it was.
 func (h *handle) Flush(ctx context.Context) syscall.Errno {
 	if !h.write {
+		return 0
+	}
+	h.of.mu.Lock()
+	wrote := h.of.wrote
+	h.of.mu.Unlock()
+	if !wrote {
 		return 0
 	}
 	return h.m.errno(h.m.commit(ctx, h.of))
@@ -322,7 +339,13 @@ func (h *handle) Release(ctx context.Context) syscall.Errno {
 		h.rd.Close()
 	}
 	if h.write {
-		h.m.commit(ctx, h.of) // after a failed flush: tried again, quietly
+		h.of.mu.Lock()
+		h.of.writers--
+		last := h.of.writers == 0
+		h.of.mu.Unlock()
+		if last {
+			h.m.commit(ctx, h.of) // a truncation alone, or after a failed flush: quietly
+		}
 		h.m.writers.Add(-1)
 	}
 	h.m.release(h.of)
@@ -357,7 +380,7 @@ func (m *mfs) commit(ctx context.Context, of *openFile) error {
 		return nil
 	}
 	if of.failed != nil {
-		of.dirty = false // nothing half-written: the file keeps its content
+		of.dirty, of.wrote = false, false // nothing half-written: the file keeps its content
 		return of.failed
 	}
 	p := of.path()
@@ -371,7 +394,7 @@ func (m *mfs) commit(ctx context.Context, of *openFile) error {
 		of.failed = err
 		return err
 	}
-	of.dirty, of.created = false, false
+	of.dirty, of.created, of.wrote = false, false, false
 	m.touch(p, of.actor)
 	return nil
 }

@@ -136,7 +136,8 @@ func (m *mounted) unmount() {
 func (m *mounted) sh(script string) (string, error) {
 	cmd := exec.Command("sh", "-ec", script)
 	cmd.Dir = m.dir
-	cmd.Env = append(os.Environ(), "HOME="+m.t.TempDir(), "GIT_CONFIG_NOSYSTEM=1")
+	// A home of its own for git's configuration; go keeps the build cache it had.
+	cmd.Env = append(os.Environ(), "HOME="+m.t.TempDir(), "GIT_CONFIG_NOSYSTEM=1", "GOCACHE="+goEnv("GOCACHE"), "GOMODCACHE="+goEnv("GOMODCACHE"), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 	done := make(chan struct{})
 	var out []byte
 	var err error
@@ -190,4 +191,13 @@ func paths(ws *llmfs.Workspace, cs []llmfs.Change) string {
 		b.WriteString(c.Actor + " " + c.Op + " " + ws.Rel(c.Path) + "\n")
 	}
 	return b.String()
+}
+
+// goEnv is the go command's value of the variable name, before a test changes HOME.
+func goEnv(name string) string {
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
