@@ -47,6 +47,7 @@ type mfs struct {
 	created map[string]bool   // paths this mount made: read-write mode may remove them
 	pending map[string]string // path -> actor of its last change, not yet applied
 	last    time.Time         // of the last change
+	first   time.Time         // of the oldest change not applied
 
 	writers atomic.Int64 // open descriptors that write
 	applyMu sync.Mutex
@@ -93,10 +94,17 @@ func (m *mfs) touch(p, actor string) {
 		return
 	}
 	m.mu.Lock()
+	if len(m.pending) == 0 {
+		m.first = time.Now()
+	}
 	m.pending[p] = actor
 	m.last = time.Now()
 	m.mu.Unlock()
 }
+
+// overdue is how many quiet periods a change waits at most: a long build is never quiet,
+// and its changes are applied meanwhile all the same.
+const overdue = 10
 
 // changed notes activity that may end a quiet period.
 func (m *mfs) changed() {
@@ -128,9 +136,10 @@ func (m *mfs) start() {
 			case <-t.C:
 			}
 			m.mu.Lock()
-			due := len(m.pending) > 0 && time.Since(m.last) >= m.opts.Quiet
+			quiet := len(m.pending) > 0 && time.Since(m.last) >= m.opts.Quiet && m.writers.Load() == 0
+			late := len(m.pending) > 0 && time.Since(m.first) >= overdue*m.opts.Quiet
 			m.mu.Unlock()
-			if due && m.writers.Load() == 0 {
+			if quiet || late {
 				if err := m.applyAll(context.Background()); err != nil {
 					m.logf("llmfs mount: applying changes: %v", err)
 				}
@@ -204,6 +213,7 @@ func (m *mfs) apply(ctx context.Context, groups map[string][]string) error {
 				delete(m.pending, p)
 			}
 		}
+		m.first = time.Now() // what is still pending changed after the apply began
 		m.mu.Unlock()
 		if err != nil {
 			errs = append(errs, m.resolve(ctx, actor, err))
