@@ -75,6 +75,11 @@ func init() {
 		reviewCmd, applyCmd, discardCmd}
 }
 
+// exitError makes llmfs exit with a code of its own choosing (run: CMD's status).
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
 func lookup(name string) *command {
 	i := slices.IndexFunc(commands, func(c *command) bool { return c.name == name })
 	if i < 0 {

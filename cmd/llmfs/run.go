@@ -40,11 +40,6 @@ Exits with CMD's status.`,
 	},
 }
 
-// exitError makes llmfs exit with a code of its own choosing (run: CMD's status).
-type exitError struct{ code int }
-
-func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
-
 func (e *env) runIn(ctx context.Context, mf mountFlags, args []string) error {
 	actor := "run:" + filepath.Base(args[0])
 	opts := mount.Options{Actor: actor, JournalIgnore: mf.ignore, Debug: mf.debug}
