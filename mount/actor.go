@@ -25,7 +25,23 @@ func (m *mfs) actor(ctx context.Context) string {
 	if !ok {
 		return "mount"
 	}
-	return fmt.Sprintf("mount:%d:%s", c.Pid, comm(c.Pid))
+	a := fmt.Sprintf("mount:%d:%s", c.Pid, comm(c.Pid))
+	m.seen(c.Pid, a)
+	return a
+}
+
+// seen logs the full command line of a process the first time it changes something: the
+// journal's actor names the command, the log says how it was called.
+func (m *mfs) seen(pid uint32, actor string) {
+	m.mu.Lock()
+	ok := m.pids[pid] == actor
+	if !ok {
+		m.pids[pid] = actor
+	}
+	m.mu.Unlock()
+	if !ok {
+		m.logf("llmfs mount: %s is: %s", actor, CommandLine(pid))
+	}
 }
 
 // comm is the command name of process pid (/proc/PID/comm), or "?" when it is gone.

@@ -130,6 +130,13 @@ func (n *node) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*go
 	p := join(n.rel(), name)
 	fi, err := n.m.stat(ctx, p)
 	if err != nil {
+		// A file just created and still open for writing is not in the workspace yet;
+		// other processes see it all the same.
+		if of := n.m.openAt(p); of != nil && of.created && !n.m.ws.DeniedPath(ctx, p) {
+			n.m.fill(of.n, p, newInfo(p), &out.Attr)
+			out.Ino = of.n.StableAttr().Ino
+			return &of.n.Inode, 0
+		}
 		return nil, n.m.errno(err)
 	}
 	ch := n.child(ctx, name, fi.IsDir())

@@ -46,6 +46,7 @@ type mfs struct {
 	meta    map[string]meta
 	created map[string]bool   // paths this mount made: read-write mode may remove them
 	pending map[string]string // path -> actor of its last change, not yet applied
+	pids    map[uint32]string // processes seen making changes, and their actors
 	last    time.Time         // of the last change
 	first   time.Time         // of the oldest change not applied
 
@@ -68,6 +69,7 @@ func newFS(ws *llmfs.Workspace, opts Options) (*mfs, error) {
 		meta:     map[string]meta{},
 		created:  map[string]bool{},
 		pending:  map[string]string{},
+		pids:     map[uint32]string{},
 		stopc:    make(chan struct{}),
 		done:     make(chan struct{}),
 	}
