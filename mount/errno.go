@@ -37,6 +37,7 @@ func (m *mfs) errno(err error) syscall.Errno {
 	case llmfs.CodeQuotaExceeded, llmfs.CodeFileTooLarge:
 		return syscall.EDQUOT
 	case llmfs.CodeFileChanged:
+		m.logf("llmfs mount: %v", err)
 		return syscall.EIO
 	case llmfs.CodeInvalidPath:
 		switch {
@@ -69,5 +70,6 @@ func (m *mfs) errno(err error) syscall.Errno {
 	case errors.Is(err, store.ErrInvalidName), errors.Is(err, fs.ErrInvalid), errors.Is(err, store.ErrEscape):
 		return syscall.EINVAL
 	}
+	m.logf("llmfs mount: I/O error: %v", err) // unexpected: say what the process got EIO for
 	return syscall.EIO
 }

@@ -261,7 +261,7 @@ func (h *handle) readStore(ctx context.Context, dest []byte, off int64) (fuse.Re
 	if ra, ok := h.rd.(io.ReaderAt); ok {
 		n, err := ra.ReadAt(dest, off)
 		if err != nil && err != io.EOF {
-			return nil, syscall.EIO
+			return nil, h.m.errno(err)
 		}
 		return fuse.ReadResultData(dest[:n]), 0
 	}
@@ -275,7 +275,7 @@ func (h *handle) readStore(ctx context.Context, dest []byte, off int64) (fuse.Re
 	n, err := io.ReadFull(h.rd, dest)
 	h.rdPos += int64(n)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return nil, syscall.EIO
+		return nil, h.m.errno(err)
 	}
 	return fuse.ReadResultData(dest[:n]), 0
 }

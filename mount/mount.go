@@ -49,6 +49,7 @@ type Server struct {
 	srv  *fuse.Server
 	m    *mfs
 	dir  string
+	gone chan struct{} // closed once the kernel has let go (unmounted by anyone)
 	once sync.Once
 	err  error
 }
@@ -82,13 +83,14 @@ func Mount(ctx context.Context, ws *llmfs.Workspace, dir string, opts Options) (
 		m.close()
 		return nil, fmt.Errorf("mount %s: %w", dir, err)
 	}
-	s := &Server{srv: srv, m: m, dir: dir}
+	s := &Server{srv: srv, m: m, dir: dir, gone: make(chan struct{})}
+	go func() { srv.Wait(); close(s.gone) }()
 	m.start()
 	return s, nil
 }
 
 // Wait returns when the file system is unmounted (by [Server.Unmount] or fusermount3 -u).
-func (s *Server) Wait() { s.srv.Wait() }
+func (s *Server) Wait() { <-s.gone }
 
 // Unmount applies what is left in the session layer and unmounts. It tries for a few
 // seconds while the mountpoint is busy (a process still has its working directory there).
@@ -96,12 +98,18 @@ func (s *Server) Unmount() error {
 	s.once.Do(func() {
 		var err error
 		for i := 0; i < 50; i++ {
-			if err = s.srv.Unmount(); err == nil {
+			select {
+			case <-s.gone: // unmounted already: never unmount again what may be another mount now
+				err = nil
+			default:
+				err = s.srv.Unmount()
+			}
+			if err == nil {
 				break
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		s.srv.Wait()
+		<-s.gone
 		aerr := s.m.stop()
 		s.m.close()
 		s.err = errors.Join(err, aerr)
