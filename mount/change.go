@@ -28,6 +28,7 @@ var (
 )
 
 func (n *node) Mkdir(ctx context.Context, name string, mode uint32, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	ctx = detach(ctx)
 	m := n.m
 	p := join(n.rel(), name)
 	if m.ws.Mode() == llmfs.ReadOnly {
@@ -87,6 +88,7 @@ func (m *mfs) remove(ctx context.Context, p, actor string) error {
 }
 
 func (n *node) Unlink(ctx context.Context, name string) syscall.Errno {
+	ctx = detach(ctx)
 	m := n.m
 	p := join(n.rel(), name)
 	if _, err := m.stat(ctx, p); err != nil {
@@ -128,6 +130,7 @@ func (m *mfs) forget(p string) {
 }
 
 func (n *node) Rmdir(ctx context.Context, name string) syscall.Errno {
+	ctx = detach(ctx)
 	m := n.m
 	p := join(n.rel(), name)
 	fi, err := m.stat(ctx, p)
@@ -150,6 +153,7 @@ func (n *node) Rmdir(ctx context.Context, name string) syscall.Errno {
 }
 
 func (n *node) Rename(ctx context.Context, name string, newParent gofs.InodeEmbedder, newName string, flags uint32) syscall.Errno {
+	ctx = detach(ctx)
 	m := n.m
 	src := join(n.rel(), name)
 	dst := join(newParent.EmbeddedInode().Operations().(*node).rel(), newName)
@@ -234,15 +238,18 @@ func moveKeys[V any](mp map[string]V, src, dst string) {
 // Symlink: no store keeps symbolic links it is asked to make (the Store interface has no
 // such operation), so the mount refuses them rather than keep one only in memory.
 func (n *node) Symlink(ctx context.Context, target, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	ctx = detach(ctx)
 	return nil, syscall.EPERM
 }
 
 // Link: hard links are refused (EPERM); git and most tools fall back to a copy or rename.
 func (n *node) Link(ctx context.Context, target gofs.InodeEmbedder, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	ctx = detach(ctx)
 	return nil, syscall.EPERM
 }
 
 func (n *node) Fsync(ctx context.Context, f gofs.FileHandle, flags uint32) syscall.Errno {
+	ctx = detach(ctx)
 	if h, ok := f.(*handle); ok {
 		return h.Fsync(ctx, flags)
 	}
@@ -250,6 +257,7 @@ func (n *node) Fsync(ctx context.Context, f gofs.FileHandle, flags uint32) sysca
 }
 
 func (n *node) Setattr(ctx context.Context, f gofs.FileHandle, in *fuse.SetAttrIn, out *fuse.AttrOut) syscall.Errno {
+	ctx = detach(ctx)
 	m := n.m
 	p := n.rel()
 	if m.ws.Mode() == llmfs.ReadOnly {

@@ -3,6 +3,7 @@
 package mount
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"syscall"
@@ -21,6 +22,9 @@ func (m *mfs) errno(err error) syscall.Errno {
 	var en syscall.Errno
 	if errors.As(err, &en) {
 		return en
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return syscall.EINTR
 	}
 	switch llmfs.CodeOf(err) {
 	case llmfs.CodeFileNotFound:
@@ -73,3 +77,8 @@ func (m *mfs) errno(err error) syscall.Errno {
 	m.logf("llmfs mount: I/O error: %v", err) // unexpected: say what the process got EIO for
 	return syscall.EIO
 }
+
+// detach keeps the kernel's interrupts out of the workspace. The kernel interrupts a request
+// whenever its process gets a signal, and Go programs get SIGURG all the time (preemption):
+// a stat or a write cut short there would fail with EIO, or a commit stop half-way.
+func detach(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }

@@ -98,6 +98,7 @@ func isWrite(flags uint32) bool {
 }
 
 func (n *node) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
+	ctx = detach(ctx)
 	m := n.m
 	p := n.rel()
 	w := isWrite(flags) || flags&syscall.O_TRUNC != 0
@@ -166,6 +167,7 @@ func (m *mfs) buffer(ctx context.Context, of *openFile, truncate bool) error {
 }
 
 func (n *node) Create(ctx context.Context, name string, flags uint32, mode uint32, out *fuse.EntryOut) (*gofs.Inode, gofs.FileHandle, uint32, syscall.Errno) {
+	ctx = detach(ctx)
 	m := n.m
 	p := join(n.rel(), name)
 	if m.ws.Mode() == llmfs.ReadOnly {
@@ -221,6 +223,7 @@ func (n *node) Create(ctx context.Context, name string, flags uint32, mode uint3
 func (m *mfs) umask(ctx context.Context) uint32 { return 0o022 }
 
 func (h *handle) Read(ctx context.Context, dest []byte, off int64) (fuse.ReadResult, syscall.Errno) {
+	ctx = detach(ctx)
 	of := h.of
 	of.mu.Lock()
 	if of.spill != nil {
@@ -281,6 +284,7 @@ func (h *handle) readStore(ctx context.Context, dest []byte, off int64) (fuse.Re
 }
 
 func (h *handle) Write(ctx context.Context, data []byte, off int64) (uint32, syscall.Errno) {
+	ctx = detach(ctx)
 	if !h.write {
 		return 0, syscall.EBADF
 	}
@@ -315,6 +319,7 @@ func (h *handle) Write(ctx context.Context, data []byte, off int64) (uint32, sys
 // for the last close: a shell's "> file" closes a copy of the descriptor before the
 // command writes, and a write refused then must leave the file as it was.
 func (h *handle) Flush(ctx context.Context) syscall.Errno {
+	ctx = detach(ctx)
 	if !h.write {
 		return 0
 	}
@@ -328,6 +333,7 @@ func (h *handle) Flush(ctx context.Context) syscall.Errno {
 }
 
 func (h *handle) Fsync(ctx context.Context, flags uint32) syscall.Errno {
+	ctx = detach(ctx)
 	if !h.write {
 		return 0
 	}
@@ -338,6 +344,7 @@ func (h *handle) Fsync(ctx context.Context, flags uint32) syscall.Errno {
 }
 
 func (h *handle) Release(ctx context.Context) syscall.Errno {
+	ctx = detach(ctx)
 	if h.rd != nil {
 		h.rd.Close()
 	}

@@ -127,6 +127,7 @@ func (n *node) child(ctx context.Context, name string, dir bool) *gofs.Inode {
 }
 
 func (n *node) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	ctx = detach(ctx)
 	p := join(n.rel(), name)
 	fi, err := n.m.stat(ctx, p)
 	if err != nil {
@@ -146,6 +147,7 @@ func (n *node) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*go
 }
 
 func (n *node) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
+	ctx = detach(ctx)
 	p := n.rel()
 	if h, ok := f.(*handle); ok && h.of.spill != nil {
 		p = h.of.path()
@@ -166,6 +168,7 @@ func (n *node) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut
 }
 
 func (n *node) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
+	ctx = detach(ctx)
 	entries, err := n.m.ws.ListNames(ctx, n.rel())
 	if err != nil {
 		return nil, n.m.errno(err)
@@ -186,6 +189,7 @@ func (n *node) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 }
 
 func (n *node) Statfs(ctx context.Context, out *fuse.StatfsOut) syscall.Errno {
+	ctx = detach(ctx)
 	const blocks = 1 << 30 // 4 TiB of 4 KiB blocks: the workspace's quota, not a disk, bounds it
 	out.Bsize, out.Frsize, out.NameLen = 4096, 4096, 255
 	out.Blocks, out.Bfree, out.Bavail = blocks, blocks, blocks
