@@ -238,13 +238,11 @@ func moveKeys[V any](mp map[string]V, src, dst string) {
 // Symlink: no store keeps symbolic links it is asked to make (the Store interface has no
 // such operation), so the mount refuses them rather than keep one only in memory.
 func (n *node) Symlink(ctx context.Context, target, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
-	ctx = detach(ctx)
 	return nil, syscall.EPERM
 }
 
 // Link: hard links are refused (EPERM); git and most tools fall back to a copy or rename.
 func (n *node) Link(ctx context.Context, target gofs.InodeEmbedder, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
-	ctx = detach(ctx)
 	return nil, syscall.EPERM
 }
 

@@ -284,7 +284,6 @@ func (h *handle) readStore(ctx context.Context, dest []byte, off int64) (fuse.Re
 }
 
 func (h *handle) Write(ctx context.Context, data []byte, off int64) (uint32, syscall.Errno) {
-	ctx = detach(ctx)
 	if !h.write {
 		return 0, syscall.EBADF
 	}

@@ -177,6 +177,7 @@ func TestConflict(t *testing.T) {
 				t.Fatalf("the other's change: %v %v", cs, err)
 			}
 			last := history(t, ws)
+			t.Logf("journal:\n%s", paths(ws, last))
 			if _, err := ws.Undo(t.Context(), last[len(last)-1].ID); err != nil {
 				t.Fatal(err)
 			}
