@@ -102,6 +102,12 @@ func TestRunUndo(t *testing.T) {
 	if strings.Count(out, "\n") < 4 || strings.Contains(out, "t.lock") {
 		t.Errorf("llmfs log --actor run:sh:\n%s", out)
 	}
+	if glob, _, _ := llmfsIn(t, dir, "log", "--actor", "run:*"); glob != out {
+		t.Errorf("llmfs log --actor 'run:*':\n%s\nwant\n%s", glob, out)
+	}
+	if none, _, _ := llmfsIn(t, dir, "log", "--actor", "mount:*"); none != "" {
+		t.Errorf("llmfs log --actor 'mount:*': %s", none)
+	}
 	if _, stderr, code := llmfsIn(t, dir, "undo", "--set", m[1]); code != 0 {
 		t.Fatalf("undo: %s", stderr)
 	}
