@@ -12,8 +12,8 @@ import (
 	"github.com/llmfs/llmfs/mount"
 )
 
-// TestGoBuild: go build of a small program in the mount, and running what it built (the
-// execute bit the linker set).
+// TestGoBuild: go build of a small program in the mount, running what it built (the
+// execute bit the linker set), go vet and a test runner (go test).
 func TestGoBuild(t *testing.T) {
 	gocmd, err := exec.LookPath("go")
 	if err != nil {
@@ -24,6 +24,7 @@ func TestGoBuild(t *testing.T) {
 			ws := b.open(t, &llmfs.Options{}, map[string]string{
 				"go.mod":  "module hello\n\ngo 1.21\n",
 				"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello from the mount\") }\n",
+				"main_test.go": "package main\n\nimport \"testing\"\n\nfunc TestHello(t *testing.T) {}\n",
 			})
 			m := mountWS(t, ws, mount.Options{Quiet: 200 * time.Millisecond})
 			out := m.must(gocmd + " build -o hello . && ./hello")
@@ -32,6 +33,9 @@ func TestGoBuild(t *testing.T) {
 			}
 			if out := m.must(gocmd + " vet ."); out != "" {
 				t.Errorf("go vet: %q", out)
+			}
+			if out := m.must(gocmd + " test -count=1 ."); !strings.HasPrefix(out, "ok") {
+				t.Errorf("go test: %q", out)
 			}
 		})
 	}
