@@ -22,8 +22,8 @@ func TestGoBuild(t *testing.T) {
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
 			ws := b.open(t, &llmfs.Options{}, map[string]string{
-				"go.mod":  "module hello\n\ngo 1.21\n",
-				"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello from the mount\") }\n",
+				"go.mod":       "module hello\n\ngo 1.21\n",
+				"main.go":      "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello from the mount\") }\n",
 				"main_test.go": "package main\n\nimport \"testing\"\n\nfunc TestHello(t *testing.T) {}\n",
 			})
 			m := mountWS(t, ws, mount.Options{Quiet: 200 * time.Millisecond})
