@@ -20,7 +20,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-export LLMFS_CACHE_DIR=$tmp/cache GOFLAGS=-mod=mod # the usual GOCACHE: only this module compiles anew
+export LLMFS_CACHE_DIR=$tmp/cache # the usual GOCACHE: only this module compiles anew
 
 (cd "$here" && go build -o "$tmp/llmfs" ./cmd/llmfs)
 mkdir -p "$tmp/lb" && cp "$(go env GOMODCACHE)"/github.com/hanwen/go-fuse/v2@v2.12.1/example/loopback/main.go "$tmp/lb/"
