@@ -31,17 +31,17 @@ func (n *node) Mkdir(ctx context.Context, name string, mode uint32, out *fuse.En
 	ctx = detach(ctx)
 	m := n.m
 	p := join(n.rel(), name)
-	if m.ws.Mode() == llmfs.ReadOnly {
+	if m.ws.Settings().Mode == llmfs.ReadOnly {
 		return nil, syscall.EROFS
 	}
-	if m.ws.DeniedPath(ctx, p) {
+	if m.ws.Paths().DeniedPath(ctx, p) {
 		return nil, syscall.EACCES
 	}
 	if _, err := m.stat(ctx, p); err == nil {
 		return nil, syscall.EEXIST
 	}
 	actor := m.actor(ctx)
-	if _, err := m.wsFor(p).WithActor(actor).Mkdir(ctx, p); err != nil {
+	if _, err := m.wsFor(p).With(llmfs.Actor(actor)).Mkdir(ctx, p); err != nil {
 		return nil, m.errno(err)
 	}
 	m.mu.Lock()
@@ -61,7 +61,7 @@ func (n *node) Mkdir(ctx context.Context, name string, mode uint32, out *fuse.En
 // mayRemove says whether the work mode lets the mount remove p: read-only never, full
 // always, read-write only what this mount created (lock and temporary files).
 func (m *mfs) mayRemove(p string) syscall.Errno {
-	switch m.ws.Mode() {
+	switch m.ws.Settings().Mode {
 	case llmfs.ReadOnly:
 		return syscall.EROFS
 	case llmfs.Full:
@@ -80,11 +80,11 @@ func (m *mfs) mayRemove(p string) syscall.Errno {
 // mount created, which its Delete refuses).
 func (m *mfs) remove(ctx context.Context, p, actor string) error {
 	ws := m.wsFor(p)
-	name, err := ws.StoreName(p)
+	name, err := ws.Paths().StoreName(p)
 	if err != nil {
 		return err
 	}
-	return ws.Record(ctx, actor, llmfs.ChangeDelete, func(s store.Store) error { return s.Remove(ctx, name) })
+	return ws.History().Record(ctx, actor, llmfs.ChangeDelete, func(s store.Store) error { return s.Remove(ctx, name) })
 }
 
 func (n *node) Unlink(ctx context.Context, name string) syscall.Errno {
@@ -157,13 +157,13 @@ func (n *node) Rename(ctx context.Context, name string, newParent gofs.InodeEmbe
 	m := n.m
 	src := join(n.rel(), name)
 	dst := join(newParent.EmbeddedInode().Operations().(*node).rel(), newName)
-	if m.ws.Mode() == llmfs.ReadOnly {
+	if m.ws.Settings().Mode == llmfs.ReadOnly {
 		return syscall.EROFS
 	}
 	if flags&^uint32(renameNoReplace) != 0 {
 		return syscall.EINVAL // RENAME_EXCHANGE, RENAME_WHITEOUT
 	}
-	if m.ws.DeniedPath(ctx, dst) {
+	if m.ws.Paths().DeniedPath(ctx, dst) {
 		return syscall.EACCES
 	}
 	if m.ignored(src) != m.ignored(dst) {
@@ -178,7 +178,7 @@ func (n *node) Rename(ctx context.Context, name string, newParent gofs.InodeEmbe
 		return m.errno(err)
 	}
 	actor := m.actor(ctx)
-	ws := m.wsFor(src).WithActor(actor)
+	ws := m.wsFor(src).With(llmfs.Actor(actor))
 	dfi, err := m.stat(ctx, dst)
 	switch {
 	case err != nil:
@@ -202,15 +202,15 @@ const renameNoReplace = 1 // RENAME_NOREPLACE
 // replace renames src over the existing dst in one change set: the atomic replace that
 // editors, sed -i and git rely on (the workspace's Move refuses an existing destination).
 func (m *mfs) replace(ctx context.Context, ws *llmfs.Workspace, src, dst string, dir bool) error {
-	sname, err := ws.StoreName(src)
+	sname, err := ws.Paths().StoreName(src)
 	if err != nil {
 		return err
 	}
-	dname, err := ws.StoreName(dst)
+	dname, err := ws.Paths().StoreName(dst)
 	if err != nil {
 		return err
 	}
-	return ws.Record(ctx, ws.Actor(), llmfs.ChangeMove, func(s store.Store) error {
+	return ws.History().Record(ctx, ws.Settings().Actor, llmfs.ChangeMove, func(s store.Store) error {
 		if err := s.Remove(ctx, dname); err != nil {
 			return err
 		}
@@ -258,7 +258,7 @@ func (n *node) Setattr(ctx context.Context, f gofs.FileHandle, in *fuse.SetAttrI
 	ctx = detach(ctx)
 	m := n.m
 	p := n.rel()
-	if m.ws.Mode() == llmfs.ReadOnly {
+	if m.ws.Settings().Mode == llmfs.ReadOnly {
 		return syscall.EROFS
 	}
 	if sz, ok := in.GetSize(); ok {

@@ -30,7 +30,7 @@ func (m *mfs) errno(err error) syscall.Errno {
 	case llmfs.CodeFileNotFound:
 		return syscall.ENOENT
 	case llmfs.CodePermissionDenied:
-		if m.ws.Mode() == llmfs.ReadOnly {
+		if m.ws.Settings().Mode == llmfs.ReadOnly {
 			return syscall.EROFS
 		}
 		return syscall.EPERM

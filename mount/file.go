@@ -102,7 +102,7 @@ func (n *node) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32,
 	m := n.m
 	p := n.rel()
 	w := isWrite(flags) || flags&syscall.O_TRUNC != 0
-	if w && m.ws.Mode() == llmfs.ReadOnly {
+	if w && m.ws.Settings().Mode == llmfs.ReadOnly {
 		return nil, 0, syscall.EROFS
 	}
 	if of := m.fileOf(n); of == nil || !of.created {
@@ -152,7 +152,7 @@ func (m *mfs) buffer(ctx context.Context, of *openFile, truncate bool) error {
 		of.dirty = true
 		return nil
 	}
-	name, err := m.ws.StoreName(of.path())
+	name, err := m.ws.Paths().StoreName(of.path())
 	if err != nil {
 		return err
 	}
@@ -170,10 +170,10 @@ func (n *node) Create(ctx context.Context, name string, flags uint32, mode uint3
 	ctx = detach(ctx)
 	m := n.m
 	p := join(n.rel(), name)
-	if m.ws.Mode() == llmfs.ReadOnly {
+	if m.ws.Settings().Mode == llmfs.ReadOnly {
 		return nil, nil, 0, syscall.EROFS
 	}
-	if m.ws.DeniedPath(ctx, p) {
+	if m.ws.Paths().DeniedPath(ctx, p) {
 		return nil, nil, 0, syscall.EACCES
 	}
 	if _, err := m.stat(ctx, p); err == nil {
@@ -247,7 +247,7 @@ func (h *handle) readStore(ctx context.Context, dest []byte, off int64) (fuse.Re
 		if h.rd != nil {
 			h.rd.Close()
 		}
-		name, err := h.m.ws.StoreName(h.of.path())
+		name, err := h.m.ws.Paths().StoreName(h.of.path())
 		if err != nil {
 			return nil, h.m.errno(err)
 		}
@@ -297,7 +297,7 @@ func (h *handle) Write(ctx context.Context, data []byte, off int64) (uint32, sys
 		off = of.size
 	}
 	end := off + int64(len(data))
-	if q := h.m.ws.Quota(); q.MaxFileBytes > 0 && end > q.MaxFileBytes && end > of.size {
+	if q := h.m.ws.Settings().Quota; q.MaxFileBytes > 0 && end > q.MaxFileBytes && end > of.size {
 		// Refused at the write, not only at close: the process learns it at once, and the
 		// buffer is dropped, so the file stays as it was.
 		of.failed = &llmfs.Error{Code: llmfs.CodeQuotaExceeded, Path: of.path(), Msg: "file larger than the quota allows"}
@@ -397,7 +397,7 @@ func (m *mfs) commit(ctx context.Context, of *openFile) error {
 	if _, err := of.spill.ReadAt(content, 0); err != nil && err != io.EOF {
 		return err
 	}
-	ws := m.wsFor(p).WithActor(of.actor)
+	ws := m.wsFor(p).With(llmfs.Actor(of.actor))
 	if _, err := ws.Write(ctx, p, string(content), llmfs.WriteOptions{}); err != nil {
 		of.dirty = false
 		of.failed = err

@@ -175,7 +175,7 @@ func read(t *testing.T, ws *llmfs.Workspace, p string) string {
 // history returns the workspace's journal, oldest first, as "actor op path" lines.
 func history(t *testing.T, ws *llmfs.Workspace) []llmfs.Change {
 	t.Helper()
-	cs, err := ws.History(context.Background(), llmfs.HistoryFilter{})
+	cs, err := ws.History().List(context.Background(), llmfs.HistoryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func history(t *testing.T, ws *llmfs.Workspace) []llmfs.Change {
 func paths(ws *llmfs.Workspace, cs []llmfs.Change) string {
 	var b strings.Builder
 	for _, c := range cs {
-		b.WriteString(c.Actor + " " + c.Op + " " + ws.Rel(c.Path) + "\n")
+		b.WriteString(c.Actor + " " + c.Op + " " + ws.Paths().Rel(c.Path) + "\n")
 	}
 	return b.String()
 }

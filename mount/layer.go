@@ -40,7 +40,7 @@ func NewSession(ctx context.Context, ws *llmfs.Workspace, opts *Options) (*Sessi
 		s.Close()
 		return nil, err
 	}
-	lws := ws.WithStore(ov)
+	lws := ws.With(llmfs.OnStore(ov))
 	if st, ok := ws.Store().(*sqlstore.Store); ok {
 		// As under review: the store's quota binds the layer too, so that a refusal comes
 		// at the write, not when the layer is applied.
@@ -49,7 +49,7 @@ func NewSession(ctx context.Context, ws *llmfs.Workspace, opts *Options) (*Sessi
 			s.Close()
 			return nil, err
 		}
-		lws = lws.WithQuota(tighter(lws.Quota(), llmfs.Quota{MaxBytes: q.MaxBytes, MaxFileBytes: q.MaxFileBytes, MaxFiles: q.MaxFiles}))
+		lws = lws.With(llmfs.EnforceQuota(tighter(lws.Settings().Quota, llmfs.Quota{MaxBytes: q.MaxBytes, MaxFileBytes: q.MaxFileBytes, MaxFiles: q.MaxFiles})))
 	}
 	s.WS = lws
 	opts.Layer, opts.Base, opts.SpillDir = ov, ws, dir

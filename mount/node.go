@@ -51,10 +51,10 @@ func join(dir, name string) string {
 // as what it leads to (the stores have no way to make one, so the mount shows none).
 func (m *mfs) stat(ctx context.Context, p string) (fs.FileInfo, error) {
 	ws := m.ws
-	if p != "." && ws.DeniedPath(ctx, p) {
+	if p != "." && ws.Paths().DeniedPath(ctx, p) {
 		return nil, syscall.ENOENT
 	}
-	name, err := ws.StoreName(p)
+	name, err := ws.Paths().StoreName(p)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (n *node) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*go
 	if err != nil {
 		// A file just created and still open for writing is not in the workspace yet;
 		// other processes see it all the same.
-		if of := n.m.openAt(p); of != nil && of.created && !n.m.ws.DeniedPath(ctx, p) {
+		if of := n.m.openAt(p); of != nil && of.created && !n.m.ws.Paths().DeniedPath(ctx, p) {
 			n.m.fill(of.n, p, newInfo(p), &out.Attr)
 			out.Ino = of.n.StableAttr().Ino
 			return &of.n.Inode, 0
@@ -194,7 +194,7 @@ func (n *node) Statfs(ctx context.Context, out *fuse.StatfsOut) syscall.Errno {
 	out.Bsize, out.Frsize, out.NameLen = 4096, 4096, 255
 	out.Blocks, out.Bfree, out.Bavail = blocks, blocks, blocks
 	out.Files, out.Ffree = 1<<32, 1<<32
-	if q := n.m.ws.Quota(); q.MaxBytes > 0 {
+	if q := n.m.ws.Settings().Quota; q.MaxBytes > 0 {
 		used, files, err := n.m.ws.Usage(ctx)
 		if err == nil {
 			out.Blocks = uint64(q.MaxBytes / 4096)

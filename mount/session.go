@@ -62,7 +62,7 @@ func newFS(ws *llmfs.Workspace, opts Options) (*mfs, error) {
 		dir = os.TempDir()
 	}
 	m := &mfs{
-		ws:       ws.RequireRead(false),
+		ws:       ws.With(llmfs.RequireRead(false)),
 		opts:     opts,
 		spillDir: dir,
 		files:    map[*node]*openFile{},
@@ -74,7 +74,7 @@ func newFS(ws *llmfs.Workspace, opts Options) (*mfs, error) {
 		done:     make(chan struct{}),
 	}
 	if opts.Layer != nil && len(opts.JournalIgnore) > 0 {
-		m.direct = opts.Base.WithStore(unjournaled{opts.Base.Store()}).RequireRead(false)
+		m.direct = opts.Base.With(llmfs.OnStore(unjournaled{opts.Base.Store()})).With(llmfs.RequireRead(false))
 	}
 	return m, nil
 }
@@ -252,7 +252,7 @@ func unjoin(err error) []error {
 // it from the layer.
 func (m *mfs) force(ctx context.Context, actor, name string) error {
 	layer := m.opts.Layer
-	base := m.opts.Base.WithActor(actor).RequireRead(false)
+	base := m.opts.Base.With(llmfs.Actor(actor)).With(llmfs.RequireRead(false))
 	f, err := layer.Open(ctx, name)
 	var data []byte
 	if err == nil {

@@ -168,7 +168,7 @@ func TestConflict(t *testing.T) {
 			ws := b.open(t, &llmfs.Options{}, map[string]string{"a.txt": "base\n"})
 			m := mountWS(t, ws, mount.Options{Quiet: time.Hour})
 			m.must("echo mount > a.txt")
-			other := ws.WithActor("other")
+			other := ws.With(llmfs.Actor("other"))
 			if _, err := other.Write(t.Context(), "a.txt", "other\n", llmfs.WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}
@@ -176,13 +176,13 @@ func TestConflict(t *testing.T) {
 			if got := read(t, ws, "a.txt"); got != "mount\n" {
 				t.Fatalf("a.txt after the conflict: %q", got)
 			}
-			cs, err := ws.History(t.Context(), llmfs.HistoryFilter{Actor: "other"})
+			cs, err := ws.History().List(t.Context(), llmfs.HistoryFilter{Actor: "other"})
 			if err != nil || len(cs) != 1 {
 				t.Fatalf("the other's change: %v %v", cs, err)
 			}
 			last := history(t, ws)
 			t.Logf("journal:\n%s", paths(ws, last))
-			if _, err := ws.Undo(t.Context(), last[len(last)-1].ID); err != nil {
+			if _, err := ws.History().Undo(t.Context(), last[len(last)-1].ID); err != nil {
 				t.Fatal(err)
 			}
 			if got := read(t, ws, "a.txt"); got != "other\n" {

@@ -61,7 +61,7 @@ array of objects (id, set, time, actor, op, path, other, before, after, state, a
 			if err != nil {
 				return err
 			}
-			cs, err := ws.History(ctx, f)
+			cs, err := ws.History().List(ctx, f)
 			if err != nil {
 				return err
 			}
@@ -77,11 +77,11 @@ array of objects (id, set, time, actor, op, path, other, before, after, state, a
 			}
 			out := make([]entry, 0, len(cs))
 			for _, c := range cs {
-				en := entry{Change: c, Path: ws.Rel(c.Path)}
+				en := entry{Change: c, Path: ws.Paths().Rel(c.Path)}
 				if c.Other != "" {
-					en.Other = ws.Rel(c.Other)
+					en.Other = ws.Paths().Rel(c.Other)
 				}
-				en.Added, en.Removed = ws.Lines(ctx, c)
+				en.Added, en.Removed = ws.History().Lines(ctx, c)
 				out = append(out, en)
 			}
 			if *asJSON {
@@ -156,15 +156,15 @@ relative to the workspace root.`,
 			var d string
 			if id, perr := strconv.ParseInt(args[0], 10, 64); perr == nil {
 				if *set {
-					d, err = ws.DiffSet(ctx, id)
+					d, err = ws.History().DiffSet(ctx, id)
 				} else {
 					var c llmfs.Change
-					if c, err = ws.ChangeByID(ctx, id); err == nil {
-						d, err = ws.Diff(ctx, []llmfs.Change{c})
+					if c, err = ws.History().ChangeByID(ctx, id); err == nil {
+						d, err = ws.History().Diff(ctx, []llmfs.Change{c})
 					}
 				}
 			} else {
-				d, err = ws.DiffSince(ctx, args[0])
+				d, err = ws.History().DiffSince(ctx, args[0])
 			}
 			if err != nil {
 				return err
@@ -206,11 +206,11 @@ its whole change set. The undo is itself a change: undo it to redo.`,
 			if *set {
 				var cs []llmfs.Change
 				for _, id := range ids {
-					c, err := ws.ChangeByID(ctx, id)
+					c, err := ws.History().ChangeByID(ctx, id)
 					if err != nil {
 						return err
 					}
-					more, err := ws.History(ctx, llmfs.HistoryFilter{Set: c.Set})
+					more, err := ws.History().List(ctx, llmfs.HistoryFilter{Set: c.Set})
 					if err != nil {
 						return err
 					}
@@ -221,7 +221,7 @@ its whole change set. The undo is itself a change: undo it to redo.`,
 					ids = append(ids, c.ID)
 				}
 			}
-			if res, err = ws.Undo(ctx, ids...); err != nil {
+			if res, err = ws.History().Undo(ctx, ids...); err != nil {
 				return err
 			}
 			return undone(e, ws, ids, res)
@@ -246,7 +246,7 @@ var checkpointCmd = &command{
 			if len(args) == 0 {
 				return printCheckpoints(ctx, e, ws)
 			}
-			cp, err := ws.Checkpoint(ctx, args[0])
+			cp, err := ws.History().Checkpoint(ctx, args[0])
 			if err != nil {
 				return err
 			}

@@ -53,8 +53,8 @@ func (e *env) runIn(ctx context.Context, mf mountFlags, args []string) error {
 	}
 	defer os.Remove(dir)
 	var before int64
-	if opts.Base != nil && opts.Base.Journaled() {
-		if cs, err := opts.Base.History(ctx, llmfs.HistoryFilter{Limit: 1}); err == nil && len(cs) > 0 {
+	if opts.Base != nil && opts.Base.Settings().Journaled {
+		if cs, err := opts.Base.History().List(ctx, llmfs.HistoryFilter{Limit: 1}); err == nil && len(cs) > 0 {
 			before = cs[0].ID
 		}
 	}
@@ -133,10 +133,10 @@ func runCommand(ctx context.Context, e *env, args []string, dir string) (int, er
 
 // printRun prints the changes actor made since the change before: the run's change set.
 func (e *env) printRun(ctx context.Context, ws *llmfs.Workspace, actor string, before int64) error {
-	if !ws.Journaled() {
+	if !ws.Settings().Journaled {
 		return nil
 	}
-	cs, err := ws.History(ctx, llmfs.HistoryFilter{After: before, Actor: actor})
+	cs, err := ws.History().List(ctx, llmfs.HistoryFilter{After: before, Actor: actor})
 	if err != nil {
 		return err
 	}
@@ -148,10 +148,10 @@ func (e *env) printRun(ctx context.Context, ws *llmfs.Workspace, actor string, b
 	for i := len(cs) - 1; i >= 0; i-- {
 		c := cs[i]
 		sets[c.Set] = true
-		added, removed := ws.Lines(ctx, c)
-		line := fmt.Sprintf("  %-6s %s", c.Op, e.name(ws.Rel(c.Path)))
+		added, removed := ws.History().Lines(ctx, c)
+		line := fmt.Sprintf("  %-6s %s", c.Op, e.name(ws.Paths().Rel(c.Path)))
 		if c.Other != "" {
-			line += " <- " + e.name(ws.Rel(c.Other))
+			line += " <- " + e.name(ws.Paths().Rel(c.Other))
 		}
 		fmt.Fprintf(e.stderr, "%s +%d -%d\n", line, added, removed)
 	}
