@@ -75,6 +75,11 @@ func init() {
 		reviewCmd, applyCmd, discardCmd}
 }
 
+// exitError makes llmfs exit with a code of its own choosing (run: CMD's status).
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
 func lookup(name string) *command {
 	i := slices.IndexFunc(commands, func(c *command) bool { return c.name == name })
 	if i < 0 {
@@ -116,9 +121,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	var ue *usageError
+	var xe *exitError
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, &xe): // llmfs run: the command's own status
+		return xe.code
 	case errors.Is(err, errNoMatch):
 		return 1
 	case errors.As(err, &ue) || isFlagError(err):

@@ -88,7 +88,7 @@ func TestNoArgumentsPrintsShortHelp(t *testing.T) {
 			t.Errorf("help lacks %q:\n%s", want, out.String())
 		}
 	}
-	if n := strings.Count(out.String(), "\n"); n > 40 {
+	if n := strings.Count(out.String(), "\n"); n > 45 { // one line per command (mount and run made it 41)
 		t.Errorf("help is %d lines, want a short one", n)
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"path"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/llmfs/llmfs"
@@ -26,7 +28,7 @@ removed. PATH limits the list to a file or a directory's subtree. --since takes 
 array of objects (id, set, time, actor, op, path, other, before, after, state, added, removed).`,
 	setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		e.ws.register(fs)
-		actor := fs.String("actor", "", "only the changes of `ACTOR` (cli, mcp, web, system, ...)")
+		actor := fs.String("actor", "", "only the changes of `ACTOR` (cli, mcp, web, system, run:make, ...); a glob such as 'mount:*:git' matches several")
 		since := fs.String("since", "", "only the changes since `TIME` (a time, a date, or a duration such as 2h)")
 		limit := fs.Int("limit", 0, "at most `N` changes (0: all)")
 		asJSON := fs.Bool("json", false, "print a JSON array")
@@ -38,6 +40,13 @@ array of objects (id, set, time, actor, op, path, other, before, after, state, a
 				return usagef("--limit must be 0 or more")
 			}
 			f := llmfs.HistoryFilter{Actor: *actor, Limit: *limit}
+			glob := strings.ContainsAny(*actor, "*?[")
+			if glob {
+				if _, err := path.Match(*actor, ""); err != nil {
+					return usagef("--actor: bad pattern %q", *actor)
+				}
+				f.Actor, f.Limit = "", 0 // matched below, then limited
+			}
 			if len(args) == 1 {
 				f.Path = args[0]
 			}
@@ -55,6 +64,9 @@ array of objects (id, set, time, actor, op, path, other, before, after, state, a
 			cs, err := ws.History().List(ctx, f)
 			if err != nil {
 				return err
+			}
+			if glob {
+				cs = byActor(cs, *actor, *limit)
 			}
 			type entry struct {
 				llmfs.Change
@@ -265,4 +277,16 @@ paths put back. A NAME that is no checkpoint fails with the list of those there 
 			return restoreCheckpoint(ctx, e, ws, args[0])
 		}
 	},
+}
+
+// byActor keeps the changes whose actor matches the glob pattern (mount:*:git: git's changes
+// through any mount, whatever its process id), at most limit of them (0: all).
+func byActor(cs []llmfs.Change, pattern string, limit int) []llmfs.Change {
+	var out []llmfs.Change
+	for _, c := range cs {
+		if ok, _ := path.Match(pattern, c.Actor); ok && (limit == 0 || len(out) < limit) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
