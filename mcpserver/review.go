@@ -97,6 +97,10 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*Serv
 	if ws.Store() != store.Store(ov) {
 		ws = ws.With(llmfs.OnStore(ov))
 	}
+	ask, err := askSet(opts.Ask)
+	if err != nil {
+		return nil, err
+	}
 	r := &reviewer{ws: ws, ov: ov}
 	for _, t := range reviewTools() {
 		srv.AddTool(&mcp.Tool{
@@ -114,6 +118,11 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*Serv
 			args, err := strictjson.Decode(req.Params.Arguments, t.params)
 			if err != nil {
 				return result(nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: err.Error(), Err: err}), nil
+			}
+			if t.name == "review_apply" && ask[AskApply] {
+				if res := ask.tool(ctx, req, AskApply, r.applyQuestion(ctx, args)); res != nil {
+					return res, nil
+				}
 			}
 			id := ""
 			if req.Session != nil {
@@ -275,6 +284,34 @@ func reviewTools() []reviewTool {
 
 // names turns the paths arguments into store names; with pending, each must have a pending
 // change at or below it.
+// applyQuestion is what --ask apply asks the person before review_apply runs with args:
+// "apply 3 pending changes (src/a.go, src/b.go, README.md)?".
+func (r *reviewer) applyQuestion(ctx context.Context, args strictjson.Object) string {
+	names, _ := r.names(ctx, args.StringList("paths"), false)
+	cs, _ := r.review(ctx).List(ctx)
+	var which []string
+	for _, c := range cs {
+		in := len(names) == 0
+		for _, n := range names {
+			in = in || n == "." || c.Path == n || strings.HasPrefix(c.Path, n+"/") || c.From == n
+		}
+		if in {
+			which = append(which, c.Path)
+		}
+	}
+	what := fmt.Sprintf("%d pending changes", len(which))
+	if len(which) == 1 {
+		what = "the pending change"
+	}
+	if len(which) > 5 {
+		which = append(which[:5], "...")
+	}
+	if hunks := args.IntList("hunks"); len(hunks) > 0 {
+		what = fmt.Sprintf("hunks %v of %s", hunks, what)
+	}
+	return fmt.Sprintf("apply %s (%s)?", what, strings.Join(which, ", "))
+}
+
 func (r *reviewer) names(ctx context.Context, paths []string, pending bool) ([]string, error) {
 	var names []string
 	for _, p := range paths {
