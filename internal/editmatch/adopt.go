@@ -28,10 +28,20 @@ func Adopt(text, old, new string) (string, Step) {
 }
 
 // indentStyle is '\t' when most indented lines of text start with a tab, ' ' when most
-// start with a space, 0 when it has none.
+// start with a space, 0 when it has none. Lines inside a Markdown code fence (``` or ~~~)
+// are another file's convention, not the document's: a README whose only tabs are in a
+// Go example is not a tab-indented file, and its list items keep their spaces.
 func indentStyle(text string) byte {
 	tabs, spaces := 0, 0
+	fenced := false
 	for l := range strings.Lines(text) {
+		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+			fenced = !fenced
+			continue
+		}
+		if fenced {
+			continue
+		}
 		switch {
 		case strings.HasPrefix(l, "\t"):
 			tabs++
