@@ -162,7 +162,8 @@ func (b *appBrowser) wait(what, cond string) {
 // tools/call with the real reviewer's results. The view lists the agent's pending changes
 // with their diffs; Apply writes a.txt on disk, with the version the view showed; Discard
 // drops b.txt; a change the agent moved after the view showed it is refused with
-// FILE_CHANGED, nothing written.
+// FILE_CHANGED, nothing written; a tool-result from the host redraws the list; a base
+// file changed behind the agent is a conflict, its diff shown and the file kept.
 func TestReviewAppBrowser(t *testing.T) {
 	s := newReviewSetup(t)
 	ok(t, s.agent, "file_write", `{"path":"a.txt","content":"one\nTWO\n"}`)
@@ -209,6 +210,19 @@ func TestReviewAppBrowser(t *testing.T) {
 	}
 	if got := mustJSON(ok(t, s.reviewer, "review_list", `{}`)["changes"]); strings.Contains(got, "a.txt") || strings.Contains(got, "b.txt") || !strings.Contains(got, "c.txt") {
 		t.Errorf("pending after the view's apply and discard = %s", got)
+	}
+
+	// A review tool ran in the chat (the host says so): the view redraws.
+	ok(t, s.agent, "file_write", `{"path":"d.txt","content":"D\n"}`)
+	b.eval(`document.getElementById("app").contentWindow.postMessage({jsonrpc: "2.0", method: "ui/notifications/tool-result", params: {content: []}}, "*")`, nil)
+	b.wait("the redraw", doc+`.querySelector('li[data-path="d.txt"]') !== null`)
+
+	// The base's c.txt changed behind the agent: a conflict, shown with its diff, the host's file kept.
+	os.WriteFile(filepath.Join(s.dir, "c.txt"), []byte("human\n"), 0o644)
+	b.eval(doc+`.querySelector('li[data-path="c.txt"] button[data-action="apply"]').click()`, nil)
+	b.wait("the conflict", doc+`.getElementById("status").textContent.startsWith("c.txt: FILE_CHANGED") && `+doc+`.querySelector('li[data-path="c.txt"] pre.failure')?.textContent.includes("human")`)
+	if got, _ := os.ReadFile(filepath.Join(s.dir, "c.txt")); string(got) != "human\n" {
+		t.Errorf("c.txt on disk after a conflicting Apply = %q", got)
 	}
 
 	// What the view sent: the handshake first, and apply with the version it showed.
