@@ -86,14 +86,18 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*Serv
 	if version == "" {
 		version = buildinfo.Version()
 	}
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{}, Resources: &mcp.ResourceCapabilities{}}
+	appsCapability(caps)
 	srv := mcp.NewServer(&mcp.Implementation{Name: name, Title: "llmfs review", Version: version}, &mcp.ServerOptions{
 		Instructions: "llmfs review: the changes an agent made under review to " + ws.Root() +
 			" are pending; list them (review_list), read their diff (review_diff), then apply (review_apply) or discard (review_discard) them, per file or per hunk.",
 		Logger:       opts.Logger,
 		SetCacheable: setCacheable,
-		// Prompts: answered (with none) by the go-sdk, so declared; see New.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{}},
+		// Prompts: answered (with none) by the go-sdk, so declared; see New. Resources: the
+		// review view, an MCP App (reviewapp.go).
+		Capabilities: caps,
 	})
+	addReviewApp(srv)
 	if ws.Store() != store.Store(ov) {
 		ws = ws.With(llmfs.OnStore(ov))
 	}
@@ -108,6 +112,7 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*Serv
 			Description:  t.desc,
 			InputSchema:  t.input,
 			OutputSchema: t.output,
+			Meta:         reviewAppMeta(),
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint:    t.readOnly,
 				DestructiveHint: new(t.destructive),

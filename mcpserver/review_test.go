@@ -48,6 +48,10 @@ func TestReviewerOverMCP(t *testing.T) {
 	if got, want := toolNames(t, rv), mcpserver.ReviewToolNames(); !slices.Equal(sorted(got), sorted(want)) {
 		t.Errorf("reviewer tools = %v, want %v", got, want)
 	}
+	// The review view, an MCP App, over the real process too (issue 35.6).
+	if app, err := rv.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: mcpserver.ReviewAppURI}); err != nil || app.Contents[0].MIMEType != mcpserver.AppMIMEType {
+		t.Errorf("llmfs mcp --reviewer: resources/read %s: %v", mcpserver.ReviewAppURI, err)
+	}
 	list := ok(t, rv, "review_list", `{}`)
 	if got := mustJSON(list["changes"]); !strings.Contains(got, `{"added":1,"hunks":1,"kind":"modified","path":"a.txt","removed":1,"version":"`) || !strings.Contains(got, `"kind":"created","path":"new.txt"`) {
 		t.Errorf("review_list = %s", got)

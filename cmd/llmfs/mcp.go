@@ -31,7 +31,8 @@ A line that is not a JSON-RPC message gets an error reply and the server reads o
 of the input the calls already read still answer. The log goes to standard error.
 --reviewer serves, instead of the file tools, the review tools over the changes pending under
 --review for the root (review_list, review_diff, review_apply, review_discard): for the person
-or program that reviews, never for the agent under review.
+or program that reviews, never for the agent under review. Its review view, ui://llmfs/review,
+is an MCP App: a client that renders MCP Apps shows the diffs with apply and discard buttons.
 --ask delete,move confirms those operations with the person through the client's
 elicitation before they run ("delete src/a.go?"); declined, cancelled, or a client that
 cannot ask: the call fails with PERMISSION_DENIED and nothing is changed. See docs/mcp.md.`,
