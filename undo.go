@@ -73,7 +73,9 @@ func (w *Workspace) revert(ctx context.Context, op string, changes []Change) (*U
 			return nil, errorf(CodeFileChanged, c.Path, "change %d is %s: after a crash %s held neither its old nor its new content, so it is never undone; look at the file and fix it by hand", c.ID, c.State, w.rel(c.Path))
 		}
 	}
-	states := net(live)
+	// A path the changes left as they found it (changed, then restored) has nothing to
+	// put back: restoring a checkpoint twice changes nothing and names no file.
+	states := slices.DeleteFunc(net(live), func(p *pathState) bool { return p.before.Equal(p.after) })
 	for _, p := range states {
 		if p.before.Kind == store.Link || (p.before.Kind == store.File && !w.kept(ctx, j, p.before)) {
 			return nil, w.notKept(p)
