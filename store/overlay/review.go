@@ -159,77 +159,113 @@ func match(name string, paths []string) bool {
 
 // pending computes the pending changes. Callers hold o.mu.
 func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
-	var out []pending
 	upperFiles := map[string]bool{}
-	var walkUpper func(dir string) error
-	walkUpper = func(dir string) error {
-		es, err := o.upper.ReadDir(ctx, up(dir))
+	var out []pending
+	if err := o.pendingUpper(ctx, ".", upperFiles, &out); err != nil {
+		return nil, err
+	}
+	if err := o.pendingDeleted(ctx, upperFiles, &out); err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if counts {
+		for i := range out {
+			countLines(&out[i])
+			out[i].Version = o.version(out[i])
+		}
+	}
+	return out, nil
+}
+
+// pendingUpper adds to out the changes of the files the upper layer holds at or below dir,
+// and notes each file in upperFiles.
+func (o *Overlay) pendingUpper(ctx context.Context, dir string, upperFiles map[string]bool, out *[]pending) error {
+	es, err := o.upper.ReadDir(ctx, up(dir))
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		name := join(dir, e.Name())
+		if e.IsDir() {
+			if err := o.pendingUpper(ctx, name, upperFiles, out); err != nil {
+				return err
+			}
+			continue
+		}
+		upperFiles[name] = true
+		p, ok, err := o.pendingFile(ctx, name)
 		if err != nil {
 			return err
 		}
-		for _, e := range es {
-			name := join(dir, e.Name())
-			if e.IsDir() {
-				if err := walkUpper(name); err != nil {
-					return err
-				}
-				continue
-			}
-			upperFiles[name] = true
-			nb, err := readAll(ctx, o.upper, up(name))
-			if err != nil {
-				return rename(err, name)
-			}
-			p := pending{Change: Change{Path: name}, new: nb}
-			mb, hasBase, err := o.mergeBase(ctx, name)
-			if err != nil {
-				return err
-			}
-			if from, ok := o.st.From[name]; ok {
-				p.Kind, p.From = Moved, from
-				if p.old, p.hasBase, err = o.mergeBase(ctx, from); err != nil {
-					return err
-				}
-				if !p.hasBase {
-					if p.old, err = readBase(ctx, o.base, from); err != nil {
-						return err
-					}
-				}
-			} else if hasBase {
-				// The agent's change against what it started from, whatever the base
-				// holds now: a person's later edit is not the agent's.
-				if bytes.Equal(mb, nb) {
-					continue
-				}
-				// The base holding the agent's version already (an apply a crash cut
-				// short, or a person's same edit) leaves nothing to review.
-				cur, err := readAll(ctx, o.base, name)
-				if err == nil && bytes.Equal(cur, nb) {
-					continue
-				}
-				if err != nil && !absent(err) {
-					return err // unreadable: the change cannot be merged or checked
-				}
-				p.Kind, p.old, p.hasBase = Modified, mb, true
-			} else if seen, ok := o.st.Seen[name]; ok && seen == "" {
-				p.Kind = Created // by the agent, whatever the base holds now
-			} else if ob, err := readAll(ctx, o.base, name); err == nil {
-				if bytes.Equal(ob, nb) {
-					continue
-				}
-				p.Kind, p.old = Modified, ob
-			} else if absent(err) {
-				p.Kind = Created
-			} else {
-				return err // unreadable is not absent: the change would pass for a creation
-			}
-			out = append(out, p)
+		if ok {
+			*out = append(*out, p)
 		}
-		return nil
 	}
-	if err := walkUpper("."); err != nil {
-		return nil, err
+	return nil
+}
+
+// pendingFile is the change of the upper layer's file name, if it is one.
+func (o *Overlay) pendingFile(ctx context.Context, name string) (pending, bool, error) {
+	nb, err := readAll(ctx, o.upper, up(name))
+	if err != nil {
+		return pending{}, false, rename(err, name)
 	}
+	p := pending{Change: Change{Path: name}, new: nb}
+	mb, hasBase, err := o.mergeBase(ctx, name)
+	if err != nil {
+		return pending{}, false, err
+	}
+	if from, ok := o.st.From[name]; ok {
+		p.Kind, p.From = Moved, from
+		if p.old, p.hasBase, err = o.mergeBase(ctx, from); err != nil {
+			return pending{}, false, err
+		}
+		if !p.hasBase {
+			if p.old, err = readBase(ctx, o.base, from); err != nil {
+				return pending{}, false, err
+			}
+		}
+		return p, true, nil
+	}
+	if hasBase {
+		// The agent's change against what it started from, whatever the base holds now: a
+		// person's later edit is not the agent's.
+		if bytes.Equal(mb, nb) {
+			return pending{}, false, nil
+		}
+		// The base holding the agent's version already (an apply a crash cut short, or a
+		// person's same edit) leaves nothing to review.
+		cur, err := readAll(ctx, o.base, name)
+		if err == nil && bytes.Equal(cur, nb) {
+			return pending{}, false, nil
+		}
+		if err != nil && !absent(err) {
+			return pending{}, false, err // unreadable: the change cannot be merged or checked
+		}
+		p.Kind, p.old, p.hasBase = Modified, mb, true
+		return p, true, nil
+	}
+	if seen, ok := o.st.Seen[name]; ok && seen == "" {
+		p.Kind = Created // by the agent, whatever the base holds now
+		return p, true, nil
+	}
+	ob, err := readAll(ctx, o.base, name)
+	switch {
+	case err == nil && bytes.Equal(ob, nb):
+		return pending{}, false, nil
+	case err == nil:
+		p.Kind, p.old = Modified, ob
+	case absent(err):
+		p.Kind = Created
+	default:
+		return pending{}, false, err // unreadable is not absent: the change would pass for a creation
+	}
+	return p, true, nil
+}
+
+// pendingDeleted adds to out the deletions: the base files under the whiteouts that the
+// upper layer holds no file for and no move came from.
+func (o *Overlay) pendingDeleted(ctx context.Context, upperFiles map[string]bool, out *[]pending) error {
 	sources := map[string]bool{}
 	for _, from := range o.st.From {
 		sources[from] = true
@@ -269,34 +305,29 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 				return err
 			}
 		}
-		out = append(out, pending{Change: Change{Path: name, Kind: Deleted}, old: ob, hasBase: hasBase})
+		*out = append(*out, pending{Change: Change{Path: name, Kind: Deleted}, old: ob, hasBase: hasBase})
 		return nil
 	}
 	for w := range o.st.Whiteouts {
 		if err := walkBase(w); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	if counts {
-		for i := range out {
-			p := &out[i]
-			if bytes.IndexByte(p.old, 0) >= 0 || bytes.IndexByte(p.new, 0) >= 0 {
-				p.Binary = true
-				p.Hunks = 1
-				continue
-			}
-			for _, h := range textdiff.Hunks(string(p.old), string(p.new), DiffContext) {
-				p.Added += h.Added
-				p.Removed += h.Removed
-				p.Hunks++
-			}
-		}
-		for i := range out {
-			out[i].Version = o.version(out[i])
-		}
+	return nil
+}
+
+// countLines sets p's counts of added and removed lines and hunks.
+func countLines(p *pending) {
+	if bytes.IndexByte(p.old, 0) >= 0 || bytes.IndexByte(p.new, 0) >= 0 {
+		p.Binary = true
+		p.Hunks = 1
+		return
 	}
-	return out, nil
+	for _, h := range textdiff.Hunks(string(p.old), string(p.new), DiffContext) {
+		p.Added += h.Added
+		p.Removed += h.Removed
+		p.Hunks++
+	}
 }
 
 func readAll(ctx context.Context, s store.Store, name string) ([]byte, error) {
