@@ -71,9 +71,9 @@ func TestBulkDSN(t *testing.T) {
 
 func TestScanDSN(t *testing.T) {
 	for dsn, want := range map[string]string{
-		"sqlite:/x.db":                           "sqlite:/x.db?_pragma=mmap_size(1073741824)",
-		"sqlite:/x.db?_pragma=synchronous(FULL)": "sqlite:/x.db?_pragma=synchronous(FULL)&_pragma=mmap_size(1073741824)",
-		"sqlite:/x.db?_pragma=mmap_size(0)":      "sqlite:/x.db?_pragma=mmap_size(0)",
+		"sqlite:/x.db":                           "sqlite:/x.db?_pragma=cache_size(-256)",
+		"sqlite:/x.db?_pragma=synchronous(FULL)": "sqlite:/x.db?_pragma=synchronous(FULL)&_pragma=cache_size(-256)",
+		"sqlite:/x.db?_pragma=cache_size(-8000)": "sqlite:/x.db?_pragma=cache_size(-8000)",
 		"sqlite::memory:":                        "sqlite::memory:",
 		"postgres://u@h/db":                      "postgres://u@h/db",
 	} {

@@ -66,7 +66,7 @@ type wsFlags struct {
 	history    bool            // the agent also gets the history tools (AGENT.md lists them)
 	noSysfiles bool            // do not create or refresh system files at open
 	background bool            // create and refresh them in the background (servers)
-	scan       bool            // a search one-shot: a SQLite store is read mapped (scanDSN)
+	scan       bool            // a search one-shot: a SQLite store keeps a small page cache (scanDSN)
 	ctx        context.Context // the command's, cancelled by SIGINT and SIGTERM; nil: none
 	actor      string          // who the journal says made the changes; "" means cli
 	stderr     io.Writer       // for warnings

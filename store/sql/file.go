@@ -23,6 +23,7 @@ type file struct {
 	off    int64
 	seq    int64 // index of the cached chunk, -1 for none
 	data   []byte
+	ahead  [][]byte // the chunks after seq, fetched with it (readAhead)
 	closed bool
 }
 
@@ -45,7 +46,25 @@ func (f *file) chunk(seq int64) ([]byte, error) {
 	if seq == f.seq {
 		return f.data, nil
 	}
+	if data, ok := f.nextChunk(seq); ok {
+		if err := f.setChunk(seq, data); err != nil {
+			return nil, err
+		}
+		return f.data, nil
+	}
+	if f.blob != 0 && seq == f.seq+1 && seq+1 < f.chunks() {
+		// Read sequentially: fetch the next chunks with this one.
+		data, err := f.readAhead(seq)
+		if err != nil {
+			return nil, err
+		}
+		if err := f.setChunk(seq, data); err != nil {
+			return nil, err
+		}
+		return f.data, nil
+	}
 	f.s.chunkReads.Add(1)
+	f.s.chunkQueries.Add(1)
 	var data []byte
 	var err error
 	var ref sql.NullString
@@ -152,6 +171,6 @@ func (f *file) WriteTo(w io.Writer) (int64, error) {
 func (f *file) Stat() (fs.FileInfo, error) { return f.info, nil }
 
 func (f *file) Close() error {
-	f.closed, f.data = true, nil
+	f.closed, f.data, f.ahead = true, nil, nil
 	return nil
 }

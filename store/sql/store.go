@@ -24,7 +24,8 @@ type Store struct {
 	tx    *txn   // the transaction of a journal's change set, if bound to one (journal.go)
 	seen  *seen  // what that transaction has looked at, if bound to one (journal.go)
 
-	chunkReads atomic.Int64 // chunk rows fetched by readers, for tests
+	chunkReads   atomic.Int64 // chunk rows fetched by readers, for tests
+	chunkQueries atomic.Int64 // queries readers made for chunks after the first, for tests
 }
 
 var (
