@@ -254,15 +254,17 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 	jobs := make(chan *job)
 	order := make(chan *job, orderAhead) // room to run far ahead of a slow file
 	ahead := newByteGate(outAhead)
+	wo := opts.walkOptions(threads, flt)
+	_, wo.holdFiles = fsys.(dirAtFS)
+	wk := newWalker(ctx, fsys, wo)
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			grepWorker(ctx, fsys, newSearcher(), jobs, ahead)
+			grepWorker(ctx, wk, newSearcher(), jobs, ahead)
 		}()
 	}
-	wk := newWalker(ctx, fsys, opts.walkOptions(threads, flt))
 	var werr error // set by the walking goroutine before wg.Done
 	wg.Add(1)
 	go func() {

@@ -29,9 +29,9 @@ type job struct {
 	done  chan struct{}
 }
 
-// grepWorker searches with sr the files of each batch from jobs, until jobs is closed,
+// grepWorker searches with sr the files, opened by wk, of each batch from jobs, until jobs is closed,
 // and closes each batch's done once its entries are in its outs (or ctx is done).
-func grepWorker(ctx context.Context, fsys fileSystem, sr *searcher, jobs <-chan *job, ahead *byteGate) {
+func grepWorker(ctx context.Context, wk *walker, sr *searcher, jobs <-chan *job, ahead *byteGate) {
 	var j *job
 	fileNo := 0
 	sr.part = func(out []Entry) bool {
@@ -54,11 +54,7 @@ func grepWorker(ctx context.Context, fsys fileSystem, sr *searcher, jobs <-chan 
 				j.outs[i] = sr.searchContent(ctx, ce.Content(), f.name)
 				j.files[i] = file{} // let the content go before the batch is collected
 			} else {
-				open := fsys.open
-				if f.de == nil {
-					open = fsys.openFollow
-				}
-				if r, err := open(ctx, f.name); err == nil {
+				if r, err := wk.open(ctx, f); err == nil {
 					j.outs[i] = sr.search(ctx, r, f.name)
 					r.Close()
 				}

@@ -33,6 +33,10 @@ type walkOptions struct {
 	// directory again. A file reached through a symbolic link, or in a directory listed
 	// by name, is left without one.
 	modTimes bool
+	// holdFiles keeps each directory listed through a handle open until its files are
+	// opened ([walker.open]): one name relative to the directory's descriptor, not the
+	// whole path from the root again (a grep).
+	holdFiles bool
 }
 
 // verdict is a file filter's ruling, following ripgrep's precedence: a glob overrides
@@ -54,6 +58,9 @@ type file struct {
 	// modTime is the file's modification time when the walk looked it up (see
 	// walkOptions.modTimes); zero otherwise.
 	modTime time.Time
+	// dir is the directory the file was listed in, held open for it (see
+	// walkOptions.holdFiles); nil when not.
+	dir *dirNode
 }
 
 // dirNode is a directory whose listing a worker reads ahead of the ordered traversal.
@@ -66,7 +73,8 @@ type dirNode struct {
 	claim  atomic.Bool // set by whoever loads n: a worker ahead of the visit, or the visit
 	done   chan struct{}
 	// h is n held open, when the file system lists relative to a parent ([dirAtFS]),
-	// until refs, the subdirectories still to list relative to it, fall to zero.
+	// until refs, the subdirectories still to list relative to it and the files still
+	// to open in it (walkOptions.holdFiles), fall to zero.
 	h     *dirHandle
 	refs  atomic.Int32
 	items []item // set before done is closed
@@ -219,11 +227,9 @@ func (w *walker) walk(dir, real string, visit func(file) bool) error {
 	w.cond.Broadcast()
 	close(stopWatch)
 	w.wg.Wait()
-	// What a walk that stopped early never listed below a directory keeps it open: close.
-	for h := range w.handles {
-		h.close()
-	}
-	w.handles = nil
+	// What a walk that stopped early never listed below a directory, or a file never
+	// opened, keeps it open: close.
+	w.closeHandles()
 	return root.err
 }
 
@@ -243,10 +249,7 @@ func (w *walker) walkAny(dir, real string, visit func(file) bool) error {
 	}
 	w.wg.Wait()
 	close(stopWatch)
-	for h := range w.handles {
-		h.close()
-	}
-	w.handles = nil
+	w.closeHandles()
 	return root.err
 }
 
@@ -410,10 +413,11 @@ func (w *walker) load(n *dirNode) {
 		return
 	}
 	var subs []*dirNode
+	held := 0 // files that hold n open
 	defer func() {
 		if n.h != nil {
-			n.refs.Store(int32(len(subs)))
-			if len(subs) == 0 {
+			n.refs.Store(int32(len(subs) + held))
+			if len(subs)+held == 0 {
 				w.release(n)
 			}
 		}
@@ -483,6 +487,10 @@ func (w *walker) load(n *dirNode) {
 			continue
 		}
 		f := file{name: name, rel: rel, de: de}
+		if w.opts.holdFiles && de != nil && n.h != nil {
+			f.dir = n
+			held++
+		}
 		if w.opts.modTimes && de != nil && n.h != nil {
 			// On an error (the file gone meanwhile) the time stays zero, for the caller
 			// to look up again and drop the file.
@@ -520,6 +528,16 @@ func (w *walker) list(n *dirNode) ([]fs.DirEntry, error) {
 		n.h = h
 	}
 	return des, err
+}
+
+// closeHandles closes the directories still held open.
+func (w *walker) closeHandles() {
+	w.mu.Lock()
+	for h := range w.handles {
+		h.close()
+	}
+	w.handles = nil
+	w.mu.Unlock()
 }
 
 // release closes n's handle, which no subdirectory needs any more.

@@ -26,8 +26,12 @@ const longName = 2048
 //
 // openat2 may also be refused by a seccomp filter, which answers ENOSYS like an old
 // kernel, or EPERM.
+//
+// A single name (no slash, not "..") is opened with openat and O_NOFOLLOW ([openElems]):
+// it cannot leave the directory, the flag refuses it as a link, and the resolve flags buy
+// nothing for it but their cost; a grep opens each file so (issue 40).
 func openBeneath(dirfd int, name string, flags int) (fd int, link bool, err error) {
-	if !noOpenat2.Load() && len(name) < longName {
+	if !noOpenat2.Load() && len(name) < longName && (strings.Contains(name, "/") || name == "..") {
 		how := unix.OpenHow{
 			Flags:   uint64(flags) | unix.O_NOFOLLOW,
 			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
