@@ -9,7 +9,7 @@ import (
 
 // historyPage is how many journal entries [History.All] reads at a time: enough to keep
 // the queries few, small enough that memory stays flat however long the journal is.
-const historyPage = 256
+const historyPage = 1000
 
 // All yields the changes [History.List] returns for f, newest first, reading the journal
 // a page at a time as the caller ranges: a listing of the whole journal is printed as it

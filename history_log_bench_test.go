@@ -39,18 +39,19 @@ func journalOf(tb testing.TB, n int) *llmfs.Workspace {
 	return w
 }
 
-// logPage is what llmfs log --limit does: the newest changes and their line counts.
+// logPage is what llmfs log --limit does: the newest changes, as they are read, and their
+// line counts.
 func logPage(ctx context.Context, w *llmfs.Workspace, limit int) (int, error) {
-	cs, err := w.History().List(ctx, llmfs.HistoryFilter{Limit: limit})
-	if err != nil {
-		return 0, err
+	lc := w.History().LineCounter()
+	n, lines := 0, 0
+	for c, err := range w.History().All(ctx, llmfs.HistoryFilter{Limit: limit}) {
+		if err != nil {
+			return n, err
+		}
+		a, r := lc.Lines(ctx, c)
+		n, lines = n+1, lines+a+r
 	}
-	lines := 0
-	for _, c := range cs {
-		a, r := w.History().Lines(ctx, c)
-		lines += a + r
-	}
-	return len(cs), nil
+	return n, nil
 }
 
 // BenchmarkHistoryLog measures a page of the log (50 newest changes with their line

@@ -28,6 +28,7 @@ type logEntry struct {
 // limit).
 func printLog(ctx context.Context, out io.Writer, ws *llmfs.Workspace, f llmfs.HistoryFilter, actorGlob string, limit int, asJSON bool) error {
 	n := 0
+	lines := ws.History().LineCounter()
 	for c, err := range ws.History().All(ctx, f) {
 		if err != nil {
 			return err
@@ -41,7 +42,7 @@ func printLog(ctx context.Context, out io.Writer, ws *llmfs.Workspace, f llmfs.H
 		if c.Other != "" {
 			en.Other = ws.Paths().Rel(c.Other)
 		}
-		en.Added, en.Removed = ws.History().Lines(ctx, c)
+		en.Added, en.Removed = lines.Lines(ctx, c)
 		if err := printLogEntry(out, en, n, asJSON); err != nil {
 			return err
 		}
