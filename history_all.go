@@ -31,7 +31,11 @@ func (h *History) All(ctx context.Context, f HistoryFilter) iter.Seq2[Change, er
 		}
 		n := 0
 		for {
+			// No more than the limit still wants: a short log reads a short page.
 			sf.Limit = historyPage
+			if f.Limit > 0 {
+				sf.Limit = min(historyPage, f.Limit-n)
+			}
 			cs, err := j.Changes(ctx, sf)
 			if err != nil {
 				yield(Change{}, storeError(f.Path, err))
@@ -49,7 +53,7 @@ func (h *History) All(ctx context.Context, f HistoryFilter) iter.Seq2[Change, er
 					return
 				}
 			}
-			if len(cs) < historyPage {
+			if len(cs) < sf.Limit {
 				return
 			}
 			// The next page: the changes older than the last one read.
