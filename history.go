@@ -73,16 +73,9 @@ func (h *History) List(ctx context.Context, f HistoryFilter) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	sf := store.ChangeFilter{Path: w.base, Actor: f.Actor, Since: f.Since, Set: f.Set, After: f.After, Limit: f.Limit}
-	if f.Path != "" {
-		r, err := w.resolve(f.Path)
-		if err != nil {
-			return nil, err
-		}
-		if err := w.check(ctx, OpRead, r); err != nil {
-			return nil, err
-		}
-		sf.Path = r.name
+	sf, err := w.changeFilter(ctx, f)
+	if err != nil {
+		return nil, err
 	}
 	cs, err := j.Changes(ctx, sf)
 	if err != nil {

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"path"
@@ -61,57 +60,11 @@ array of objects (id, set, time, actor, op, path, other, before, after, state, a
 			if err != nil {
 				return err
 			}
-			cs, err := ws.History().List(ctx, f)
-			if err != nil {
-				return err
-			}
+			var actorGlob string
 			if glob {
-				cs = byActor(cs, *actor, *limit)
+				actorGlob = *actor
 			}
-			type entry struct {
-				llmfs.Change
-				Path    string `json:"path"`
-				Other   string `json:"other,omitempty"`
-				Added   int    `json:"added"`
-				Removed int    `json:"removed"`
-			}
-			out := make([]entry, 0, len(cs))
-			for _, c := range cs {
-				en := entry{Change: c, Path: ws.Paths().Rel(c.Path)}
-				if c.Other != "" {
-					en.Other = ws.Paths().Rel(c.Other)
-				}
-				en.Added, en.Removed = ws.History().Lines(ctx, c)
-				out = append(out, en)
-			}
-			if *asJSON {
-				b, err := json.MarshalIndent(out, "", "  ")
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintf(e.stdout, "%s\n", b)
-				return err
-			}
-			for _, en := range out {
-				p := en.Path
-				switch {
-				case en.Other != "" && en.Before.Kind == "absent" && en.Op == llmfs.ChangeMove:
-					p = en.Other + " -> " + p
-				case en.Other != "" && en.Op == llmfs.ChangeMove:
-					p = p + " -> " + en.Other
-				case en.Other != "" && en.Op == llmfs.ChangeCopy:
-					p = en.Other + " => " + p
-				}
-				state := ""
-				if en.State != "committed" {
-					state = " (" + string(en.State) + ")"
-				}
-				if _, err := fmt.Fprintf(e.stdout, "%d\t%s\t%s\t%s\t%s\t+%d -%d%s\n", en.ID, en.Time.UTC().Format(time.RFC3339),
-					en.Actor, en.Op, p, en.Added, en.Removed, state); err != nil {
-					return err
-				}
-			}
-			return nil
+			return printLog(ctx, e.stdout, ws, f, actorGlob, *limit, *asJSON)
 		}
 	},
 }
@@ -277,16 +230,4 @@ paths put back. A NAME that is no checkpoint fails with the list of those there 
 			return restoreCheckpoint(ctx, e, ws, args[0])
 		}
 	},
-}
-
-// byActor keeps the changes whose actor matches the glob pattern (mount:*:git: git's changes
-// through any mount, whatever its process id), at most limit of them (0: all).
-func byActor(cs []llmfs.Change, pattern string, limit int) []llmfs.Change {
-	var out []llmfs.Change
-	for _, c := range cs {
-		if ok, _ := path.Match(pattern, c.Actor); ok && (limit == 0 || len(out) < limit) {
-			out = append(out, c)
-		}
-	}
-	return out
 }
