@@ -149,8 +149,14 @@ func (h *History) Lines(ctx context.Context, c Change) (added, removed int) {
 	if err != nil {
 		return 0, 0
 	}
-	a, okA := w.text(ctx, j, c.Before)
-	b, okB := w.text(ctx, j, c.After)
+	return changeLines(c, func(v store.Version) (string, bool) { return w.text(ctx, j, v) })
+}
+
+// changeLines counts the lines c added and removed, given each version's text (false: not
+// kept, or not text).
+func changeLines(c Change, text func(store.Version) (string, bool)) (added, removed int) {
+	a, okA := text(c.Before)
+	b, okB := text(c.After)
 	if !okA || !okB {
 		return 0, 0
 	}

@@ -3,7 +3,6 @@ package llmfs
 import (
 	"context"
 
-	"github.com/llmfs/llmfs/internal/textdiff"
 	"github.com/llmfs/llmfs/store"
 )
 
@@ -40,16 +39,7 @@ func (lc *LineCounter) Lines(ctx context.Context, c Change) (added, removed int)
 	if err != nil {
 		return 0, 0
 	}
-	a, okA := lc.text(ctx, j, c.Before)
-	b, okB := lc.text(ctx, j, c.After)
-	if !okA || !okB {
-		return 0, 0
-	}
-	for _, h := range textdiff.Hunks(a, b, 0) {
-		added += h.Added
-		removed += h.Removed
-	}
-	return added, removed
+	return changeLines(c, func(v store.Version) (string, bool) { return lc.text(ctx, j, v) })
 }
 
 // text returns a version's content as Workspace.text does, from the cache if it is there.

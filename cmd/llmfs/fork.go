@@ -7,16 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+
+	sqlstore "github.com/llmfs/llmfs/store/sql"
 )
 
 // wsFork is `llmfs ws fork SRC DST --store DSN`.
 func wsFork(ctx context.Context, e *env, dsn, src, dst string) error {
-	for _, id := range []string{src, dst} {
-		if err := checkWorkspaceID(id); err != nil {
-			return err
-		}
-	}
-	db, err := existingDB(ctx, dsn)
+	db, err := existingDBFor(ctx, dsn, src, dst)
 	if err != nil {
 		return err
 	}
@@ -37,4 +34,14 @@ func wsFork(ctx context.Context, e *env, dsn, src, dst string) error {
 	}
 	_, err = fmt.Fprintf(e.stdout, "forked workspace %s into %s\n", src, dst)
 	return err
+}
+
+// existingDBFor checks the workspace ids, then opens the existing database at dsn.
+func existingDBFor(ctx context.Context, dsn string, ids ...string) (*sqlstore.DB, error) {
+	for _, id := range ids {
+		if err := checkWorkspaceID(id); err != nil {
+			return nil, err
+		}
+	}
+	return existingDB(ctx, dsn)
 }

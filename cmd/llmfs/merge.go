@@ -117,12 +117,7 @@ func readVersion(ctx context.Context, s store.Store, name string) ([]byte, bool,
 
 // wsMerge is `llmfs ws merge SRC DST --store DSN`.
 func wsMerge(ctx context.Context, e *env, dsn, src, dst string) error {
-	for _, id := range []string{src, dst} {
-		if err := checkWorkspaceID(id); err != nil {
-			return err
-		}
-	}
-	db, err := existingDB(ctx, dsn)
+	db, err := existingDBFor(ctx, dsn, src, dst)
 	if err != nil {
 		return err
 	}
