@@ -98,8 +98,11 @@ func TestSaveConflict(t *testing.T) {
 		b.wait("the agent in the feed", `[...document.querySelectorAll("#feed .who")].some(w => w.title.startsWith("mcp:"))`, 10*time.Second)
 		var who struct{ Label, Title string }
 		b.eval(`(() => { const w = [...document.querySelectorAll("#feed .who")].find(w => w.title.startsWith("mcp:")); return {Label: w.textContent, Title: w.title}; })()`, &who)
-		if !regexp.MustCompile(`^mcp [A-Za-z0-9_-]{1,6}$`).MatchString(who.Label) || !strings.HasPrefix(who.Title, "mcp:") || !strings.Contains(who.Title, who.Label[4:]) || len(who.Title) <= len(who.Label) {
-			t.Errorf("the agent's label %q, tooltip %q; want mcp and six characters of the session id, the full actor in the tooltip", who.Label, who.Title)
+		// Issue 35.5: the MCP client's name (or "mcp") and six characters of the session id.
+		label := regexp.MustCompile(`^([A-Za-z0-9._-]+) ([A-Za-z0-9_-]{1,6})$`).FindStringSubmatch(who.Label)
+		named := label != nil && (strings.HasPrefix(who.Title, "mcp:"+label[1]+"/") || label[1] == "mcp" && strings.HasPrefix(who.Title, "mcp:"))
+		if !named || !strings.Contains(who.Title, label[2]) || len(who.Title) <= len(who.Label) {
+			t.Errorf("the agent's label %q, tooltip %q; want the client's name and six characters of the session id, the full actor in the tooltip", who.Label, who.Title)
 		}
 		b.eval(`document.getElementById("feed").scrollIntoView()`, nil)
 		shot("feed-labels")

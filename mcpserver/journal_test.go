@@ -36,8 +36,9 @@ func TestJournalActorStdioSession(t *testing.T) {
 		actors[w.Paths().Rel(c.Path)] = c.Actor
 	}
 	for _, p := range []string{"a.txt", "b.txt"} {
-		if id, found := strings.CutPrefix(actors[p], "mcp:"); !found || id == "" {
-			t.Errorf("actor of %s = %q, want mcp:<id>", p, actors[p])
+		// Issue 35.5: the client's name, then the session's id, so people see which agent.
+		if id, found := strings.CutPrefix(actors[p], "mcp:llmfs-test/stdio-"); !found || len(id) != 12 {
+			t.Errorf("actor of %s = %q, want mcp:llmfs-test/stdio-<id>", p, actors[p])
 		}
 	}
 	if actors["a.txt"] == actors["b.txt"] {

@@ -34,7 +34,7 @@ import (
 // call: that file is listed in failed with code FILE_CHANGED and the diff of the base
 // now against the pending version, or both sides marked where they overlap; the others
 // apply. The tools go through the core's review ([llmfs.Workspace.Review]): applying and
-// discarding are journaled on the base under the session's actor ("mcp:<session>"), and
+// discarding are journaled on the base under the session's actor ("mcp:<client>/<session>"), and
 // obey the workspace's mode and deny rules. version, with one path, is the version
 // review_list or review_diff gave it: a change that moved since is refused with
 // FILE_CHANGED, nothing touched.
@@ -59,14 +59,14 @@ type reviewer struct {
 
 // review returns the core's review of the workspace, under the calling session's actor.
 func (r *reviewer) review(ctx context.Context) *llmfs.Review {
-	id := ""
-	if s, ok := ctx.Value(sessionKey{}).(string); ok {
-		id = s
+	actor, ok := ctx.Value(sessionKey{}).(string)
+	if !ok {
+		actor = sessionActor(nil)
 	}
-	return r.ws.With(llmfs.Actor(sessionActor(id))).Review()
+	return r.ws.With(llmfs.Actor(actor)).Review()
 }
 
-// sessionKey keys the calling session's ID in a review tool call's context.
+// sessionKey keys the calling session's actor in a review tool call's context.
 type sessionKey struct{}
 
 // NewReviewer returns an MCP server with the review tools over ov, whose paths ws resolves
@@ -129,11 +129,7 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*Serv
 					return res, nil
 				}
 			}
-			id := ""
-			if req.Session != nil {
-				id = req.Session.ID()
-			}
-			v, err := t.run(context.WithValue(ctx, sessionKey{}, id), r, args)
+			v, err := t.run(context.WithValue(ctx, sessionKey{}, sessionActor(req.Session)), r, args)
 			if err != nil {
 				return result(nil, reviewError("", err)), nil
 			}

@@ -104,7 +104,7 @@ type Options struct {
 	PollInterval time.Duration
 	// HistoryTools offers the model the history tools, history and undo
 	// ([tools.Options.History]), besides the dialect's. Off by default. Each session's
-	// changes are journaled as its own actor, "mcp:<session id>", so undo by path takes
+	// changes are journaled as its own actor, "mcp:<client>/<session id>", so undo by path takes
 	// back that session's changes only.
 	HistoryTools bool
 	// Memories, in the anthropic dialect, is where the memory tool keeps its notes, seen

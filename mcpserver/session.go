@@ -48,7 +48,7 @@ func (s *server) session(ctx context.Context, ss *mcp.ServerSession) (*session, 
 		return st, nil
 	}
 	st := &session{}
-	actor := sessionActor(ss.ID()) // the journal's name for this session's changes
+	actor := sessionActor(ss) // the journal's name for this session's changes
 	if a, ok := ctx.Value(actorKey{}).(string); ok && a != "" {
 		actor = a
 	}
@@ -356,12 +356,42 @@ func pathKeys(schema json.RawMessage) ([]string, error) {
 	return keys, nil
 }
 
-// sessionActor is the journal's actor for an MCP session: "mcp:<id>". A stdio session has
-// no session ID in the protocol, so it gets a random one: two stdio servers on one
-// directory, or one run after another, are still told apart in the history.
-func sessionActor(id string) string {
+// sessionActor is the journal's actor for the MCP session ss: "mcp:<client>/<id>", the
+// client's name as it gave it at initialize (so people see which agent it was), or
+// "mcp:<id>" when it gave none. A stdio session has no session ID in the protocol, so it
+// gets a random one: two stdio servers on one directory, or one run after another, are
+// still told apart in the history.
+func sessionActor(ss *mcp.ServerSession) string {
+	id, client := "", ""
+	if ss != nil {
+		id = ss.ID()
+		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+			client = clientName(p.ClientInfo.Name)
+		}
+	}
 	if id == "" {
 		id = "stdio-" + rand.Text()[:12]
 	}
+	if client != "" {
+		return "mcp:" + client + "/" + id
+	}
 	return "mcp:" + id
+}
+
+// clientName is a client's name as an actor holds it: letters, digits, '.', '_' and '-'
+// (anything else a '-'), at most 32 bytes; "" for a name with nothing to keep.
+func clientName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if b.Len() >= 32 {
+			break
+		}
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-")
 }
