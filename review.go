@@ -200,6 +200,11 @@ func (r *Review) Resolve(ctx context.Context, p, version string, take Take, cont
 	default:
 		return nil, &Error{Code: CodeInvalidArgument, Path: p, Msg: fmt.Sprintf("resolve: take %q: want base, agent or edit", take)}
 	}
+	// The apply below checks the mode and deny rules too, but only after the rebase has
+	// changed the pending version: a refused resolve must leave it as the person saw it.
+	if err := r.allowPending(ctx, name); err != nil {
+		return nil, err
+	}
 	if err := r.s.Rebase(ctx, name, version, content); err != nil {
 		if errors.Is(err, store.ErrChanged) {
 			return nil, &Error{Code: CodeFileChanged, Path: p, Msg: strings.TrimPrefix(err.Error(), "FILE_CHANGED: "), Err: err}
@@ -207,6 +212,21 @@ func (r *Review) Resolve(ctx context.Context, p, version string, take Take, cont
 		return nil, storeError(p, err)
 	}
 	return r.Apply(ctx, ReviewRequest{Paths: []string{p}})
+}
+
+// allowPending asks [Review.allow] about the pending change of name, if there is one (the
+// rebase reports one that is gone).
+func (r *Review) allowPending(ctx context.Context, name string) error {
+	cs, err := r.s.Pending(ctx)
+	if err != nil {
+		return storeError(name, err)
+	}
+	for _, c := range cs {
+		if c.Path == name {
+			return r.allow(ctx, c)
+		}
+	}
+	return nil
 }
 
 // names turns paths into store names.

@@ -152,3 +152,29 @@ const actorWeb = "web"
 func asConflict(err error, ce **overlay.ConflictError) bool { return errors.As(err, ce) }
 
 func errOf[T any](_ T, err error) error { return err }
+
+// A resolve the deny rules refuse leaves the pending change as the person saw it: same
+// version, same content (found by a review: the rebase ran before the check).
+func TestReviewResolveRefusedKeepsPending(t *testing.T) {
+	ctx := context.Background()
+	dir, agent, _ := reviewed(t, llmfs.Options{}, map[string]string{"secret/k.txt": "k\n"})
+	noErr(t, errOf(agent.Write(ctx, "secret/k.txt", "agent\n", llmfs.WriteOptions{})))
+	ws, err := host.Open(&llmfs.Options{Root: dir, Mode: llmfs.ReadWrite, Deny: []string{"secret/**"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	person := ws.With(llmfs.OnStore(agent.Store())).With(llmfs.Actor(actorWeb))
+	before, err := agent.Review().List(ctx)
+	if err != nil || len(before) != 1 {
+		t.Fatalf("pending %+v, %v", before, err)
+	}
+	_, err = person.Review().Resolve(ctx, "secret/k.txt", before[0].Version, llmfs.TakeEdit, []byte("edited\n"))
+	wantCode(t, err, llmfs.CodePermissionDenied)
+	after, err := agent.Review().List(ctx)
+	if err != nil || len(after) != 1 || after[0].Version != before[0].Version {
+		t.Errorf("after a refused resolve: %+v, %v; want the change as it was (%s)", after, err, before[0].Version)
+	}
+	if hostText(t, dir, "secret/k.txt") != "k\n" {
+		t.Error("a refused resolve changed the host")
+	}
+}
