@@ -134,8 +134,10 @@ func (m *mounted) unmount() {
 
 // sh runs script with sh -e in the mount and returns its combined output.
 func (m *mounted) sh(script string) (string, error) {
-	cmd := exec.Command("sh", "-ec", script)
-	cmd.Dir = m.dir
+	// The shell changes into the mount itself: with cmd.Dir, the fork's child would wait
+	// on this process's FUSE server while the forking thread blocks garbage collection
+	// (see runCommand in cmd/llmfs), and the test hangs.
+	cmd := exec.Command("sh", "-ec", `cd "$0"`+"\n"+script, m.dir)
 	// A home of its own for git's configuration; go keeps the build cache it had.
 	cmd.Env = append(os.Environ(), "HOME="+m.t.TempDir(), "GIT_CONFIG_NOSYSTEM=1", "GOCACHE="+goEnv("GOCACHE"), "GOMODCACHE="+goEnv("GOMODCACHE"), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 	done := make(chan struct{})

@@ -104,8 +104,17 @@ func workDir(ws *llmfs.Workspace, dir string) string {
 // runCommand runs args in dir and returns its exit status; SIGINT and SIGTERM (ctx) are
 // passed on to it.
 func runCommand(ctx context.Context, e *env, args []string, dir string) (int, error) {
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Dir = dir
+	if !strings.Contains(args[0], "/") {
+		if _, err := exec.LookPath(args[0]); err != nil {
+			return 0, err
+		}
+	}
+	// The command starts in a shell that changes into the mount itself, not with cmd.Dir:
+	// a child whose working directory the fork sets (Go forks with vfork) waits in the
+	// kernel on this very process's FUSE server while the forking thread keeps its P, and
+	// a garbage collection that starts meanwhile can then never stop the world: the
+	// mount, and llmfs with it, hang.
+	cmd := exec.Command("/bin/sh", append([]string{"-c", `cd "$0" && exec "$@"`, dir}, args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
 	cmd.Env = append(os.Environ(), "PWD="+dir)
 	if err := cmd.Start(); err != nil {
