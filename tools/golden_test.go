@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/llmfs/llmfs/store/sql/sqltest"
 
@@ -166,6 +167,22 @@ func runGolden(t *testing.T, ar *txtar.Archive, kind string) *txtar.Archive {
 		}
 		if err := writeSetup(ctx, setup.Store(), f.Name, string(f.Data)); err != nil {
 			t.Fatalf("writing %s: %v", f.Name, err)
+		}
+	}
+	if kind == "osdir" {
+		// A host's file times tick coarsely (a few milliseconds): files written within one
+		// tick share a time, and a newest-first listing (glob) then orders them by name, so
+		// the golden's order would depend on the machine's speed. Each file of the archive
+		// is made one second newer than the one before it.
+		base := time.Now().Add(-time.Hour)
+		for i, f := range ar.Files {
+			if isStep(f.Name) || strings.HasSuffix(f.Name, "/") {
+				continue
+			}
+			at := base.Add(time.Duration(i) * time.Second)
+			if err := os.Chtimes(filepath.Join(root, f.Name), at, at); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	var sessions [2]*tools.Toolbox
