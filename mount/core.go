@@ -118,6 +118,9 @@ func (m *Core) changed() {
 	m.mu.Unlock()
 }
 
+// Logf logs a line where the mount's options say (Options.Log).
+func (m *Core) Logf(format string, args ...any) { m.logf(format, args...) }
+
 func (m *Core) logf(format string, args ...any) {
 	if m.opts.Log != nil {
 		m.opts.Log(format, args...)
