@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -86,10 +87,24 @@ func (s *Server) Port() int { return s.ln.Addr().(*net.TCPAddr).Port }
 // Addr is the address the server listens on.
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 
+// MountArgs are the arguments of macOS's mount(8) that mount the server at dir: NFSv3
+// over TCP, the mount protocol on the same port (go-nfs serves both), and locks kept by
+// the client (go-nfs has no lock manager).
+func (s *Server) MountArgs(dir string) []string {
+	host, _, _ := net.SplitHostPort(s.Addr())
+	opts := fmt.Sprintf("vers=3,tcp,port=%d,mountport=%d,nolocks,locallocks", s.Port(), s.Port())
+	return []string{"-t", "nfs", "-o", opts, host + ":/", dir}
+}
+
 // MountCommand is the macOS command that mounts the server at dir.
 func (s *Server) MountCommand(dir string) string {
-	host, _, _ := net.SplitHostPort(s.Addr())
-	return fmt.Sprintf("mount -t nfs -o vers=3,tcp,port=%d,mountport=%d,nolocks,locallocks,soft,intr %s:/ %s", s.Port(), s.Port(), host, dir)
+	args := s.MountArgs(dir)
+	for i, a := range args {
+		if strings.ContainsAny(a, " '\"$\\") {
+			args[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return "mount " + strings.Join(args, " ")
 }
 
 // sweep commits the files no WRITE came for in opts.Idle.
