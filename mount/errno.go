@@ -75,8 +75,3 @@ func (m *Core) Errno(err error) syscall.Errno {
 	m.logf("llmfs mount: I/O error: %v", err) // unexpected: say what the process got EIO for
 	return syscall.EIO
 }
-
-// detach keeps the kernel's interrupts out of the workspace. The kernel interrupts a request
-// whenever its process gets a signal, and Go programs get SIGURG all the time (preemption):
-// a stat or a write cut short there would fail with EIO, or a commit stop half-way.
-func detach(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
