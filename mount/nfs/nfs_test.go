@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	nfsc "github.com/willscott/go-nfs-client/nfs"
 	"github.com/willscott/go-nfs-client/nfs/rpc"
@@ -346,5 +347,68 @@ func TestNFSQuota(t *testing.T) {
 				t.Errorf("a.txt on the workspace: %q", got)
 			}
 		})
+	}
+}
+
+// TestNFSSetattr: a truncation (SETATTR size, what "> file" sends) and a new content
+// reach the workspace as one write; chmod holds in the mount; symbolic links are refused.
+func TestNFSSetattr(t *testing.T) {
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			ws := b.open(t, &llmfs.Options{}, map[string]string{"a.txt": "a long first content\n"})
+			s := serve(t, ws, nfs.Options{})
+			if err := s.c.Setattr("/a.txt", nfsc.Sattr3{Size: nfsc.SetSize{SetIt: true, Size: 0}}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.write("/a.txt", "short\n"); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := s.read("/a.txt"); err != nil || got != "short\n" {
+				t.Errorf("a.txt through NFS: %q %v", got, err)
+			}
+			if err := s.c.Setattr("/a.txt", nfsc.Sattr3{Mode: nfsc.SetMode{SetIt: true, Mode: 0o755}}); err != nil {
+				t.Fatal(err)
+			}
+			if fi, err := s.c.Getattr("/a.txt"); err != nil || fi.Mode().Perm() != 0o755 {
+				t.Errorf("mode after chmod 755: %v %v", fi, err)
+			}
+			if err := s.c.Symlink("a.txt", "/link"); nfsErr(err) != errAcces {
+				t.Errorf("symlink: %v, want NFS3ERR_ACCES (no store makes links yet)", err)
+			}
+			s.close()
+			if got := content(t, ws, "a.txt"); got != "short\n" {
+				t.Errorf("a.txt on the workspace: %q", got)
+			}
+			if cs := journal(t, ws); len(cs) != 1 {
+				t.Errorf("journal: %d entries, want one write of a.txt: %+v", len(cs), cs)
+			}
+		})
+	}
+}
+
+// TestNFSIdle: a file written through NFS is committed once no WRITE came for Idle, and
+// applied once the mount was quiet, while the server keeps serving: one entry.
+func TestNFSIdle(t *testing.T) {
+	ws := hostWS(t, &llmfs.Options{}, nil)
+	s := serve(t, ws, nfs.Options{Options: mount.Options{Quiet: 50 * time.Millisecond}, Idle: 50 * time.Millisecond})
+	f, err := s.c.OpenFile("/a.txt", 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := f.Write([]byte("line\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for content(t, ws, "a.txt") != "line\nline\nline\n" && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := content(t, ws, "a.txt"); got != "line\nline\nline\n" {
+		t.Fatalf("a.txt while serving: %q", got)
+	}
+	if cs := journal(t, ws); len(cs) != 1 || cs[0].Actor != "nfs:127.0.0.1" {
+		t.Errorf("journal: %+v, want one entry by nfs:127.0.0.1", cs)
 	}
 }
