@@ -28,8 +28,9 @@ func TestCoreDependencies(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	// Nor an object storage client (store/blob/s3blob's).
-	banned := []string{"modernc.org/", "pgx", "database/sql", "github.com/llmfs/llmfs/store/", "github.com/aws/", "gofakes3"}
+	// Nor an object storage client (store/blob/s3blob's), nor a file system face's
+	// protocol (package mount's FUSE and NFS).
+	banned := []string{"modernc.org/", "pgx", "database/sql", "github.com/llmfs/llmfs/store/", "github.com/aws/", "gofakes3", "go-fuse", "go-nfs", "go-billy"}
 	for _, dep := range strings.Fields(string(out)) {
 		if dep == "net/http" { // the core has no network: an image is told by its signature
 			t.Errorf("the core depends on %s", dep)

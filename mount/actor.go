@@ -17,7 +17,7 @@ import (
 // every change is the run's, and Options.Actor names it.
 
 // actor returns who is making the request in ctx.
-func (m *mfs) actor(ctx context.Context) string {
+func (m *fuseFS) actor(ctx context.Context) string {
 	if m.opts.Actor != "" {
 		return m.opts.Actor
 	}
@@ -32,13 +32,13 @@ func (m *mfs) actor(ctx context.Context) string {
 
 // seen logs the full command line of a process the first time it changes something: the
 // journal's actor names the command, the log says how it was called.
-func (m *mfs) seen(pid uint32, actor string) {
-	m.mu.Lock()
+func (m *fuseFS) seen(pid uint32, actor string) {
+	m.pmu.Lock()
 	ok := m.pids[pid] == actor
 	if !ok {
 		m.pids[pid] = actor
 	}
-	m.mu.Unlock()
+	m.pmu.Unlock()
 	if !ok {
 		m.logf("llmfs mount: %s is: %s", actor, CommandLine(pid))
 	}

@@ -14,6 +14,9 @@
 // swap file, a build temporary) leaves no entry in the journal, and a write is recorded
 // once per file. Under 'llmfs run' the layer is applied once, at the end: one change set.
 //
-// The file system is Linux only (FUSE, package github.com/hanwen/go-fuse/v2); elsewhere the
-// package is empty.
+// The session is shared by the package's faces: [Core] holds it (the change set, the actor
+// of each change, the files the mount created, the spill files, the commit at close), and a
+// face only translates its protocol into the Core's operations. The FUSE face ([Mount]) is
+// Linux only (package github.com/hanwen/go-fuse/v2); the NFSv3 face (package mount/nfs)
+// builds everywhere and is what macOS mounts.
 package mount

@@ -1,5 +1,3 @@
-//go:build linux
-
 package mount
 
 import (
@@ -12,10 +10,10 @@ import (
 	"github.com/llmfs/llmfs/store"
 )
 
-// errno translates what the Workspace said into what a process expects of a file system.
+// Errno translates what the Workspace said into what a process expects of a file system.
 // A refusal of the work mode is EROFS in a read-only workspace and EPERM otherwise (a
 // read-write workspace refuses to delete what it did not create).
-func (m *mfs) errno(err error) syscall.Errno {
+func (m *Core) Errno(err error) syscall.Errno {
 	if err == nil {
 		return 0
 	}
@@ -77,8 +75,3 @@ func (m *mfs) errno(err error) syscall.Errno {
 	m.logf("llmfs mount: I/O error: %v", err) // unexpected: say what the process got EIO for
 	return syscall.EIO
 }
-
-// detach keeps the kernel's interrupts out of the workspace. The kernel interrupts a request
-// whenever its process gets a signal, and Go programs get SIGURG all the time (preemption):
-// a stat or a write cut short there would fail with EIO, or a commit stop half-way.
-func detach(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }

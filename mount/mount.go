@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"sync"
 	"syscall"
 	"time"
@@ -16,38 +15,19 @@ import (
 	"github.com/hanwen/go-fuse/v2/fuse"
 
 	"github.com/llmfs/llmfs"
-	"github.com/llmfs/llmfs/store/overlay"
 )
 
-// Options configure a mount.
-type Options struct {
-	// Actor, when set, is the journal's actor of every change ("run:<command>"); otherwise
-	// each change is "mount:<pid>:<command name>" of the process that made it.
-	Actor string
-	// Layer is the session layer the workspace given to [Mount] works on; nil: the changes
-	// go straight to the workspace (under --review the workspace is a pending layer already).
-	Layer *overlay.Overlay
-	// Base is the workspace beneath Layer, where applied changes land. Required with Layer.
-	Base *llmfs.Workspace
-	// Quiet is how long the file system must be quiet before the layer is applied; 0 means
-	// only at fsync and at unmount (llmfs run: one change set).
-	Quiet time.Duration
-	// JournalIgnore are globs (path.Match, matched against the path and each of its
-	// parents) of paths never journaled: changes to them go straight to the workspace's
-	// store, through its rules but without a journal entry.
-	JournalIgnore []string
-	// SpillDir is where write buffers are kept (default: the OS temporary directory).
-	SpillDir string
-	// Log receives one line per applied change set and per conflict; nil: discard.
-	Log func(format string, args ...any)
-	// Debug logs every FUSE request.
-	Debug bool
+// fuseFS is the FUSE face of a mount: the kernel's protocol over the shared [Core].
+type fuseFS struct {
+	*Core
+	pmu  sync.Mutex
+	pids map[uint32]string // processes seen making changes, and their actors
 }
 
 // A Server is a mounted workspace.
 type Server struct {
 	srv  *fuse.Server
-	m    *mfs
+	m    *fuseFS
 	dir  string
 	gone chan struct{} // closed once the kernel has let go (unmounted by anyone)
 	once sync.Once
@@ -56,16 +36,14 @@ type Server struct {
 
 // Mount mounts ws at dir and serves it in the background until [Server.Unmount].
 func Mount(ctx context.Context, ws *llmfs.Workspace, dir string, opts Options) (*Server, error) {
-	if opts.Layer != nil && opts.Base == nil {
-		return nil, errors.New("mount: a session layer needs its base workspace")
-	}
 	if err := CheckMountpoint(dir); err != nil {
 		return nil, err
 	}
-	m, err := newFS(ws, opts)
+	core, err := NewCore(ws, opts)
 	if err != nil {
 		return nil, err
 	}
+	m := &fuseFS{Core: core, pids: map[uint32]string{}}
 	sec := time.Second
 	fo := &fs.Options{
 		EntryTimeout: &sec,
@@ -80,12 +58,11 @@ func Mount(ctx context.Context, ws *llmfs.Workspace, dir string, opts Options) (
 	}
 	srv, err := fs.Mount(dir, &node{m: m}, fo)
 	if err != nil {
-		m.close()
 		return nil, fmt.Errorf("mount %s: %w", dir, err)
 	}
 	s := &Server{srv: srv, m: m, dir: dir, gone: make(chan struct{})}
 	go func() { srv.Wait(); close(s.gone) }()
-	m.start()
+	m.Start()
 	return s, nil
 }
 
@@ -110,15 +87,14 @@ func (s *Server) Unmount() error {
 			time.Sleep(100 * time.Millisecond)
 		}
 		<-s.gone
-		aerr := s.m.stop()
-		s.m.close()
+		aerr := s.m.Stop()
 		s.err = errors.Join(err, aerr)
 	})
 	return s.err
 }
 
 // Flush applies the session layer now (what 'llmfs run' does when the command ends).
-func (s *Server) Flush(ctx context.Context) error { return s.m.applyAll(ctx) }
+func (s *Server) Flush(ctx context.Context) error { return s.m.Core.Flush(ctx) }
 
 // Dir is the mountpoint.
 func (s *Server) Dir() string { return s.dir }
@@ -146,17 +122,7 @@ func CheckMountpoint(dir string) error {
 	return nil
 }
 
-// ignored reports whether p is never journaled (Options.JournalIgnore).
-func (m *mfs) ignored(p string) bool {
-	for _, g := range m.opts.JournalIgnore {
-		for q := p; q != "." && q != "/" && q != ""; q = path.Dir(q) {
-			if ok, _ := path.Match(g, q); ok {
-				return true
-			}
-			if ok, _ := path.Match(g, path.Base(q)); ok {
-				return true
-			}
-		}
-	}
-	return false
-}
+// detach keeps the kernel's interrupts out of the workspace. The kernel interrupts a request
+// whenever its process gets a signal, and Go programs get SIGURG all the time (preemption):
+// a stat or a write cut short there would fail with EIO, or a commit stop half-way.
+func detach(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }

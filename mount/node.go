@@ -6,9 +6,7 @@ import (
 	"context"
 	"io/fs"
 	"os"
-	"path"
 	"syscall"
-	"time"
 
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
@@ -16,11 +14,11 @@ import (
 	"github.com/llmfs/llmfs"
 )
 
-// node is a file or directory of the mount. Its path is where the kernel's tree puts it,
-// so a rename moves it with no bookkeeping here.
+// node is a file or directory of the FUSE face. Its path is where the kernel's tree puts
+// it, so a rename moves it with no bookkeeping here.
 type node struct {
 	gofs.Inode
-	m *mfs
+	m *fuseFS
 }
 
 var (
@@ -31,8 +29,8 @@ var (
 	_ gofs.NodeStatfser  = (*node)(nil)
 )
 
-// rel is the node's path relative to the root ("." for the root).
-func (n *node) rel() string {
+// Rel is the node's path relative to the root ("." for the root): its [Key].
+func (n *node) Rel() string {
 	p := n.Path(nil)
 	if p == "" {
 		return "."
@@ -40,73 +38,21 @@ func (n *node) rel() string {
 	return p
 }
 
-func join(dir, name string) string {
-	if dir == "." {
-		return name
-	}
-	return dir + "/" + name
-}
-
-// stat describes p as the workspace shows it: nothing for a denied path, a symbolic link
-// as what it leads to (the stores have no way to make one, so the mount shows none).
-func (m *mfs) stat(ctx context.Context, p string) (fs.FileInfo, error) {
-	ws := m.ws
-	if p != "." && ws.Paths().DeniedPath(ctx, p) {
-		return nil, syscall.ENOENT
-	}
-	name, err := ws.Paths().StoreName(p)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := ws.Store().Stat(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() && !fi.IsDir() {
-		return nil, syscall.ENOENT // FIFOs, sockets, devices: no operation could use them
-	}
-	return fi, nil
-}
-
 // fill sets out from fi and what the session knows better (modes, times, open buffers).
-func (m *mfs) fill(n *node, p string, fi fs.FileInfo, out *fuse.Attr) {
-	mode := fi.Mode()
-	perm := uint32(mode.Perm())
+func (m *fuseFS) fill(n *node, p string, fi fs.FileInfo, out *fuse.Attr) {
+	var k Key
+	if n != nil {
+		k = n
+	}
+	a := m.Attr(k, p, fi)
 	typ := uint32(syscall.S_IFREG)
-	if fi.IsDir() {
+	out.Size, out.Nlink = uint64(a.Size), 1
+	if a.Dir {
 		typ = syscall.S_IFDIR
-		if perm == 0 {
-			perm = 0o755
-		}
-	} else if perm == 0 {
-		perm = 0o644
+		out.Size, out.Nlink = 4096, 2
 	}
-	out.Size = uint64(fi.Size())
-	mt := fi.ModTime()
-	m.mu.Lock()
-	if md, ok := m.meta[p]; ok {
-		if md.perm != 0 {
-			perm = md.perm
-		}
-		if !md.mtime.IsZero() {
-			mt = md.mtime
-		}
-	}
-	if of := m.files[n]; n != nil && of != nil && of.spill != nil {
-		out.Size = uint64(of.size)
-		if !of.mtime.IsZero() {
-			mt = of.mtime
-		}
-	}
-	m.mu.Unlock()
-	out.Mode = typ | perm
-	if fi.IsDir() {
-		out.Size = 4096
-		out.Nlink = 2
-	} else {
-		out.Nlink = 1
-	}
-	out.SetTimes(nil, &mt, &mt)
+	out.Mode = typ | a.Perm
+	out.SetTimes(nil, &a.Mtime, &a.Mtime)
 	out.Blocks = (out.Size + 511) / 512
 	out.Blksize = 4096
 	out.Uid = uint32(os.Getuid())
@@ -128,17 +74,15 @@ func (n *node) child(ctx context.Context, name string, dir bool) *gofs.Inode {
 
 func (n *node) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
 	ctx = detach(ctx)
-	p := join(n.rel(), name)
-	fi, err := n.m.stat(ctx, p)
+	p := Join(n.Rel(), name)
+	fi, k, err := n.m.Lookup(ctx, p)
 	if err != nil {
-		// A file just created and still open for writing is not in the workspace yet;
-		// other processes see it all the same.
-		if of := n.m.openAt(p); of != nil && of.created && !n.m.ws.Paths().DeniedPath(ctx, p) {
-			n.m.fill(of.n, p, newInfo(p), &out.Attr)
-			out.Ino = of.n.StableAttr().Ino
-			return &of.n.Inode, 0
-		}
-		return nil, n.m.errno(err)
+		return nil, n.m.Errno(err)
+	}
+	if on, ok := k.(*node); ok {
+		n.m.fill(on, p, fi, &out.Attr)
+		out.Ino = on.StableAttr().Ino
+		return &on.Inode, 0
 	}
 	ch := n.child(ctx, name, fi.IsDir())
 	n.m.fill(ch.Operations().(*node), p, fi, &out.Attr)
@@ -148,8 +92,8 @@ func (n *node) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*go
 
 func (n *node) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
 	ctx = detach(ctx)
-	p := n.rel()
-	if h, ok := f.(*handle); ok && h.of.spill != nil {
+	p := n.Rel()
+	if h, ok := f.(*handle); ok && h.Buffered() {
 		p = h.of.path()
 	}
 	fi, err := n.m.stat(ctx, p)
@@ -160,7 +104,7 @@ func (n *node) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut
 			out.Ino = n.StableAttr().Ino
 			return 0
 		}
-		return n.m.errno(err)
+		return n.m.Errno(err)
 	}
 	n.m.fill(n, p, fi, &out.Attr)
 	out.Ino = n.StableAttr().Ino
@@ -169,9 +113,9 @@ func (n *node) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut
 
 func (n *node) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 	ctx = detach(ctx)
-	entries, err := n.m.ws.ListNames(ctx, n.rel())
+	entries, err := n.m.ws.ListNames(ctx, n.Rel())
 	if err != nil {
-		return nil, n.m.errno(err)
+		return nil, n.m.Errno(err)
 	}
 	out := make([]fuse.DirEntry, 0, len(entries))
 	for _, e := range entries {
@@ -189,31 +133,9 @@ func (n *node) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 }
 
 func (n *node) Statfs(ctx context.Context, out *fuse.StatfsOut) syscall.Errno {
-	ctx = detach(ctx)
-	const blocks = 1 << 30 // 4 TiB of 4 KiB blocks: the workspace's quota, not a disk, bounds it
+	s := n.m.Space(detach(ctx))
 	out.Bsize, out.Frsize, out.NameLen = 4096, 4096, 255
-	out.Blocks, out.Bfree, out.Bavail = blocks, blocks, blocks
-	out.Files, out.Ffree = 1<<32, 1<<32
-	if q := n.m.ws.Settings().Quota; q.MaxBytes > 0 {
-		used, files, err := n.m.ws.Usage(ctx)
-		if err == nil {
-			out.Blocks = uint64(q.MaxBytes / 4096)
-			free := max(q.MaxBytes-used, 0) / 4096
-			out.Bfree, out.Bavail = uint64(free), uint64(free)
-			if q.MaxFiles > 0 {
-				out.Files, out.Ffree = uint64(q.MaxFiles), uint64(max(q.MaxFiles-files, 0))
-			}
-		}
-	}
+	out.Blocks, out.Bfree, out.Bavail = uint64(s.Bytes/4096), uint64(s.FreeBytes/4096), uint64(s.FreeBytes/4096)
+	out.Files, out.Ffree = uint64(s.Files), uint64(s.FreeFiles)
 	return 0
 }
-
-// newInfo describes a file that exists only in a write buffer so far.
-type newInfo string
-
-func (i newInfo) Name() string       { return path.Base(string(i)) }
-func (i newInfo) Size() int64        { return 0 }
-func (i newInfo) Mode() fs.FileMode  { return 0o644 }
-func (i newInfo) ModTime() time.Time { return time.Now() }
-func (i newInfo) IsDir() bool        { return false }
-func (i newInfo) Sys() any           { return nil }

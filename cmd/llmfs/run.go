@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package main
 
@@ -16,6 +16,9 @@ import (
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/mount"
 )
+
+// init adds the command after mount.go's (files initialize in name order).
+func init() { commands = append(commands, runCmd) }
 
 var runCmd = &command{
 	name:  "run",
@@ -58,7 +61,7 @@ func (e *env) runIn(ctx context.Context, mf mountFlags, args []string) error {
 			before = cs[0].ID
 		}
 	}
-	srv, err := mount.Mount(ctx, ws, dir, opts)
+	srv, err := e.mountRun(ctx, ws, dir, opts)
 	if err != nil {
 		return err
 	}

@@ -1,5 +1,3 @@
-//go:build linux
-
 package mount
 
 import (
@@ -34,19 +32,21 @@ type meta struct {
 	mtime time.Time
 }
 
-// mfs is one mount's state.
-type mfs struct {
+// A Core is one mount's state, shared by its faces (FUSE, NFS): the session, its open
+// files and their spill files, and the rules of the work mode. A face translates its
+// protocol into the Core's operations, each given the path and the actor of the change;
+// it keeps nothing of the session itself.
+type Core struct {
 	ws       *llmfs.Workspace // what processes see: the session layer, or the workspace
 	direct   *llmfs.Workspace // for paths never journaled (nil without a layer)
 	opts     Options
 	spillDir string
 
 	mu      sync.Mutex
-	files   map[*node]*openFile
+	files   map[Key]*openFile
 	meta    map[string]meta
 	created map[string]bool   // paths this mount made: read-write mode may remove them
 	pending map[string]string // path -> actor of its last change, not yet applied
-	pids    map[uint32]string // processes seen making changes, and their actors
 	last    time.Time         // of the last change
 	first   time.Time         // of the oldest change not applied
 
@@ -56,20 +56,23 @@ type mfs struct {
 	done    chan struct{}
 }
 
-func newFS(ws *llmfs.Workspace, opts Options) (*mfs, error) {
+// NewCore makes the state of a mount of ws; [Core.Start] starts its applier.
+func NewCore(ws *llmfs.Workspace, opts Options) (*Core, error) {
+	if opts.Layer != nil && opts.Base == nil {
+		return nil, errors.New("mount: a session layer needs its base workspace")
+	}
 	dir := opts.SpillDir
 	if dir == "" {
 		dir = os.TempDir()
 	}
-	m := &mfs{
+	m := &Core{
 		ws:       ws.With(llmfs.RequireRead(false)),
 		opts:     opts,
 		spillDir: dir,
-		files:    map[*node]*openFile{},
+		files:    map[Key]*openFile{},
 		meta:     map[string]meta{},
 		created:  map[string]bool{},
 		pending:  map[string]string{},
-		pids:     map[uint32]string{},
 		stopc:    make(chan struct{}),
 		done:     make(chan struct{}),
 	}
@@ -83,7 +86,7 @@ func newFS(ws *llmfs.Workspace, opts Options) (*mfs, error) {
 type unjournaled struct{ store.Store }
 
 // wsFor is the workspace the changes to p go through.
-func (m *mfs) wsFor(p string) *llmfs.Workspace {
+func (m *Core) wsFor(p string) *llmfs.Workspace {
 	if m.direct != nil && m.ignored(p) {
 		return m.direct
 	}
@@ -91,7 +94,7 @@ func (m *mfs) wsFor(p string) *llmfs.Workspace {
 }
 
 // touch notes a change to p by actor, to apply.
-func (m *mfs) touch(p, actor string) {
+func (m *Core) touch(p, actor string) {
 	if m.opts.Layer == nil || (m.direct != nil && m.ignored(p)) {
 		return
 	}
@@ -109,20 +112,23 @@ func (m *mfs) touch(p, actor string) {
 const overdue = 10
 
 // changed notes activity that may end a quiet period.
-func (m *mfs) changed() {
+func (m *Core) changed() {
 	m.mu.Lock()
 	m.last = time.Now()
 	m.mu.Unlock()
 }
 
-func (m *mfs) logf(format string, args ...any) {
+// Logf logs a line where the mount's options say (Options.Log).
+func (m *Core) Logf(format string, args ...any) { m.logf(format, args...) }
+
+func (m *Core) logf(format string, args ...any) {
 	if m.opts.Log != nil {
 		m.opts.Log(format, args...)
 	}
 }
 
-// start runs the applier when the mount applies on quiet.
-func (m *mfs) start() {
+// Start runs the applier when the mount applies on quiet.
+func (m *Core) Start() {
 	if m.opts.Layer == nil || m.opts.Quiet <= 0 {
 		close(m.done)
 		return
@@ -142,7 +148,7 @@ func (m *mfs) start() {
 			late := len(m.pending) > 0 && time.Since(m.first) >= overdue*m.opts.Quiet
 			m.mu.Unlock()
 			if quiet || late {
-				if err := m.applyAll(context.Background()); err != nil {
+				if err := m.Flush(context.Background()); err != nil {
 					m.logf("llmfs mount: applying changes: %v", err)
 				}
 			}
@@ -150,24 +156,22 @@ func (m *mfs) start() {
 	}()
 }
 
-// stop ends the applier and applies what is left.
-func (m *mfs) stop() error {
+// Stop ends the applier and applies what is left.
+func (m *Core) Stop() error {
 	close(m.stopc)
 	<-m.done
-	return m.applyAll(context.Background())
+	return m.Flush(context.Background())
 }
 
-func (m *mfs) close() {}
-
 // synced is fsync of p: on a mount that applies as it goes, p is applied now.
-func (m *mfs) synced(ctx context.Context, p string) error {
+func (m *Core) synced(ctx context.Context, p string) error {
 	if m.opts.Layer == nil || m.opts.Quiet <= 0 {
 		return nil // the layer keeps it (llmfs run applies once, at the end)
 	}
 	return m.apply(ctx, map[string][]string{m.actorOf(p): {p}})
 }
 
-func (m *mfs) actorOf(p string) string {
+func (m *Core) actorOf(p string) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if a, ok := m.pending[p]; ok {
@@ -176,8 +180,9 @@ func (m *mfs) actorOf(p string) string {
 	return m.opts.Actor
 }
 
-// applyAll applies every pending change, grouped by actor.
-func (m *mfs) applyAll(ctx context.Context) error {
+// Flush applies every pending change now, grouped by actor (what 'llmfs run' does when
+// the command ends).
+func (m *Core) Flush(ctx context.Context) error {
 	if m.opts.Layer == nil {
 		return nil
 	}
@@ -191,7 +196,7 @@ func (m *mfs) applyAll(ctx context.Context) error {
 }
 
 // apply applies the pending changes at the paths of each actor, one change set each.
-func (m *mfs) apply(ctx context.Context, groups map[string][]string) error {
+func (m *Core) apply(ctx context.Context, groups map[string][]string) error {
 	m.applyMu.Lock()
 	defer m.applyMu.Unlock()
 	actors := make([]string, 0, len(groups))
@@ -225,7 +230,7 @@ func (m *mfs) apply(ctx context.Context, groups map[string][]string) error {
 }
 
 // resolve settles the conflicts of an apply: the mount's version wins (see above).
-func (m *mfs) resolve(ctx context.Context, actor string, err error) error {
+func (m *Core) resolve(ctx context.Context, actor string, err error) error {
 	var errs []error
 	for _, e := range unjoin(err) {
 		var c *overlay.ConflictError
@@ -250,7 +255,7 @@ func unjoin(err error) []error {
 
 // force writes the layer's version of the store name over the base, as actor, and drops
 // it from the layer.
-func (m *mfs) force(ctx context.Context, actor, name string) error {
+func (m *Core) force(ctx context.Context, actor, name string) error {
 	layer := m.opts.Layer
 	base := m.opts.Base.With(llmfs.Actor(actor)).With(llmfs.RequireRead(false))
 	f, err := layer.Open(ctx, name)
