@@ -48,6 +48,9 @@ func (o *Overlay) mergeBase(ctx context.Context, name string) ([]byte, bool, err
 	if !realHash(h) {
 		return nil, false, nil
 	}
+	if b, ok := o.cachedBase(h); ok {
+		return b, true, nil
+	}
 	b, err := readAll(ctx, o.upper.Store, baseBlob(h))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
