@@ -100,11 +100,12 @@ func (o *Overlay) pruneBasesIn(ctx context.Context) error {
 // gone), is left to [Overlay.check].
 func (o *Overlay) merge(ctx context.Context, b store.Store, s *step) error {
 	s.data, s.against = s.content, ""
+	s.nowOK = false // a new plan: the base may have moved since the last
 	p := s.p
 	if p.Kind != Modified || !p.hasBase || p.Binary {
 		return nil
 	}
-	cur, err := baseHash(ctx, b, p.Path)
+	cur, err := s.hashNow(ctx, b)
 	if err != nil {
 		return err
 	}

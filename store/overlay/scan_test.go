@@ -94,3 +94,28 @@ func hostBaseT(t *testing.T, n int) (string, *osdir.Store) {
 	}
 	return dir, s
 }
+
+// TestApplyReadsBaseOnce: applying a change reads its base file once for the merge and the
+// conflict check together (issue 40.4: twice before, each read hashed).
+func TestApplyReadsBaseOnce(t *testing.T) {
+	dir, base := hostBaseT(t, 20)
+	cbase := &countingStore{Store: base}
+	ov := newOverlay(t, cbase, sqliteUpper(t, filepath.Join(t.TempDir(), "u.db")))
+	for i := range 20 {
+		name := fmt.Sprintf("d%d/f%d.txt", i%10, i)
+		if _, err := ov.WriteFile(ctx, name, strings.NewReader("changed\n"), store.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cbase.opens.Store(0)
+	done, err := ov.Apply(ctx, nil, nil)
+	if err != nil || len(done) != 20 {
+		t.Fatalf("applied %d: %v", len(done), err)
+	}
+	if n := cbase.opens.Load(); n > 20 {
+		t.Errorf("the apply opened base files %d times for 20 changes, want at most 20", n)
+	}
+	if got := hostFile(t, dir, "d3/f3.txt"); got != "changed\n" {
+		t.Errorf("d3/f3.txt = %q", got)
+	}
+}
