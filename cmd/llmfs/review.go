@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -200,16 +201,16 @@ under the root since. 'llmfs review --json' gives each file's version, for
 				_, err = fmt.Fprintf(e.stdout, "%s\n", b)
 				return err
 			}
+			// One write for the listing, not one per change (1,000 system calls for 1,000).
+			w := bufio.NewWriterSize(e.stdout, 64<<10)
 			for _, c := range cs {
-				line := fmt.Sprintf("%-8s +%d -%d\t%s", c.Kind, c.Added, c.Removed, c.Path)
+				fmt.Fprintf(w, "%-8s +%d -%d\t%s", c.Kind, c.Added, c.Removed, c.Path)
 				if c.From != "" {
-					line += " (from " + c.From + ")"
+					fmt.Fprintf(w, " (from %s)", c.From)
 				}
-				if _, err := fmt.Fprintln(e.stdout, line); err != nil {
-					return err
-				}
+				w.WriteByte('\n')
 			}
-			return nil
+			return w.Flush()
 		}
 	},
 }
