@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -63,8 +64,15 @@ func (f *wsFlags) reviewDSN(key string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("the directory of the pending changes: %w", err)
 	}
-	return "sqlite:" + filepath.Join(dir, key+".db"), nil
+	return "sqlite:" + filepath.Join(dir, key+".db") + "?_pragma=" + reviewMmap, nil
 }
+
+// reviewMmap has SQLite read the pending layer's file through a memory map rather than a
+// read call per page: each review command is a new process whose page cache starts empty,
+// and listing 1,000 pending changes read every page of the file that way (issue 40.4:
+// 'llmfs review' of 1,000 changes 0.79x the CPU, median of 11 pairs, loaded). The size
+// bounds the map, not memory: pages come from the system's file cache as they are read.
+const reviewMmap = "mmap_size(268435456)"
 
 // wrapReview puts ws over the pending layer when --review is on.
 func (f *wsFlags) wrapReview(ws *llmfs.Workspace) (*llmfs.Workspace, error) {
@@ -193,16 +201,16 @@ under the root since. 'llmfs review --json' gives each file's version, for
 				_, err = fmt.Fprintf(e.stdout, "%s\n", b)
 				return err
 			}
+			// One write for the listing, not one per change (1,000 system calls for 1,000).
+			w := bufio.NewWriterSize(e.stdout, 64<<10)
 			for _, c := range cs {
-				line := fmt.Sprintf("%-8s +%d -%d\t%s", c.Kind, c.Added, c.Removed, c.Path)
+				fmt.Fprintf(w, "%-8s +%d -%d\t%s", c.Kind, c.Added, c.Removed, c.Path)
 				if c.From != "" {
-					line += " (from " + c.From + ")"
+					fmt.Fprintf(w, " (from %s)", c.From)
 				}
-				if _, err := fmt.Fprintln(e.stdout, line); err != nil {
-					return err
-				}
+				w.WriteByte('\n')
 			}
-			return nil
+			return w.Flush()
 		}
 	},
 }

@@ -140,6 +140,22 @@ type step struct {
 	whole   bool     // content is the whole change (not some of its hunks)
 	pruned  []string // base directories removed with it
 	err     error
+	now     string // the base's hash at p.Path, read once for the merge and the check
+	nowOK   bool   // now was read since the step was last planned
+}
+
+// hashNow returns the hash of what the base (b) holds at the step's path, read once per
+// plan: the merge and the check both need it, and each read and hashed the file (an
+// apply of 1,000 files read each base file twice for it).
+func (s *step) hashNow(ctx context.Context, b store.Store) (string, error) {
+	if !s.nowOK {
+		h, err := baseHash(ctx, b, s.p.Path)
+		if err != nil {
+			return "", err
+		}
+		s.now, s.nowOK = h, true
+	}
+	return s.now, nil
 }
 
 // check returns a conflict unless the base (b) at name holds what the agent saw, or already
@@ -149,6 +165,11 @@ func (o *Overlay) check(ctx context.Context, b store.Store, name, want string, p
 	if err != nil {
 		return false, err
 	}
+	return o.checkHash(ctx, b, name, want, p, cur)
+}
+
+// checkHash is [Overlay.check] with the base's hash at name, cur, read already.
+func (o *Overlay) checkHash(ctx context.Context, b store.Store, name, want string, p pending, cur string) (already bool, err error) {
 	if cur == want {
 		return true, nil
 	}
@@ -174,11 +195,14 @@ func (o *Overlay) check(ctx context.Context, b store.Store, name, want string, p
 // merged with when it was.
 func (o *Overlay) checkStep(ctx context.Context, b store.Store, s *step) (already bool, err error) {
 	want := store.Hash(s.data)
-	if s.against == "" {
-		return o.check(ctx, b, s.p.Path, want, s.p)
+	cur, err := s.hashNow(ctx, b)
+	if err != nil {
+		return false, err
 	}
-	cur, err := baseHash(ctx, b, s.p.Path)
-	if err != nil || cur == want {
+	if s.against == "" {
+		return o.checkHash(ctx, b, s.p.Path, want, s.p, cur)
+	}
+	if cur == want {
 		return err == nil, err
 	}
 	if cur != s.against {
@@ -239,6 +263,7 @@ func (o *Overlay) applyBase(ctx context.Context, b *baseTx, s *step) error {
 		}
 		if err := b.write(ctx, p.Path, p.From, s.data, o.writeOpts(s)); err != nil {
 			if errors.Is(err, store.ErrChanged) {
+				s.nowOK = false // the base moved since the check
 				if _, cerr := o.checkStep(ctx, b.s, s); cerr != nil {
 					return cerr
 				}

@@ -159,6 +159,7 @@ func (o *Overlay) landBatch(ctx context.Context, b *baseTx, steps []*step, plans
 			} else {
 				_, err = b.s.WriteFile(ctx, op.name, bytes.NewReader(op.data), op.opts)
 				if errors.Is(err, store.ErrChanged) {
+					s.nowOK = false // the base moved since the plan
 					if _, cerr := o.checkStep(ctx, b.s, s); cerr != nil {
 						err = cerr
 					}

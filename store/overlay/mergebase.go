@@ -48,6 +48,9 @@ func (o *Overlay) mergeBase(ctx context.Context, name string) ([]byte, bool, err
 	if !realHash(h) {
 		return nil, false, nil
 	}
+	if b, ok := o.cachedBase(h); ok {
+		return b, true, nil
+	}
 	b, err := readAll(ctx, o.upper.Store, baseBlob(h))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
@@ -58,8 +61,15 @@ func (o *Overlay) mergeBase(ctx context.Context, name string) ([]byte, bool, err
 	return b, true, nil
 }
 
-// pruneBases removes the merge bases no pending file refers to any more. Callers hold o.mu.
+// pruneBases removes the merge bases no pending file refers to any more, in one
+// transaction of the upper store when it can make one: an apply of 1,000 files removed
+// 1,000 merge bases a transaction each, a fifth of its CPU. Callers hold o.mu.
 func (o *Overlay) pruneBases(ctx context.Context) error {
+	return o.upper.batch(ctx, func() error { return o.pruneBasesIn(ctx) })
+}
+
+// pruneBasesIn is pruneBases within the transaction, if any. It may run again.
+func (o *Overlay) pruneBasesIn(ctx context.Context) error {
 	es, err := o.upper.Store.ReadDir(ctx, baseDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -90,11 +100,12 @@ func (o *Overlay) pruneBases(ctx context.Context) error {
 // gone), is left to [Overlay.check].
 func (o *Overlay) merge(ctx context.Context, b store.Store, s *step) error {
 	s.data, s.against = s.content, ""
+	s.nowOK = false // a new plan: the base may have moved since the last
 	p := s.p
 	if p.Kind != Modified || !p.hasBase || p.Binary {
 		return nil
 	}
-	cur, err := baseHash(ctx, b, p.Path)
+	cur, err := s.hashNow(ctx, b)
 	if err != nil {
 		return err
 	}

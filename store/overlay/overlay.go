@@ -60,8 +60,9 @@ type Overlay struct {
 	raw       []byte // overlay.json as last read or written
 	loaded    bool
 	onResolve OnResolve
-	actor     string // who the base's journal says applied or discarded; "" is Actor
-	callActor string // the actor of the apply or discard under way, if it names one
+	actor     string     // who the base's journal says applied or discarded; "" is Actor
+	callActor string     // the actor of the apply or discard under way, if it names one
+	scan      *scanCache // what the pending scan under way listed, if one is
 }
 
 var (

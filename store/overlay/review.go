@@ -159,6 +159,11 @@ func match(name string, paths []string) bool {
 
 // pending computes the pending changes. Callers hold o.mu.
 func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
+	done, err := o.startScan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	upperFiles := map[string]bool{}
 	var out []pending
 	if err := o.pendingUpper(ctx, ".", upperFiles, &out); err != nil {
@@ -180,7 +185,7 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 // pendingUpper adds to out the changes of the files the upper layer holds at or below dir,
 // and notes each file in upperFiles.
 func (o *Overlay) pendingUpper(ctx context.Context, dir string, upperFiles map[string]bool, out *[]pending) error {
-	es, err := o.upper.ReadDir(ctx, up(dir))
+	es, err := o.readUpperDir(ctx, up(dir))
 	if err != nil {
 		return err
 	}
@@ -193,7 +198,11 @@ func (o *Overlay) pendingUpper(ctx context.Context, dir string, upperFiles map[s
 			continue
 		}
 		upperFiles[name] = true
-		p, ok, err := o.pendingFile(ctx, name)
+		nb, err := o.upperContent(ctx, e, name)
+		if err != nil {
+			return err
+		}
+		p, ok, err := o.pendingFile(ctx, name, nb)
 		if err != nil {
 			return err
 		}
@@ -204,12 +213,8 @@ func (o *Overlay) pendingUpper(ctx context.Context, dir string, upperFiles map[s
 	return nil
 }
 
-// pendingFile is the change of the upper layer's file name, if it is one.
-func (o *Overlay) pendingFile(ctx context.Context, name string) (pending, bool, error) {
-	nb, err := readAll(ctx, o.upper, up(name))
-	if err != nil {
-		return pending{}, false, rename(err, name)
-	}
+// pendingFile is the change of the upper layer's file name, holding nb, if it is one.
+func (o *Overlay) pendingFile(ctx context.Context, name string, nb []byte) (pending, bool, error) {
 	p := pending{Change: Change{Path: name}, new: nb}
 	mb, hasBase, err := o.mergeBase(ctx, name)
 	if err != nil {
@@ -235,12 +240,12 @@ func (o *Overlay) pendingFile(ctx context.Context, name string) (pending, bool, 
 		}
 		// The base holding the agent's version already (an apply a crash cut short, or a
 		// person's same edit) leaves nothing to review.
-		cur, err := readAll(ctx, o.base, name)
-		if err == nil && bytes.Equal(cur, nb) {
-			return pending{}, false, nil
-		}
-		if err != nil && !absent(err) {
+		same, err := o.baseHolds(ctx, name, nb)
+		if err != nil {
 			return pending{}, false, err // unreadable: the change cannot be merged or checked
+		}
+		if same {
+			return pending{}, false, nil
 		}
 		p.Kind, p.old, p.hasBase = Modified, mb, true
 		return p, true, nil

@@ -132,14 +132,23 @@ func dropChunks(t *txn, blob int64) error {
 	if blob == 0 {
 		return nil // a directory
 	}
-	_, err := t.exec(`DELETE FROM llmfs_chunks WHERE blob = ? AND NOT EXISTS (SELECT 1 FROM llmfs_nodes WHERE blob = ?)`, blob, blob)
+	_, err := t.exec(dropChunksSQL, blob, blob)
 	return err
 }
+
+// The references to a content id are found by the partial index llmfs_nodes_blob, which
+// a query may use only when its WHERE clause implies the index's (blob <> 0): without
+// that term SQLite scanned every file of the database for each file removed, and
+// removing 1,000 files of a review layer took 0.3 s of CPU (issue 40.4).
+const (
+	dropChunksSQL = `DELETE FROM llmfs_chunks WHERE blob = ? AND NOT EXISTS (SELECT 1 FROM llmfs_nodes WHERE blob = ? AND blob <> 0)`
+	sharedSQL     = `SELECT COUNT(*) FROM llmfs_nodes WHERE blob = ? AND blob <> 0 AND id <> ?`
+)
 
 // shared reports whether a file other than id refers to content blob.
 func shared(t *txn, blob, id int64) (bool, error) {
 	var n int64
-	err := t.queryRow(`SELECT COUNT(*) FROM llmfs_nodes WHERE blob = ? AND id <> ?`, blob, id).Scan(&n)
+	err := t.queryRow(sharedSQL, blob, id).Scan(&n)
 	return n > 0, err
 }
 
