@@ -14,15 +14,17 @@ import (
 
 // Reading the journal: its changes, blobs, checkpoints and feed.
 
-const changeCols = `id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state`
+const changeCols = `id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state, added, removed`
 
 func scanChange(sc interface{ Scan(...any) error }) (store.Change, error) {
 	var c store.Change
 	var tm int64
 	var p, o []byte
 	var bk, ak, st string
+	var added, removed int64
 	err := sc.Scan(&c.ID, &c.Set, &tm, &c.Actor, &c.Op, &p, &o, &bk, &c.Before.Hash, &c.Before.Size,
-		&ak, &c.After.Hash, &c.After.Size, &st)
+		&ak, &c.After.Hash, &c.After.Size, &st, &added, &removed)
+	c.Lines = linesOf(added, removed)
 	c.Time = time.Unix(0, tm)
 	c.Path, c.Other = string(p), string(o)
 	c.Before.Kind, c.After.Kind, c.State = store.Kind(bk), store.Kind(ak), store.State(st)
@@ -179,4 +181,20 @@ func (l *jlog) Last(ctx context.Context) (int64, error) {
 // Wait implements [store.Journal].
 func (l *jlog) Wait(ctx context.Context, after int64) error {
 	return store.WaitFor(ctx, after, l.Last, l.notifier())
+}
+
+// linesOf is the count the columns added and removed hold; -1 in either: not counted.
+func linesOf(added, removed int64) store.Lines {
+	if added < 0 || removed < 0 {
+		return store.Lines{}
+	}
+	return store.Lines{Added: int(added), Removed: int(removed), Counted: true}
+}
+
+// lineCols is the pair of values to write in the columns added and removed.
+func lineCols(l store.Lines) (added, removed int64) {
+	if !l.Counted {
+		return -1, -1
+	}
+	return int64(l.Added), int64(l.Removed)
 }
