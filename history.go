@@ -66,27 +66,17 @@ type HistoryFilter struct {
 	Limit int
 }
 
-// History returns the changes made to the workspace, newest first. A workspace whose store
-// keeps no journal fails with [CodeInvalidArgument].
+// List returns the changes made to the workspace, newest first: those [History.All]
+// yields, so f.Limit counts the changes the workspace shows (a listing whose newest
+// entries are denied reads on until it has them). A workspace whose store keeps no journal
+// fails with [CodeInvalidArgument].
 func (h *History) List(ctx context.Context, f HistoryFilter) ([]Change, error) {
-	w := h.w
-	j, err := w.history()
-	if err != nil {
-		return nil, err
-	}
-	sf, err := w.changeFilter(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := j.Changes(ctx, sf)
-	if err != nil {
-		return nil, storeError(f.Path, err)
-	}
-	out := make([]Change, 0, len(cs))
-	for i := range cs {
-		if c, ok := w.change(&cs[i]); ok {
-			out = append(out, c)
+	var out []Change
+	for c, err := range h.All(ctx, f) {
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, c)
 	}
 	return out, nil
 }
