@@ -62,3 +62,21 @@ func TestListingLoadsNoBlob(t *testing.T) {
 		}
 	})
 }
+
+// TestLargeChangeCountedWhenRead: a write of content above the bound on counting at write
+// time is left uncounted, and History.Lines counts it from the journal's content.
+func TestLargeChangeCountedWhenRead(t *testing.T) {
+	journalBackends(t, func(t *testing.T, w *llmfs.Workspace) {
+		big := strings.Repeat("a line of a large file\n", 5<<20/23)
+		put(t, w, "big.txt", big)
+		put(t, w, "big.txt", big+"one more\n")
+		cs := history(t, w, llmfs.HistoryFilter{Limit: 1})
+		reads := llmfs.CountBlobReads(w)
+		if a, r := w.History().Lines(bg, cs[0]); a != 1 || r != 0 {
+			t.Errorf("Lines = +%d -%d, want +1 -0", a, r)
+		}
+		if reads.Load() == 0 {
+			t.Errorf("a change above the bound was counted at write time")
+		}
+	})
+}

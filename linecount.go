@@ -11,6 +11,7 @@ import (
 // whose content the journal does not keep (larger than [Options.UndoMaxFileBytes]), which,
 // like a symbolic link, counts no lines, as [History.Lines] counts it from the journal.
 // It is the one place counts are made: a writer that keeps a change's contents calls it.
+// Contents above countMaxBytes are left uncounted, for a reader to count if it asks.
 func lineCounts(before, after store.Version, old, new []byte) store.Lines {
 	if !countable(before, old) || !countable(after, new) {
 		return store.Lines{Counted: true}
@@ -18,9 +19,17 @@ func lineCounts(before, after store.Version, old, new []byte) store.Lines {
 	if before.Kind == store.File && after.Kind == store.File && before.Hash == after.Hash {
 		return store.Lines{Counted: true}
 	}
+	if len(old) > countMaxBytes || len(new) > countMaxBytes {
+		return store.Lines{}
+	}
 	a, r := textdiff.Count(string(old), string(new))
 	return store.Lines{Added: a, Removed: r, Counted: true}
 }
+
+// countMaxBytes bounds the content a write counts the lines of: counting copies and splits
+// it, which for the largest content the journal keeps (64 MiB) would cost a write some
+// hundreds of megabytes; such a change is counted by its reader, as before counts were kept.
+const countMaxBytes = 4 << 20
 
 // countable reports whether a version's lines can be counted from data: it is absent or a
 // directory (no lines), or a file whose content data is.
