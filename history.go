@@ -47,7 +47,8 @@ type Change struct {
 	After  store.Version `json:"after"`
 	State  store.State   `json:"state"`
 
-	name, other string // store names
+	name, other string      // store names
+	lines       store.Lines // counted when recorded (see History.Lines)
 }
 
 // HistoryFilter selects changes for [History.List]. The zero value selects all.
@@ -65,27 +66,17 @@ type HistoryFilter struct {
 	Limit int
 }
 
-// History returns the changes made to the workspace, newest first. A workspace whose store
-// keeps no journal fails with [CodeInvalidArgument].
+// List returns the changes made to the workspace, newest first: those [History.All]
+// yields, so f.Limit counts the changes the workspace shows (a listing whose newest
+// entries are denied reads on until it has them). A workspace whose store keeps no journal
+// fails with [CodeInvalidArgument].
 func (h *History) List(ctx context.Context, f HistoryFilter) ([]Change, error) {
-	w := h.w
-	j, err := w.history()
-	if err != nil {
-		return nil, err
-	}
-	sf, err := w.changeFilter(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := j.Changes(ctx, sf)
-	if err != nil {
-		return nil, storeError(f.Path, err)
-	}
-	out := make([]Change, 0, len(cs))
-	for i := range cs {
-		if c, ok := w.change(&cs[i]); ok {
-			out = append(out, c)
+	var out []Change
+	for c, err := range h.All(ctx, f) {
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, c)
 	}
 	return out, nil
 }
@@ -118,7 +109,7 @@ func (w *Workspace) change(sc *store.Change) (Change, bool) {
 		return Change{}, false
 	}
 	c := Change{ID: sc.ID, Set: sc.Set, Time: sc.Time, Actor: sc.Actor, Op: sc.Op,
-		Path: w.display(sc.Path), Before: sc.Before, After: sc.After, State: sc.State, name: sc.Path, other: sc.Other}
+		Path: w.display(sc.Path), Before: sc.Before, After: sc.After, State: sc.State, name: sc.Path, other: sc.Other, lines: sc.Lines}
 	if sc.Other != "" && w.inRoot(sc.Other) && !w.deniedName(sc.Other) {
 		c.Other = w.display(sc.Other)
 	}
@@ -142,8 +133,13 @@ func (w *Workspace) history() (store.Journal, error) {
 }
 
 // Lines returns the number of lines the change added and removed, for text files the
-// journal keeps; 0, 0 otherwise.
+// journal keeps; 0, 0 otherwise. The journal counts them when it records a change; an
+// entry recorded without counts (by an older llmfs, or the review layer's applies) is
+// counted here from the contents the journal keeps.
 func (h *History) Lines(ctx context.Context, c Change) (added, removed int) {
+	if c.lines.Counted {
+		return c.lines.Added, c.lines.Removed
+	}
 	w := h.w
 	j, err := w.history()
 	if err != nil {
@@ -160,11 +156,7 @@ func changeLines(c Change, text func(store.Version) (string, bool)) (added, remo
 	if !okA || !okB {
 		return 0, 0
 	}
-	for _, h := range textdiff.Hunks(a, b, 0) {
-		added += h.Added
-		removed += h.Removed
-	}
-	return added, removed
+	return textdiff.Count(a, b)
 }
 
 // text returns the content of a version as text: "" for an absent path or a directory.

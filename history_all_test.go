@@ -86,3 +86,24 @@ func TestHistoryAllNoJournal(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryListLimitDenied: issue 40.3, List applied its limit before hiding the denied
+// changes, so a listing whose newest changes were denied came back short. It reads on
+// until it has the changes asked for, or the journal ends.
+func TestHistoryListLimitDenied(t *testing.T) {
+	journalBackends(t, func(t *testing.T, w *llmfs.Workspace) {
+		for i := range 5 {
+			put(t, w, fmt.Sprintf("open%d.txt", i), "x\n")
+		}
+		for i := range 20 {
+			put(t, w, fmt.Sprintf("secrets/f%d.txt", i), "x\n")
+		}
+		denied := llmfs.New(w.Store(), &llmfs.Options{Root: w.Root(), Deny: []string{"secrets/**"}})
+		if got := history(t, denied, llmfs.HistoryFilter{Limit: 3}); len(got) != 3 || w.Paths().Rel(got[0].Path) != "open4.txt" {
+			t.Errorf("List with Limit 3 = %s; want open4.txt, open3.txt, open2.txt", ops(w, got))
+		}
+		if got := history(t, denied, llmfs.HistoryFilter{Limit: 10}); len(got) != 5 {
+			t.Errorf("List with Limit 10 = %s; want the 5 changes shown", ops(w, got))
+		}
+	})
+}

@@ -31,6 +31,9 @@ func (h *History) LineCounter() *LineCounter {
 
 // Lines returns the lines c added and removed, as [History.Lines].
 func (lc *LineCounter) Lines(ctx context.Context, c Change) (added, removed int) {
+	if c.lines.Counted {
+		return c.lines.Added, c.lines.Removed
+	}
 	if c.Before.Kind == c.After.Kind && c.Before.Hash == c.After.Hash {
 		return 0, 0 // the same content: nothing to load
 	}

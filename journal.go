@@ -229,18 +229,21 @@ func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, op
 		}
 		after := store.FileVersion(data)
 		blobs := [][]byte{old}
+		var content []byte // the after version's, when kept
 		if opts.Mode == store.Append && before.Kind == store.File {
 			if old != nil {
-				whole := append(bytes.Clone(old), data...)
-				after = store.FileVersion(whole)
-				blobs = [][]byte{old, whole}
+				content = append(bytes.Clone(old), data...)
+				after = store.FileVersion(content)
+				blobs = [][]byte{old, content}
 			} else if after, err = r.appendedVersion(ctx, name, before, data); err != nil {
 				return plan{}, err
 			}
 		} else if int64(len(data)) <= r.max {
+			content = data
 			blobs = append(blobs, data)
 		}
-		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: after}}, blobs}, nil
+		c := &store.Change{Op: r.op, Path: name, Before: before, After: after, Lines: lineCounts(before, after, old, content)}
+		return plan{[]*store.Change{c}, blobs}, nil
 	}, func() error {
 		var err error
 		n, err = r.tx.WriteFile(ctx, name, bytes.NewReader(data), opts)
@@ -298,7 +301,8 @@ func (r *recorder) MkdirChain(ctx context.Context, dirs []string) (int, error) {
 		}
 		changes := make([]*store.Change, len(dirs))
 		for i, d := range dirs {
-			changes[i] = &store.Change{Op: op, Path: d, Before: before, After: store.Version{Kind: store.Dir}}
+			dir := store.Version{Kind: store.Dir}
+			changes[i] = &store.Change{Op: op, Path: d, Before: before, After: dir, Lines: lineCounts(before, dir, nil, nil)}
 			before = store.Version{Kind: store.Absent}
 		}
 		return plan{changes: changes}, nil
@@ -316,7 +320,7 @@ func (r *recorder) Remove(ctx context.Context, name string) error {
 		if err != nil {
 			return plan{}, err
 		}
-		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: store.Version{Kind: store.Absent}}}, [][]byte{old}}, nil
+		return plan{[]*store.Change{removal(r.op, name, before, old)}, [][]byte{old}}, nil
 	}, func() error { return r.tx.Remove(ctx, name) })
 }
 
@@ -328,7 +332,7 @@ func (r *recorder) RemoveIf(ctx context.Context, name, hash string) error {
 		if err != nil {
 			return plan{}, err
 		}
-		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: store.Version{Kind: store.Absent}}}, [][]byte{old}}, nil
+		return plan{[]*store.Change{removal(r.op, name, before, old)}, [][]byte{old}}, nil
 	}, func() error { return store.RemoveIf(ctx, r.tx, name, hash) })
 }
 
@@ -342,8 +346,9 @@ func (r *recorder) Rename(ctx context.Context, oldname, newname string) error {
 		if err != nil {
 			return plan{}, err
 		}
-		src := &store.Change{Op: r.op, Path: oldname, Other: newname, Before: before, After: store.Version{Kind: store.Absent}}
-		dst := &store.Change{Op: r.op, Path: newname, Other: oldname, Before: target, After: before}
+		src := removal(r.op, oldname, before, old)
+		src.Other = newname
+		dst := &store.Change{Op: r.op, Path: newname, Other: oldname, Before: target, After: before, Lines: unloaded(target, before, old)}
 		return plan{[]*store.Change{src, dst}, [][]byte{old}}, nil
 	}, func() error { return r.tx.Rename(ctx, oldname, newname) })
 }
@@ -358,8 +363,15 @@ func (r *recorder) Copy(ctx context.Context, src, dst string) error {
 		if err != nil {
 			return plan{}, err
 		}
-		return plan{[]*store.Change{{Op: r.op, Path: dst, Other: src, Before: target, After: v}}, [][]byte{data}}, nil
+		c := &store.Change{Op: r.op, Path: dst, Other: src, Before: target, After: v, Lines: unloaded(target, v, data)}
+		return plan{[]*store.Change{c}, [][]byte{data}}, nil
 	}, func() error { return store.Copy(ctx, r.tx, src, dst) })
+}
+
+// removal is the change of op that leaves name absent, which held before (content old).
+func removal(op, name string, before store.Version, old []byte) *store.Change {
+	absent := store.Version{Kind: store.Absent}
+	return &store.Change{Op: op, Path: name, Before: before, After: absent, Lines: lineCounts(before, absent, old, nil)}
 }
 
 // writeChange is the journal's name of a write in mode.

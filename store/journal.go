@@ -140,6 +140,18 @@ type Change struct {
 	Before Version   `json:"before"`
 	After  Version   `json:"after"`
 	State  State     `json:"state"`
+	// Lines are the lines the change added and removed, counted when it was recorded, so
+	// that a listing loads no content; Counted is false in an entry recorded without them
+	// (by a journal older than the counts, or by a writer that had not both contents in
+	// hand), whose reader counts from the content the journal keeps.
+	Lines Lines `json:"lines,omitzero"`
+}
+
+// Lines are the lines a change added and removed (see [Change.Lines]).
+type Lines struct {
+	Added   int  `json:"added"`
+	Removed int  `json:"removed"`
+	Counted bool `json:"counted"`
 }
 
 // A ChangeFilter selects changes. The zero value selects all.

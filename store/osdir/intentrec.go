@@ -22,13 +22,18 @@ import (
 //
 //	set, time (Unix ns), actor,
 //	marks: count, then (id, state) each: changes recorded earlier that settled,
-//	changes: count, then (id, op, path, other, before, after) each, a version being
-//	  (kind, hash, size),
+//	changes: count, then (id, op, path, other, before, after, added, removed) each, a
+//	  version being (kind, hash, size), added and removed the change's line counts (-1:
+//	  not counted),
 //	blobs: count, then each content.
+//
+// Records of magic LJR1, written before the journal counted lines, have no counts; they
+// are read as changes not counted (a log left by an older llmfs is folded on open).
 
 const (
-	recMagic = "LJR1"
-	recHead  = 12
+	recMagic   = "LJR2"
+	recMagicV1 = "LJR1" // without line counts
+	recHead    = 12
 	// maxRecord bounds a record's payload: a change's before and after content are at
 	// most 64 MiB each (the recorder keeps no larger content).
 	maxRecord = 512 << 20
@@ -77,6 +82,7 @@ func appendRecord(b []byte, r *intentRecord) []byte {
 		b = appendString(b, c.Other)
 		b = appendVersion(b, c.Before)
 		b = appendVersion(b, c.After)
+		b = appendLines(b, c.Lines)
 	}
 	b = binary.AppendUvarint(b, uint64(len(r.Blobs)))
 	for _, blob := range r.Blobs {
@@ -98,6 +104,13 @@ func appendVersion(b []byte, v store.Version) []byte {
 	b = appendString(b, string(v.Kind))
 	b = appendString(b, v.Hash)
 	return binary.AppendVarint(b, v.Size)
+}
+
+func appendLines(b []byte, l store.Lines) []byte {
+	if !l.Counted {
+		return binary.AppendVarint(binary.AppendVarint(b, -1), -1)
+	}
+	return binary.AppendVarint(binary.AppendVarint(b, int64(l.Added)), int64(l.Removed))
 }
 
 var errBadRecord = errors.New("damaged intent record")
@@ -122,7 +135,7 @@ func scanRecords(data []byte, fn func(r *intentRecord)) (int, error) {
 
 // nextRecord decodes the record at the start of data and returns it with its framed length.
 func nextRecord(data []byte) (*intentRecord, int, error) {
-	if len(data) < recHead || string(data[:4]) != recMagic {
+	if len(data) < recHead || string(data[:4]) != recMagic && string(data[:4]) != recMagicV1 {
 		return nil, 0, errBadRecord
 	}
 	n := binary.LittleEndian.Uint32(data[4:])
@@ -133,15 +146,16 @@ func nextRecord(data []byte) (*intentRecord, int, error) {
 	if crc32.Checksum(payload, crcTable) != binary.LittleEndian.Uint32(data[8:]) {
 		return nil, 0, errBadRecord
 	}
-	r, err := decodeRecord(payload)
+	r, err := decodeRecord(payload, string(data[:4]) == recMagic)
 	if err != nil {
 		return nil, 0, err
 	}
 	return r, recHead + int(n), nil
 }
 
-// decodeRecord decodes a payload; it never panics, whatever the bytes.
-func decodeRecord(p []byte) (*intentRecord, error) {
+// decodeRecord decodes a payload, with line counts or (a record of magic LJR1) without; it
+// never panics, whatever the bytes.
+func decodeRecord(p []byte, counts bool) (*intentRecord, error) {
 	d := decoder{varbin.NewDecoder(p)}
 	r := &intentRecord{Set: d.Varint()}
 	r.Time = time.Unix(0, d.Varint())
@@ -153,6 +167,9 @@ func decodeRecord(p []byte) (*intentRecord, error) {
 		c := &store.Change{ID: d.Varint(), Set: r.Set, Time: r.Time, Actor: r.Actor, State: store.Pending}
 		c.Op, c.Path, c.Other = d.String(), d.String(), d.String()
 		c.Before, c.After = d.version(), d.version()
+		if counts {
+			c.Lines = d.lines()
+		}
 		r.Changes = append(r.Changes, c)
 	}
 	for n := d.Count(1); n > 0 && d.Err() == nil; n-- {
@@ -169,4 +186,12 @@ type decoder struct{ *varbin.Decoder }
 
 func (d *decoder) version() store.Version {
 	return store.Version{Kind: store.Kind(d.String()), Hash: d.String(), Size: d.Varint()}
+}
+
+func (d *decoder) lines() store.Lines {
+	added, removed := d.Varint(), d.Varint()
+	if added < 0 || removed < 0 {
+		return store.Lines{}
+	}
+	return store.Lines{Added: int(added), Removed: int(removed), Counted: true}
 }

@@ -4,8 +4,10 @@ package osdir
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"reflect"
 	"strings"
@@ -24,6 +26,7 @@ func sampleRecord(i int) *intentRecord {
 			ID: int64(i), Set: int64(i), Time: time.Unix(0, int64(i)*1e9), Actor: "mcp:s" + fmt.Sprint(i), State: store.Pending,
 			Op: "write", Path: fmt.Sprintf("d/f%d.txt", i), Other: "",
 			Before: store.Version{Kind: store.Absent}, After: store.FileVersion(data),
+			Lines: store.Lines{Added: 1, Counted: true},
 		}},
 		Blobs: [][]byte{data},
 	}
@@ -46,6 +49,25 @@ func TestIntentRecordRoundTrip(t *testing.T) {
 	got, err := scanAll(b)
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("scan = %+v (%v), want %+v", got, err, want)
+	}
+}
+
+// TestIntentRecordV1: a record an older llmfs wrote (magic LJR1, no line counts) still
+// decodes, its changes not counted, so a log it left is folded on open.
+func TestIntentRecordV1(t *testing.T) {
+	r := sampleRecord(1)
+	r.Changes[0].Lines = store.Lines{}
+	// LJR1's payload is LJR2's without the two counts after each change's versions.
+	b := appendRecord(nil, r)
+	payload := b[recHead : len(b)-(1+1+len(r.Blobs[0]))-2]
+	payload = append(append([]byte{}, payload...), b[len(b)-(1+1+len(r.Blobs[0])):]...)
+	v1 := append([]byte(recMagicV1), make([]byte, 8)...)
+	v1 = append(v1, payload...)
+	binary.LittleEndian.PutUint32(v1[4:], uint32(len(payload)))
+	binary.LittleEndian.PutUint32(v1[8:], crc32.Checksum(payload, crcTable))
+	got, err := scanAll(v1)
+	if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], r) {
+		t.Fatalf("scan of an LJR1 record = %+v (%v), want %+v", got, err, r)
 	}
 }
 
@@ -95,7 +117,7 @@ func FuzzIntentRecords(f *testing.F) {
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		scanAll(data) // must not panic, whatever the bytes
-		if r, err := decodeRecord(data); err == nil {
+		if r, err := decodeRecord(data, true); err == nil {
 			// What decodes encodes back to a record that decodes the same.
 			again, n, err := nextRecord(appendRecord(nil, r))
 			if err != nil || n == 0 || again.Actor != r.Actor || len(again.Changes) != len(r.Changes) || len(again.Blobs) != len(r.Blobs) {

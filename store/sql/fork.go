@@ -53,8 +53,8 @@ func (x *DB) Fork(ctx context.Context, src, dst string) error {
 			`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob)
 				SELECT ?, path, parent, name, dir, size, mtime, hash, hstate, blob FROM llmfs_nodes WHERE ws = ?` + t.d.forShare,
 			`INSERT INTO llmfs_meta (ws, key, value) SELECT ?, key, value FROM llmfs_meta WHERE ws = ?`,
-			`INSERT INTO llmfs_journal (ws, id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state)
-				SELECT ?, id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state FROM llmfs_journal WHERE ws = ?`,
+			`INSERT INTO llmfs_journal (ws, id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state, added, removed)
+				SELECT ?, id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state, added, removed FROM llmfs_journal WHERE ws = ?`,
 			`INSERT INTO llmfs_checkpoints (ws, name, id, time) SELECT ?, name, id, time FROM llmfs_checkpoints WHERE ws = ?`,
 		} {
 			if _, err := t.exec(q, did, sid); err != nil {

@@ -163,11 +163,13 @@ func (l *jlog) add(t *txn, actor string, set *int64, changes []*store.Change, bl
 			*set = id
 		}
 		c.ID, c.Set, c.Time, c.Actor, c.State = id, *set, now, actor, state
+		added, removed := lineCols(c.Lines)
 		if _, err := t.exec(`INSERT INTO llmfs_journal (ws, id, cset, time, actor, op, path, other,
-			b_kind, b_hash, b_size, a_kind, a_hash, a_size, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			b_kind, b_hash, b_size, a_kind, a_hash, a_size, state, added, removed)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			l.ws, c.ID, c.Set, now.UnixNano(), actor, c.Op, []byte(c.Path), []byte(c.Other),
 			string(kindOf(c.Before)), c.Before.Hash, c.Before.Size, string(kindOf(c.After)), c.After.Hash, c.After.Size,
-			string(state)); err != nil {
+			string(state), added, removed); err != nil {
 			return err
 		}
 	}

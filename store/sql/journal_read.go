@@ -14,15 +14,17 @@ import (
 
 // Reading the journal: its changes, blobs, checkpoints and feed.
 
-const changeCols = `id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state`
+const changeCols = `id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state, added, removed`
 
 func scanChange(sc interface{ Scan(...any) error }) (store.Change, error) {
 	var c store.Change
 	var tm int64
 	var p, o []byte
 	var bk, ak, st string
+	var added, removed int64
 	err := sc.Scan(&c.ID, &c.Set, &tm, &c.Actor, &c.Op, &p, &o, &bk, &c.Before.Hash, &c.Before.Size,
-		&ak, &c.After.Hash, &c.After.Size, &st)
+		&ak, &c.After.Hash, &c.After.Size, &st, &added, &removed)
+	c.Lines = linesOf(added, removed)
 	c.Time = time.Unix(0, tm)
 	c.Path, c.Other = string(p), string(o)
 	c.Before.Kind, c.After.Kind, c.State = store.Kind(bk), store.Kind(ak), store.State(st)
@@ -31,8 +33,45 @@ func scanChange(sc interface{ Scan(...any) error }) (store.Change, error) {
 
 // Changes implements [store.Journal].
 func (l *jlog) Changes(ctx context.Context, f store.ChangeFilter) ([]store.Change, error) {
-	q := `SELECT ` + changeCols + ` FROM llmfs_journal WHERE ws = ?`
-	args := []any{l.ws}
+	q, args := changesQuery(l.x.d.name, l.ws, f)
+	rows, err := l.x.db.QueryContext(ctx, l.x.d.rebind(q), args...)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Change
+	for rows.Next() {
+		c, err := scanChange(rows)
+		if err != nil {
+			return nil, fmt.Errorf("journal: %w", err)
+		}
+		if !f.Match(&c) {
+			continue
+		}
+		out = append(out, c)
+		if f.Limit > 0 && len(out) >= f.Limit {
+			break
+		}
+	}
+	return out, rows.Err()
+}
+
+// changesQuery is the query of the changes of workspace ws that f selects, newest first:
+// a range scan of the primary key (ws, id) downwards, which stops after f.Limit rows, so
+// that the newest few changes cost the same however long the journal is (issue 40.3;
+// TestChangesQueryPlan). A change set's changes have IDs from the set's own (its first
+// change's) up, which bounds the scan of a set. The changes not committed (a host
+// directory's journal settles them at every open) are read from their partial index.
+func changesQuery(d Dialect, ws int64, f store.ChangeFilter) (string, []any) {
+	uncommitted := f.States != nil && !slices.Contains(f.States, store.Committed)
+	q := `SELECT ` + changeCols + ` FROM llmfs_journal`
+	if uncommitted && d == SQLite {
+		// Without statistics SQLite walks the primary key for the order, reading every
+		// change; the index holds the few pending ones.
+		q += ` INDEXED BY llmfs_journal_pending`
+	}
+	q += ` WHERE ws = ?`
+	args := []any{ws}
 	if f.Path != "" && f.Path != "." {
 		// The path or anything below it: names between "p/" and "p0" ('/'+1) in byte order.
 		p, lo, hi := []byte(f.Path), []byte(f.Path+"/"), []byte(f.Path+"0")
@@ -56,33 +95,19 @@ func (l *jlog) Changes(ctx context.Context, f store.ChangeFilter) ([]store.Chang
 		args = append(args, f.Upto)
 	}
 	if f.Set != 0 {
-		q += ` AND cset = ?`
-		args = append(args, f.Set)
+		q += ` AND cset = ? AND id >= ?`
+		args = append(args, f.Set, f.Set)
 	}
-	if f.States != nil && !slices.Contains(f.States, store.Committed) {
+	if uncommitted {
 		q += ` AND state <> 'committed'` // the condition of the index llmfs_journal_pending
 	}
 	q += ` ORDER BY id DESC`
-	rows, err := l.x.db.QueryContext(ctx, l.x.d.rebind(q), args...)
-	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
+	if f.Limit > 0 && f.States == nil {
+		// The query selects exactly what f.Match does (f.States only roughly).
+		q += ` LIMIT ?`
+		args = append(args, f.Limit)
 	}
-	defer rows.Close()
-	var out []store.Change
-	for rows.Next() {
-		c, err := scanChange(rows)
-		if err != nil {
-			return nil, fmt.Errorf("journal: %w", err)
-		}
-		if !f.Match(&c) {
-			continue
-		}
-		out = append(out, c)
-		if f.Limit > 0 && len(out) >= f.Limit {
-			break
-		}
-	}
-	return out, rows.Err()
+	return q, args
 }
 
 // Change implements [store.Journal].
@@ -179,4 +204,20 @@ func (l *jlog) Last(ctx context.Context) (int64, error) {
 // Wait implements [store.Journal].
 func (l *jlog) Wait(ctx context.Context, after int64) error {
 	return store.WaitFor(ctx, after, l.Last, l.notifier())
+}
+
+// linesOf is the count the columns added and removed hold; -1 in either: not counted.
+func linesOf(added, removed int64) store.Lines {
+	if added < 0 || removed < 0 {
+		return store.Lines{}
+	}
+	return store.Lines{Added: int(added), Removed: int(removed), Counted: true}
+}
+
+// lineCols is the pair of values to write in the columns added and removed.
+func lineCols(l store.Lines) (added, removed int64) {
+	if !l.Counted {
+		return -1, -1
+	}
+	return int64(l.Added), int64(l.Removed)
 }

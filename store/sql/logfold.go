@@ -67,7 +67,7 @@ func (l *Log) Fold(ctx context.Context, f Fold) error {
 // much again as the row it inserts. Chunks are powers of two, so that a few statement
 // texts serve every batch (each is prepared once).
 func foldChanges(t *txn, ws int64, changes []*store.Change) error {
-	const most = 32 // rows per statement: 480 parameters, below either database's bound
+	const most = 32 // rows per statement: 544 parameters, below either database's bound
 	for len(changes) > 0 {
 		n := most
 		for n > len(changes) {
@@ -75,16 +75,17 @@ func foldChanges(t *txn, ws int64, changes []*store.Change) error {
 		}
 		var q strings.Builder
 		q.WriteString(`INSERT INTO llmfs_journal (ws, id, cset, time, actor, op, path, other,
-			b_kind, b_hash, b_size, a_kind, a_hash, a_size, state) VALUES `)
-		args := make([]any, 0, 15*n)
+			b_kind, b_hash, b_size, a_kind, a_hash, a_size, state, added, removed) VALUES `)
+		args := make([]any, 0, 17*n)
 		for i, c := range changes[:n] {
 			if i > 0 {
 				q.WriteString(", ")
 			}
-			q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			added, removed := lineCols(c.Lines)
 			args = append(args, ws, c.ID, c.Set, c.Time.UnixNano(), c.Actor, c.Op, []byte(c.Path), []byte(c.Other),
 				string(kindOf(c.Before)), c.Before.Hash, c.Before.Size, string(kindOf(c.After)), c.After.Hash, c.After.Size,
-				string(c.State))
+				string(c.State), added, removed)
 		}
 		q.WriteString(` ON CONFLICT (ws, id) DO UPDATE SET state = excluded.state`)
 		if _, err := t.exec(q.String(), args...); err != nil {

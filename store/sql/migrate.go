@@ -349,4 +349,19 @@ ALTER TABLE llmfs_jparts ADD COLUMN IF NOT EXISTS ref TEXT;
 CREATE INDEX IF NOT EXISTS llmfs_jparts_ref ON llmfs_jparts (ref) WHERE ref IS NOT NULL;
 `,
 	},
+	{
+		// The lines each change added and removed, counted when it is recorded (issue 40.3:
+		// a listing loaded two contents per entry to count them). -1: not counted (an entry
+		// written before, or by a writer without both contents); its reader counts it from
+		// the contents the journal keeps.
+		version: 11,
+		sqlite: `
+ALTER TABLE llmfs_journal ADD COLUMN added BIGINT NOT NULL DEFAULT -1;
+ALTER TABLE llmfs_journal ADD COLUMN removed BIGINT NOT NULL DEFAULT -1;
+`,
+		postgres: `
+ALTER TABLE llmfs_journal ADD COLUMN IF NOT EXISTS added BIGINT NOT NULL DEFAULT -1;
+ALTER TABLE llmfs_journal ADD COLUMN IF NOT EXISTS removed BIGINT NOT NULL DEFAULT -1;
+`,
+	},
 }
