@@ -89,6 +89,8 @@ func run(t *testing.T, opt Opt, wrap bool) {
 		{"ConcurrentWrites", testConcurrentWrites},
 		{"ConcurrentConditionalWrites", testConcurrentConditional},
 		{"Symlinks", testSymlinks},
+		{"MakeSymlinks", testMakeSymlinks},
+		{"Attrs", testAttrs},
 		{"SwapWalk", testSwapWalk},
 		{"Metadata", testMetadata},
 		{"RealName", testRealName},
