@@ -349,4 +349,21 @@ ALTER TABLE llmfs_jparts ADD COLUMN IF NOT EXISTS ref TEXT;
 CREATE INDEX IF NOT EXISTS llmfs_jparts_ref ON llmfs_jparts (ref) WHERE ref IS NOT NULL;
 `,
 	},
+	{
+		// What build tools need (issue 36): a file's permission bits (mode, 0 for the
+		// defaults) and symbolic links, rows of dir = 2 whose target is kept as written.
+		// The partial index answers "has this workspace any link?" at once (link.go).
+		// (Version 11 is the journal's line counts, issue 40.3, on another branch.)
+		version: 12,
+		sqlite: `
+ALTER TABLE llmfs_nodes ADD COLUMN mode BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE llmfs_nodes ADD COLUMN target BLOB;
+CREATE INDEX IF NOT EXISTS llmfs_nodes_links ON llmfs_nodes (ws) WHERE dir = 2;
+`,
+		postgres: `
+ALTER TABLE llmfs_nodes ADD COLUMN IF NOT EXISTS mode BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE llmfs_nodes ADD COLUMN IF NOT EXISTS target BYTEA;
+CREATE INDEX IF NOT EXISTS llmfs_nodes_links ON llmfs_nodes (ws) WHERE dir = 2;
+`,
+	},
 }
