@@ -14,8 +14,7 @@ import (
 	"github.com/llmfs/llmfs/store"
 )
 
-// The operations that change the tree: mkdir, unlink, rmdir, rename, and what the stores
-// cannot keep (hard and symbolic links).
+// The operations that change the tree: mkdir, unlink, rmdir, rename (links: link.go).
 
 var (
 	_ gofs.NodeMkdirer   = (*node)(nil)
@@ -235,17 +234,6 @@ func moveKeys[V any](mp map[string]V, src, dst string) {
 	}
 }
 
-// Symlink: no store keeps symbolic links it is asked to make (the Store interface has no
-// such operation), so the mount refuses them rather than keep one only in memory.
-func (n *node) Symlink(ctx context.Context, target, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
-	return nil, syscall.EPERM
-}
-
-// Link: hard links are refused (EPERM); git and most tools fall back to a copy or rename.
-func (n *node) Link(ctx context.Context, target gofs.InodeEmbedder, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
-	return nil, syscall.EPERM
-}
-
 func (n *node) Fsync(ctx context.Context, f gofs.FileHandle, flags uint32) syscall.Errno {
 	ctx = detach(ctx)
 	if h, ok := f.(*handle); ok {
@@ -281,6 +269,9 @@ func (n *node) Setattr(ctx context.Context, f gofs.FileHandle, in *fuse.SetAttrI
 		}
 	}
 	m.mu.Unlock()
+	if e := m.keepAttrs(ctx, p, in); e != 0 {
+		return e
+	}
 	return n.Getattr(ctx, f, out)
 }
 

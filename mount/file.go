@@ -405,5 +405,6 @@ func (m *mfs) commit(ctx context.Context, of *openFile) error {
 	}
 	of.dirty, of.created, of.wrote = false, false, false
 	m.touch(p, of.actor)
+	m.keepCreated(ctx, p) // link.go
 	return nil
 }

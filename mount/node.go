@@ -14,6 +14,7 @@ import (
 	"github.com/hanwen/go-fuse/v2/fuse"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/store"
 )
 
 // node is a file or directory of the mount. Its path is where the kernel's tree puts it,
@@ -48,7 +49,7 @@ func join(dir, name string) string {
 }
 
 // stat describes p as the workspace shows it: nothing for a denied path, a symbolic link
-// as what it leads to (the stores have no way to make one, so the mount shows none).
+// as a link (the kernel follows it, through this mount's lookups and their deny rules).
 func (m *mfs) stat(ctx context.Context, p string) (fs.FileInfo, error) {
 	ws := m.ws
 	if p != "." && ws.Paths().DeniedPath(ctx, p) {
@@ -58,11 +59,11 @@ func (m *mfs) stat(ctx context.Context, p string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := ws.Store().Stat(ctx, name)
+	fi, err := store.Lstat(ctx, ws.Store(), name)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() && !fi.IsDir() {
+	if !fi.Mode().IsRegular() && !fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0 {
 		return nil, syscall.ENOENT // FIFOs, sockets, devices: no operation could use them
 	}
 	return fi, nil
@@ -73,7 +74,9 @@ func (m *mfs) fill(n *node, p string, fi fs.FileInfo, out *fuse.Attr) {
 	mode := fi.Mode()
 	perm := uint32(mode.Perm())
 	typ := uint32(syscall.S_IFREG)
-	if fi.IsDir() {
+	if mode&fs.ModeSymlink != 0 {
+		typ, perm = syscall.S_IFLNK, 0o777
+	} else if fi.IsDir() {
 		typ = syscall.S_IFDIR
 		if perm == 0 {
 			perm = 0o755
@@ -120,6 +123,11 @@ func (n *node) child(ctx context.Context, name string, dir bool) *gofs.Inode {
 	if dir {
 		mode = syscall.S_IFDIR
 	}
+	return n.childMode(ctx, name, mode)
+}
+
+// childMode is child for an inode of file type mode (S_IFREG, S_IFDIR or S_IFLNK).
+func (n *node) childMode(ctx context.Context, name string, mode uint32) *gofs.Inode {
 	if ch := n.GetChild(name); ch != nil && ch.StableAttr().Mode == mode {
 		return ch
 	}
@@ -140,7 +148,7 @@ func (n *node) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*go
 		}
 		return nil, n.m.errno(err)
 	}
-	ch := n.child(ctx, name, fi.IsDir())
+	ch := n.childMode(ctx, name, fileType(fi))
 	n.m.fill(ch.Operations().(*node), p, fi, &out.Attr)
 	out.Ino = ch.StableAttr().Ino
 	return ch, 0
