@@ -50,7 +50,7 @@ func (s *Store) hasLinks(ctx context.Context) (bool, error) {
 	ls := s.linkState()
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	if ls.some || (s.tx == nil && time.Since(ls.checked) < noLinksFor) {
+	if ls.some || time.Since(ls.checked) < noLinksFor {
 		return ls.some, nil
 	}
 	var one int
