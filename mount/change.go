@@ -4,6 +4,7 @@ package mount
 
 import (
 	"context"
+	"io/fs"
 	"syscall"
 	"time"
 
@@ -173,11 +174,20 @@ func (n *node) Rename(ctx context.Context, name string, newParent gofs.InodeEmbe
 			return m.errno(err)
 		}
 	}
-	if _, err := m.stat(ctx, src); err != nil {
+	sfi, err := m.stat(ctx, src)
+	if err != nil {
 		return m.errno(err)
 	}
 	actor := m.actor(ctx)
 	ws := m.wsFor(src).With(llmfs.Actor(actor))
+	if sfi.Mode()&fs.ModeSymlink != 0 {
+		// The session layer keeps contents, not links: a link moves beneath it (link.go).
+		bws, err := m.linkMoveBase(ctx, src, dst)
+		if err != nil {
+			return m.errno(err)
+		}
+		ws = bws.With(llmfs.Actor(actor))
+	}
 	dfi, err := m.stat(ctx, dst)
 	switch {
 	case err != nil:

@@ -233,3 +233,12 @@ func (m *mfs) onBase(ctx context.Context, p string) (*llmfs.Workspace, error) {
 	}
 	return m.opts.Base, nil
 }
+
+// linkMoveBase returns the workspace a link moves on from src to dst: beneath the session
+// layer, after what is pending at both ends is applied.
+func (m *mfs) linkMoveBase(ctx context.Context, src, dst string) (*llmfs.Workspace, error) {
+	if _, err := m.onBase(ctx, dst); err != nil {
+		return nil, err
+	}
+	return m.onBase(ctx, src)
+}

@@ -105,3 +105,28 @@ func TestLinkOutsideStaysOutside(t *testing.T) {
 		t.Fatalf("Lstat(pw) = %v, %v", fi, err)
 	}
 }
+
+// TestLinkMoveAndGit: mv of a link moves the link (the session layer, which keeps contents,
+// once turned it into a copy of its target); git commits a link as a link (mode 120000).
+func TestLinkMoveAndGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git command")
+	}
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			ws := b.open(t, gitOptions(), map[string]string{"a.txt": "a\n"})
+			m := mountWS(t, ws, mount.Options{Quiet: 100 * time.Millisecond})
+			if out := m.must("ln -s a.txt l1 && mv l1 l2 && test -L l2 && readlink l2"); out != "a.txt\n" {
+				t.Errorf("mv of a link: %q", out)
+			}
+			out := m.must(`git init -q . && git add -A && git -c user.email=a@b -c user.name=n commit -qm x && git ls-files -s l2`)
+			if !strings.HasPrefix(out, "120000 ") {
+				t.Errorf("git ls-files -s l2 = %q, want a link (120000)", out)
+			}
+			m.unmount()
+			if got, err := ws.Store().(store.Symlinker).Readlink(context.Background(), "l2"); err != nil || got != "a.txt" {
+				t.Errorf("Readlink(l2) on the workspace = %q, %v", got, err)
+			}
+		})
+	}
+}
