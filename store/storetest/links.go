@@ -142,3 +142,25 @@ func testAttrs(e *env) {
 	e.wantErr("Chmod of nothing", a.Chmod(ctx, "missing", 0o755), fs.ErrNotExist)
 	e.wantErr("Chtimes of nothing", a.Chtimes(ctx, "missing", then), fs.ErrNotExist)
 }
+
+// testHardLinks checks [store.HardLinker]: a second name reads the same content, a taken
+// name is [fs.ErrExist], and removing one name leaves the other.
+func testHardLinks(e *env) {
+	hl, ok := e.s.(store.HardLinker)
+	if !ok {
+		e.t.Skip("the store keeps one name per file")
+	}
+	e.mkdir("d")
+	e.write("f", "x")
+	e.write("g", "y")
+	e.noErr("Link(f, d/h)", hl.Link(ctx, "f", "d/h"))
+	if got := e.read("d/h"); got != "x" {
+		e.t.Errorf("read d/h = %q, want x", got)
+	}
+	e.wantErr("Link over a file", hl.Link(ctx, "f", "g"), fs.ErrExist)
+	e.wantErr("Link of nothing", hl.Link(ctx, "missing", "m2"), fs.ErrNotExist)
+	e.noErr("Remove(f)", e.s.Remove(ctx, "f"))
+	if got := e.read("d/h"); got != "x" {
+		e.t.Errorf("after removing f: d/h = %q, want x", got)
+	}
+}

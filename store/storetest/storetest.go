@@ -91,6 +91,7 @@ func run(t *testing.T, opt Opt, wrap bool) {
 		{"Symlinks", testSymlinks},
 		{"MakeSymlinks", testMakeSymlinks},
 		{"Attrs", testAttrs},
+		{"HardLinks", testHardLinks},
 		{"SwapWalk", testSwapWalk},
 		{"Metadata", testMetadata},
 		{"RealName", testRealName},
