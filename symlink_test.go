@@ -128,3 +128,29 @@ func TestSetAttr(t *testing.T) {
 		}
 	})
 }
+
+// TestSymlinkWalks: on every store, grep and find walk past links made through the
+// workspace (a file is found once, at its own name), and a listing shows a link as what it
+// leads to, as on a host directory.
+func TestSymlinkWalks(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
+		put(t, w, "d/f.txt", "needle\n")
+		for target, name := range map[string]string{"d": "dl", "d/f.txt": "fl.txt"} {
+			if _, err := w.Symlink(bg, target, name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g, err := w.Grep(bg, llmfs.GrepOptions{Pattern: "needle", Mode: llmfs.GrepFiles})
+		if err != nil || len(g.Entries) != 1 || g.Entries[0].Path != "d/f.txt" {
+			t.Errorf("grep = %+v, %v; want d/f.txt once", g, err)
+		}
+		f, err := w.Find(bg, "**/*.txt", llmfs.FindOptions{})
+		if err != nil || len(f.Files) != 1 || f.Files[0].Path != "d/f.txt" {
+			t.Errorf("find = %+v, %v; want d/f.txt once", f, err)
+		}
+		l, err := w.ListNames(bg, ".")
+		if err != nil || len(l) != 3 || l[1].Name != "dl" || l[1].Type != llmfs.TypeDirectory || l[2].Type != llmfs.TypeFile {
+			t.Errorf("list = %+v, %v; want the links as their targets", l, err)
+		}
+	})
+}
