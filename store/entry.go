@@ -28,6 +28,21 @@ func NewDir(name string, modTime time.Time) *Entry {
 	return &Entry{name: name, mode: fs.ModeDir | 0o755, modTime: modTime}
 }
 
+// NewLink describes a symbolic link whose target is size bytes long (mode 0777, as Linux
+// reports every link).
+func NewLink(name string, size int64, modTime time.Time) *Entry {
+	return &Entry{name: name, size: size, mode: fs.ModeSymlink | 0o777, modTime: modTime}
+}
+
+// WithPerm sets e's permission bits to perm&0o777 and returns e; a zero perm (a store that
+// never had them set) keeps the defaults.
+func (e *Entry) WithPerm(perm fs.FileMode) *Entry {
+	if perm&fs.ModePerm != 0 {
+		e.mode = e.mode.Type() | perm&fs.ModePerm
+	}
+	return e
+}
+
 func (e *Entry) Name() string               { return e.name }
 func (e *Entry) Size() int64                { return e.size }
 func (e *Entry) Mode() fs.FileMode          { return e.mode }

@@ -27,6 +27,8 @@ type Store struct {
 
 	jonce sync.Once // see journal.go
 	j     *journal
+
+	hasLinks bool // a link was ever made: names must be resolved (see link.go)
 }
 
 type node struct {
@@ -35,6 +37,8 @@ type node struct {
 	data     []byte
 	modTime  time.Time
 	children map[string]*node
+	link     string      // a symbolic link's target; "" for a file or directory
+	perm     fs.FileMode // permission bits set by Chmod; 0: the defaults
 }
 
 var (
@@ -53,11 +57,25 @@ func New() *Store {
 
 func pathErr(op, name string, err error) error { return &fs.PathError{Op: op, Path: name, Err: err} }
 
-// walk returns the node for name, or an error wrapping fs.ErrNotExist or store.ErrNotDir.
+// walk returns the node for name, following symbolic links, or an error wrapping
+// fs.ErrNotExist or store.ErrNotDir.
 func (s *Store) walk(op, name string) (*node, error) {
 	if !fs.ValidPath(name) {
 		return nil, pathErr(op, name, store.ErrInvalidName)
 	}
+	real, err := s.resolve(op, name, true)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.rawWalk(op, real)
+	if err != nil {
+		return nil, pathErr(op, name, unwrap(err))
+	}
+	return n, nil
+}
+
+// rawWalk returns the node for name, a resolved name: a link on the way is not a directory.
+func (s *Store) rawWalk(op, name string) (*node, error) {
 	n := s.root
 	if name == "." {
 		return n, nil
@@ -85,6 +103,9 @@ func (s *Store) parent(op, name string) (*node, string, error) {
 	}
 	dir, base := path.Split(name)
 	p, err := s.walk(op, cleanDir(dir))
+	if err == nil && p.link != "" {
+		err = pathErr(op, name, fs.ErrNotExist) // a dangling link to the parent
+	}
 	if err != nil {
 		return nil, "", pathErr(op, name, unwrap(err))
 	}
@@ -198,7 +219,11 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 	default:
 		return 0, pathErr("write", name, fs.ErrInvalid)
 	}
-	p.children[base] = &node{name: base, data: data, modTime: s.now()}
+	nn := &node{name: base, data: data, modTime: s.now()}
+	if exists && old.link == "" {
+		nn.perm = old.perm // a rewrite keeps the execute bits, as on a disk
+	}
+	p.children[base] = nn
 	p.modTime = s.now()
 	return n, nil
 }
@@ -324,8 +349,11 @@ func (s *Store) Copy(ctx context.Context, src, dst string) error {
 
 // info describes n; it also serves as n's directory entry.
 func (n *node) info() *store.Entry {
-	if n.dir {
-		return store.NewDir(n.name, n.modTime)
+	switch {
+	case n.dir:
+		return store.NewDir(n.name, n.modTime).WithPerm(n.perm)
+	case n.link != "":
+		return store.NewLink(n.name, int64(len(n.link)), n.modTime)
 	}
-	return store.NewFile(n.name, int64(len(n.data)), n.modTime)
+	return store.NewFile(n.name, int64(len(n.data)), n.modTime).WithPerm(n.perm)
 }

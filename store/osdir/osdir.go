@@ -139,6 +139,9 @@ type fsys interface {
 	Rename(oldname, newname string) error
 	Link(oldname, newname string) error
 	Chmod(name string, mode fs.FileMode) error
+	Chtimes(name string, atime, mtime time.Time) error
+	Symlink(oldname, newname string) error
+	Readlink(name string) (string, error)
 }
 
 type hostFS struct{ s *Store }
@@ -161,6 +164,14 @@ func (h hostFS) Link(oldname, newname string) error {
 func (h hostFS) Chmod(name string, mode fs.FileMode) error {
 	return os.Chmod(h.s.HostPath(name), mode)
 }
+
+func (h hostFS) Chtimes(name string, atime, mtime time.Time) error {
+	return os.Chtimes(h.s.HostPath(name), atime, mtime)
+}
+func (h hostFS) Symlink(oldname, newname string) error {
+	return os.Symlink(oldname, h.s.HostPath(newname))
+}
+func (h hostFS) Readlink(name string) (string, error) { return os.Readlink(h.s.HostPath(name)) }
 
 func (s *Store) fs() fsys {
 	if s.root != nil {

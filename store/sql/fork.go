@@ -50,8 +50,8 @@ func (x *DB) Fork(ctx context.Context, src, dst string) error {
 			// On PostgreSQL the rows copied are locked as copied (a row a writer changed
 			// meanwhile is copied as it committed it), so none of their content is released
 			// (dropChunks) before the fork's references to it commit.
-			`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob)
-				SELECT ?, path, parent, name, dir, size, mtime, hash, hstate, blob FROM llmfs_nodes WHERE ws = ?` + t.d.forShare,
+			`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob, mode, target)
+				SELECT ?, path, parent, name, dir, size, mtime, hash, hstate, blob, mode, target FROM llmfs_nodes WHERE ws = ?` + t.d.forShare,
 			`INSERT INTO llmfs_meta (ws, key, value) SELECT ?, key, value FROM llmfs_meta WHERE ws = ?`,
 			`INSERT INTO llmfs_journal (ws, id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state, added, removed)
 				SELECT ?, id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state, added, removed FROM llmfs_journal WHERE ws = ?`,

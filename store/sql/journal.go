@@ -107,6 +107,8 @@ func (tx *sqlTx) Add(ctx context.Context, changes []*store.Change, blobs [][]byt
 		case n == nil:
 		case n.dir:
 			now = store.Version{Kind: store.Dir}
+		case n.link:
+			now = store.Version{Kind: store.Link}
 		default:
 			now = store.Version{Kind: store.File, Hash: n.hash, Size: n.size}
 		}

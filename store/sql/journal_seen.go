@@ -140,9 +140,10 @@ func (s *Store) look(t *txn, name string) (*look, error) {
 	case err != nil:
 		return nil, err
 	default:
-		n.path, n.dir = string(p), dir != 0
+		n.path = string(p)
+		n.setKind(dir)
 		l.n, l.first = &n, first
-		kept = kept && !n.dir
+		kept = kept && !n.dir && !n.link
 	}
 	if s.seen != nil {
 		s.seen.put(name, l, kept)
@@ -187,6 +188,8 @@ func (s *Store) Snapshot(ctx context.Context, name string, max int64) (store.Ver
 		return store.Version{Kind: store.Absent}, nil, nil
 	case n.dir:
 		return store.Version{Kind: store.Dir}, nil, nil
+	case n.link:
+		return store.Version{Kind: store.Link}, nil, nil
 	}
 	v := store.Version{Kind: store.File, Hash: n.hash, Size: n.size}
 	if n.size > max && n.hash != "" {

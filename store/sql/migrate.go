@@ -364,4 +364,20 @@ ALTER TABLE llmfs_journal ADD COLUMN IF NOT EXISTS added BIGINT NOT NULL DEFAULT
 ALTER TABLE llmfs_journal ADD COLUMN IF NOT EXISTS removed BIGINT NOT NULL DEFAULT -1;
 `,
 	},
+	{
+		// What build tools need (issue 36): a file's permission bits (mode, 0 for the
+		// defaults) and symbolic links, rows of dir = 2 whose target is kept as written.
+		// The partial index answers "has this workspace any link?" at once (link.go).
+		version: 12,
+		sqlite: `
+ALTER TABLE llmfs_nodes ADD COLUMN mode BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE llmfs_nodes ADD COLUMN target BLOB;
+CREATE INDEX IF NOT EXISTS llmfs_nodes_links ON llmfs_nodes (ws) WHERE dir = 2;
+`,
+		postgres: `
+ALTER TABLE llmfs_nodes ADD COLUMN IF NOT EXISTS mode BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE llmfs_nodes ADD COLUMN IF NOT EXISTS target BYTEA;
+CREATE INDEX IF NOT EXISTS llmfs_nodes_links ON llmfs_nodes (ws) WHERE dir = 2;
+`,
+	},
 }

@@ -71,7 +71,8 @@ func (s *Store) ReadDirContent(ctx context.Context, name string) ([]fs.DirEntry,
 		if raw == nil {
 			raw = kept
 		}
-		n := node{path: string(base), dir: dir != 0, size: size, mtime: mtime}
+		n := node{path: string(base), size: size, mtime: mtime}
+		n.setKind(dir)
 		if int64(len(raw)) == size && size > 0 {
 			out = append(out, contentEntry{n.info(), s.x.ownBlob(raw)})
 			continue

@@ -124,6 +124,7 @@ type DB struct {
 	owned bool // Close closes db
 
 	notifiers sync.Map // workspace row id -> *store.Notifier, for journal waiters
+	links     sync.Map // workspace row id -> *linkState (link.go)
 
 	stmts  sync.Map     // rebound query -> *sql.Stmt (see prepared)
 	nstmts atomic.Int64 // entries in stmts

@@ -56,6 +56,8 @@ type node struct {
 	id     int64
 	path   string
 	dir    bool
+	link   bool  // a symbolic link (dir = 2); its target is read by Readlink
+	perm   int64 // permission bits set by Chmod; 0: the defaults
 	size   int64
 	mtime  int64
 	hash   string
@@ -63,25 +65,42 @@ type node struct {
 	blob   int64 // content id: the key of the file's chunks
 }
 
-const nodeCols = `id, path, dir, size, mtime, hash, hstate, blob`
+const nodeCols = `id, path, dir, size, mtime, hash, hstate, blob, mode`
 
 func scanNode(sc interface{ Scan(...any) error }) (*node, error) {
 	var n node
 	var p []byte
 	var dir int64
-	if err := sc.Scan(&n.id, &p, &dir, &n.size, &n.mtime, &n.hash, &n.hstate, &n.blob); err != nil {
+	if err := sc.Scan(&n.id, &p, &dir, &n.size, &n.mtime, &n.hash, &n.hstate, &n.blob, &n.perm); err != nil {
 		return nil, err
 	}
-	n.path, n.dir = string(p), dir != 0
+	n.path = string(p)
+	n.setKind(dir)
 	return &n, nil
+}
+
+// The values of llmfs_nodes.dir.
+const (
+	kindFile = 0
+	kindDir  = 1
+	kindLink = 2
+)
+
+// setKind sets n's kind from its dir column.
+func (n *node) setKind(dir int64) {
+	n.dir, n.link = dir == kindDir, dir == kindLink
 }
 
 // info describes n; it also serves as n's directory entry.
 func (n *node) info() *store.Entry {
-	if n.dir {
-		return store.NewDir(path.Base(n.path), time.Unix(0, n.mtime))
+	perm := fs.FileMode(n.perm)
+	switch {
+	case n.dir:
+		return store.NewDir(path.Base(n.path), time.Unix(0, n.mtime)).WithPerm(perm)
+	case n.link:
+		return store.NewLink(path.Base(n.path), n.size, time.Unix(0, n.mtime))
 	}
-	return store.NewFile(path.Base(n.path), n.size, time.Unix(0, n.mtime))
+	return store.NewFile(path.Base(n.path), n.size, time.Unix(0, n.mtime)).WithPerm(perm)
 }
 
 // get returns the row for name, or nil if there is none. lock is "", forShare or forUpdate.
@@ -157,6 +176,9 @@ func walkErr(rows map[string]*node, name string) error {
 		if n == nil {
 			return fs.ErrNotExist
 		}
+		if n.link {
+			return errLinkOnPath
+		}
 		if !n.dir {
 			return store.ErrNotDir
 		}
@@ -203,6 +225,12 @@ func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 	if err == nil && n == nil {
 		err = s.missing(t, name)
 	}
+	if err == nil && n.link {
+		err = errLinkOnPath
+	}
+	if errors.Is(err, errLinkOnPath) {
+		return followed(s, ctx, "stat", name, func(real string) (fs.FileInfo, error) { return s.Stat(ctx, real) })
+	}
 	if err != nil {
 		return nil, pathErr("stat", name, err)
 	}
@@ -217,7 +245,7 @@ func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 		return nil, pathErr("readdir", name, store.ErrInvalidName)
 	}
 	t := s.read(ctx)
-	rows, err := t.query(`SELECT name, dir, size, mtime FROM llmfs_nodes WHERE ws = ? AND parent = ? ORDER BY name`,
+	rows, err := t.query(`SELECT name, dir, size, mtime, mode FROM llmfs_nodes WHERE ws = ? AND parent = ? ORDER BY name`,
 		s.ws, []byte(name))
 	if err != nil {
 		return nil, pathErr("readdir", name, err)
@@ -225,12 +253,13 @@ func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 	defer rows.Close()
 	out := []fs.DirEntry{}
 	for rows.Next() {
-		var dir, size, mtime int64
+		var dir, size, mtime, perm int64
 		var base []byte
-		if err := rows.Scan(&base, &dir, &size, &mtime); err != nil {
+		if err := rows.Scan(&base, &dir, &size, &mtime, &perm); err != nil {
 			return nil, pathErr("readdir", name, err)
 		}
-		n := node{path: string(base), dir: dir != 0, size: size, mtime: mtime}
+		n := node{path: string(base), size: size, mtime: mtime, perm: perm}
+		n.setKind(dir)
 		out = append(out, n.info())
 	}
 	if err := rows.Err(); err != nil {
@@ -244,8 +273,13 @@ func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 	case err != nil:
 	case n == nil:
 		err = s.missing(t, name)
+	case n.link:
+		err = errLinkOnPath
 	case !n.dir:
 		err = store.ErrNotDir
+	}
+	if errors.Is(err, errLinkOnPath) {
+		return followed(s, ctx, "readdir", name, func(real string) ([]fs.DirEntry, error) { return s.ReadDir(ctx, real) })
 	}
 	if err != nil {
 		return nil, pathErr("readdir", name, err)
@@ -279,10 +313,17 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		err = s.missing(t, name)
 	}
+	if err == nil && dir == kindLink {
+		err = errLinkOnPath
+	}
+	if errors.Is(err, errLinkOnPath) {
+		return followed(s, ctx, "open", name, func(real string) (fs.File, error) { return s.Open(ctx, real) })
+	}
 	if err != nil {
 		return nil, pathErr("open", name, err)
 	}
-	n.path, n.dir = name, dir != 0
+	n.path = name
+	n.setKind(dir)
 	if n.dir {
 		return nil, pathErr("open", name, store.ErrIsDir)
 	}

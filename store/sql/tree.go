@@ -260,6 +260,9 @@ func (s *Store) Copy(ctx context.Context, src, dst string) error {
 		if n.dir {
 			return store.ErrIsDir
 		}
+		if n.link {
+			return errLinkOnPath // copied from its target, below
+		}
 		errName = dst
 		if dst == "." {
 			return fs.ErrExist
@@ -282,6 +285,15 @@ func (s *Store) Copy(ctx context.Context, src, dst string) error {
 		}
 		return s.account(t, n.size, 1, n.size)
 	})
+	if errors.Is(err, errLinkOnPath) && errName == src {
+		real, rerr := s.RealName(ctx, src)
+		if rerr != nil {
+			return rerr
+		}
+		if real != src {
+			return s.Copy(ctx, real, dst)
+		}
+	}
 	if err != nil {
 		return pathErr("copy", errName, err)
 	}

@@ -90,6 +90,19 @@ func (s *Store) write(t *txn, name string, head []byte, rest io.Reader, opts sto
 		if old != nil && old.dir {
 			return 0, store.ErrIsDir
 		}
+		if old != nil && old.link {
+			// A write replaces a link with a file, as a rename of a new file over it does.
+			if err := s.drop(t, old); err != nil {
+				return 0, err
+			}
+			if err := s.account(t, -old.size, -1, 0); err != nil {
+				return 0, err
+			}
+			if s.seen != nil {
+				s.seen.forget()
+			}
+			old = nil
+		}
 		if opts.IfMatch != "" && (old == nil || old.hash != opts.IfMatch) {
 			return 0, store.ErrChanged
 		}
