@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -91,7 +92,7 @@ func serve(t *testing.T, ws *llmfs.Workspace, opts nfs.Options) *served {
 		sess.Close()
 		t.Fatal(err)
 	}
-	c, err := rpc.DialTCP("tcp", srv.Addr(), false)
+	c, err := dial(srv.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,6 +109,23 @@ func serve(t *testing.T, ws *llmfs.Workspace, opts nfs.Options) *served {
 		sess.Close()
 	})
 	return s
+}
+
+// dial connects an NFS client to addr. The client binds a random local port of its own
+// choosing, which may be taken: it tries again then.
+func dial(addr string) (*rpc.Client, error) {
+	var err error
+	for i := 0; i < 10; i++ {
+		var c *rpc.Client
+		if c, err = rpc.DialTCP("tcp", addr, false); err == nil {
+			return c, nil
+		}
+		if !errors.Is(err, syscall.EADDRINUSE) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil, err
 }
 
 // close stops the server, applying the session: one change set.
