@@ -430,3 +430,35 @@ func TestNFSIdle(t *testing.T) {
 		t.Errorf("journal: %+v, want one entry by nfs:127.0.0.1", cs)
 	}
 }
+
+// TestNFSCloseEndsConnections: once the server is closed (its session applied), a client
+// still connected gets no more service (go-nfs-client then waits for a reply that never
+// comes), and a new one cannot connect: nothing reaches the session after it was applied.
+func TestNFSCloseEndsConnections(t *testing.T) {
+	ws := hostWS(t, &llmfs.Options{}, nil)
+	s := serve(t, ws, nfs.Options{})
+	if err := s.write("/a.txt", "a\n"); err != nil {
+		t.Fatal(err)
+	}
+	addr := s.srv.Addr()
+	s.close()
+	done := make(chan error, 1)
+	go func() { done <- s.write("/b.txt", "b\n") }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a write after the server closed succeeded")
+		}
+	case <-time.After(time.Second):
+	}
+	if c, err := dial(addr); err == nil {
+		c.Close()
+		t.Error("a client connected after the server closed")
+	}
+	if got := content(t, ws, "b.txt"); got == "b\n" {
+		t.Error("b.txt reached the workspace after the server closed")
+	}
+	if got := content(t, ws, "a.txt"); got != "a\n" {
+		t.Errorf("a.txt: %q", got)
+	}
+}
