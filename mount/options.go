@@ -11,9 +11,10 @@ import (
 // Options configure a mount.
 type Options struct {
 	// Actor, when set, is the journal's actor of every change ("run:<command>"); otherwise
-	// each change is "mount:<pid>:<command name>" of the process that made it.
+	// the face names it: "mount:<pid>:<command name>" of the process that made it (FUSE),
+	// "nfs:<client address>" (NFS, which names no process).
 	Actor string
-	// Layer is the session layer the workspace given to [Mount] works on; nil: the changes
+	// Layer is the session layer the workspace given to [NewCore] works on; nil: the changes
 	// go straight to the workspace (under --review the workspace is a pending layer already).
 	Layer *overlay.Overlay
 	// Base is the workspace beneath Layer, where applied changes land. Required with Layer.

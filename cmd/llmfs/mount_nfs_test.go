@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -50,7 +51,12 @@ func TestMountNFS(t *testing.T) {
 	if m[1] != m[2] || m[3] != mp {
 		t.Fatalf("mount command %q: want port=mountport and the mountpoint %s", m[0], mp)
 	}
-	c, err := rpc.DialTCP("tcp", "127.0.0.1:"+m[1], false)
+	var c *rpc.Client
+	for i := 0; i < 10; i++ { // the client binds a random local port, which may be taken
+		if c, err = rpc.DialTCP("tcp", "127.0.0.1:"+m[1], false); !errors.Is(err, syscall.EADDRINUSE) {
+			break
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

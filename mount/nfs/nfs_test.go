@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -91,7 +92,7 @@ func serve(t *testing.T, ws *llmfs.Workspace, opts nfs.Options) *served {
 		sess.Close()
 		t.Fatal(err)
 	}
-	c, err := rpc.DialTCP("tcp", srv.Addr(), false)
+	c, err := dial(srv.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,6 +109,23 @@ func serve(t *testing.T, ws *llmfs.Workspace, opts nfs.Options) *served {
 		sess.Close()
 	})
 	return s
+}
+
+// dial connects an NFS client to addr. The client binds a random local port of its own
+// choosing, which may be taken: it tries again then.
+func dial(addr string) (*rpc.Client, error) {
+	var err error
+	for i := 0; i < 10; i++ {
+		var c *rpc.Client
+		if c, err = rpc.DialTCP("tcp", addr, false); err == nil {
+			return c, nil
+		}
+		if !errors.Is(err, syscall.EADDRINUSE) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil, err
 }
 
 // close stops the server, applying the session: one change set.
@@ -410,5 +428,37 @@ func TestNFSIdle(t *testing.T) {
 	}
 	if cs := journal(t, ws); len(cs) != 1 || cs[0].Actor != "nfs:127.0.0.1" {
 		t.Errorf("journal: %+v, want one entry by nfs:127.0.0.1", cs)
+	}
+}
+
+// TestNFSCloseEndsConnections: once the server is closed (its session applied), a client
+// still connected gets no more service (go-nfs-client then waits for a reply that never
+// comes), and a new one cannot connect: nothing reaches the session after it was applied.
+func TestNFSCloseEndsConnections(t *testing.T) {
+	ws := hostWS(t, &llmfs.Options{}, nil)
+	s := serve(t, ws, nfs.Options{})
+	if err := s.write("/a.txt", "a\n"); err != nil {
+		t.Fatal(err)
+	}
+	addr := s.srv.Addr()
+	s.close()
+	done := make(chan error, 1)
+	go func() { done <- s.write("/b.txt", "b\n") }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a write after the server closed succeeded")
+		}
+	case <-time.After(time.Second):
+	}
+	if c, err := dial(addr); err == nil {
+		c.Close()
+		t.Error("a client connected after the server closed")
+	}
+	if got := content(t, ws, "b.txt"); got == "b\n" {
+		t.Error("b.txt reached the workspace after the server closed")
+	}
+	if got := content(t, ws, "a.txt"); got != "a\n" {
+		t.Errorf("a.txt: %q", got)
 	}
 }

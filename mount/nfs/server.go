@@ -63,10 +63,11 @@ func Serve(ctx context.Context, ws *llmfs.Workspace, addr string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", addr)
+	tl, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("nfs: %w", err)
 	}
+	ln := newListener(tl)
 	s := &Server{core: core, opts: opts, ln: ln, fss: map[string]*fsys{}, stop: make(chan struct{}), done: make(chan struct{})}
 	s.files = newHeld(core)
 	if opts.Debug {
