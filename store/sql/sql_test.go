@@ -586,6 +586,21 @@ func TestWorkspaces(t *testing.T) {
 			t.Fatalf("quota of a workspace made by Open: %v", err)
 		}
 		writeString(t, s3, "f", "12345", store.WriteOptions{})
+		// The contents of this workspace's files: other tests share the database, so
+		// only these are checked for chunks left behind.
+		var blobs []int64
+		rows, err := x.db.QueryContext(ctx, x.d.rebind(`SELECT n.blob FROM llmfs_nodes n JOIN llmfs_workspaces w ON n.ws = w.id WHERE w.name = ? AND n.blob <> 0`), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var b int64
+			if err := rows.Scan(&b); err != nil {
+				t.Fatal(err)
+			}
+			blobs = append(blobs, b)
+		}
+		rows.Close()
 		if err := x.Remove(ctx, id); err != nil {
 			t.Fatal(err)
 		}
@@ -595,10 +610,15 @@ func TestWorkspaces(t *testing.T) {
 		if err := x.Remove(ctx, id); !errors.Is(err, fs.ErrNotExist) {
 			t.Fatalf("Remove twice: %v", err)
 		}
-		var orphans int
-		x.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM llmfs_chunks WHERE blob NOT IN (SELECT blob FROM llmfs_nodes)`).Scan(&orphans)
-		if orphans != 0 {
-			t.Fatalf("%d chunks left without a file", orphans)
+		for _, b := range blobs {
+			var orphans int
+			q := `SELECT COUNT(*) FROM llmfs_chunks WHERE blob = ? AND NOT EXISTS (SELECT 1 FROM llmfs_nodes WHERE blob = ?)`
+			if err := x.db.QueryRowContext(ctx, x.d.rebind(q), b, b).Scan(&orphans); err != nil {
+				t.Fatal(err)
+			}
+			if orphans != 0 {
+				t.Fatalf("content %d of the removed workspace: %d chunks left without a file", b, orphans)
+			}
 		}
 	})
 }
