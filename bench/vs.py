@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """bench/vs.py runs two commands side by side and prints the ratios of their costs.
 
-Usage: bench/vs.py [-n RUNS] [-C DIR] [--label NAME] [--unsorted] [--cut N] -- CMD_A -- CMD_B
+Usage: bench/vs.py [-n RUNS] [-C DIR] [--label NAME] [--unsorted] [--cut N] [--any-output] -- CMD_A -- CMD_B
 
 Each command is a shell string. The two run alternately (A B A B ...) after one warm-up
 each, so a change of load on a shared machine falls on both. Every run's standard output
 goes to a file (standard input is /dev/null: ripgrep searches a piped standard input
 instead of the directory); the outputs must be equal (compared sorted, since ripgrep prints in thread
 order, unless --unsorted; with --cut N only each line's first N bytes, since llmfs shortens
-lines of thousands of bytes for the model and ripgrep does not), or the case fails. Reported per command: the median and the
+lines of thousands of bytes for the model and ripgrep does not), or the case fails;
+--any-output skips the comparison, for two tools that do the same work but print it
+differently (llmfs review and git status). Reported per command: the median and the
 spread (min-max) of wall time, CPU time (user + system, which a loaded machine disturbs
 less than wall time) and peak RSS; then A/B ratios of the medians. The load average is
 printed with the results, to say how busy the machine was.
@@ -67,6 +69,7 @@ def main():
     ap.add_argument("--label", default="")
     ap.add_argument("--unsorted", action="store_true")
     ap.add_argument("--cut", type=int, default=0)
+    ap.add_argument("--any-output", action="store_true")
     o = ap.parse_args(argv[:i])
     cmds = [" ".join(argv[i + 1:j]), " ".join(argv[j + 1:])]
     tmp = tempfile.mkdtemp()
@@ -80,8 +83,8 @@ def main():
         if o.cut:
             lines = [line[:o.cut] for line in lines]
         got.append(lines if o.unsorted else sorted(lines))
-    equal = got[0] == got[1]
-    verdict = "EQUAL" if equal else "DIFFER"
+    equal = got[0] == got[1] or o.any_output
+    verdict = "not compared" if o.any_output else "EQUAL" if equal else "DIFFER"
     if not equal and o.unsorted and sorted(got[0]) == sorted(got[1]):
         # Same lines in another order: for find, files of equal modification time (a
         # tree unpacked at once), which llmfs orders by path and ripgrep by walk order.
