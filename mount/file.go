@@ -393,12 +393,9 @@ func (m *mfs) commit(ctx context.Context, of *openFile) error {
 		return of.failed
 	}
 	p := of.path()
-	content := make([]byte, of.size)
-	if _, err := of.spill.ReadAt(content, 0); err != nil && err != io.EOF {
-		return err
-	}
+	// Streamed from the spill file: a large file is never held whole in memory.
 	ws := m.wsFor(p).With(llmfs.Actor(of.actor))
-	if _, err := ws.Write(ctx, p, string(content), llmfs.WriteOptions{}); err != nil {
+	if _, err := ws.WriteFrom(ctx, p, io.NewSectionReader(of.spill, 0, of.size), llmfs.WriteOptions{}); err != nil {
 		of.dirty = false
 		of.failed = err
 		return err

@@ -165,6 +165,10 @@ func (o *Overlay) check(ctx context.Context, b store.Store, name, want string, p
 	default:
 		c.What = "modified"
 	}
+	if p.large != nil {
+		c.Diff = largeConflictDiff
+		return false, c
+	}
 	now, _ := readAll(ctx, b, name)
 	c.Diff = textdiff.Unified(name, string(now), string(p.new), DiffContext, 200)
 	return false, c
@@ -173,7 +177,7 @@ func (o *Overlay) check(ctx context.Context, b store.Store, name, want string, p
 // checkStep is [Overlay.check] of a step's file, against the base hash its content was
 // merged with when it was.
 func (o *Overlay) checkStep(ctx context.Context, b store.Store, s *step) (already bool, err error) {
-	want := store.Hash(s.data)
+	want := s.dataHash()
 	if s.against == "" {
 		return o.check(ctx, b, s.p.Path, want, s.p)
 	}
@@ -222,7 +226,7 @@ func (o *Overlay) applyBase(ctx context.Context, b *baseTx, s *step) error {
 		s.pruned = o.pruneBase(ctx, b, path.Dir(p.Path))
 		return nil
 	case Moved:
-		if _, err := o.check(ctx, b.s, p.Path, store.Hash(s.content), p); err != nil {
+		if _, err := o.check(ctx, b.s, p.Path, s.newHash(), p); err != nil {
 			return err
 		}
 		if _, err := o.check(ctx, b.s, p.From, "", p); err != nil {
@@ -237,7 +241,11 @@ func (o *Overlay) applyBase(ctx context.Context, b *baseTx, s *step) error {
 		if err := o.baseDirs(ctx, b, path.Dir(p.Path)); err != nil {
 			return err
 		}
-		if err := b.write(ctx, p.Path, p.From, s.data, o.writeOpts(s)); err != nil {
+		write := func() error { return b.write(ctx, p.Path, p.From, s.data, o.writeOpts(s)) }
+		if p.large != nil {
+			write = func() error { return o.writeLarge(ctx, b, s, o.writeOpts(s)) }
+		}
+		if err := write(); err != nil {
 			if errors.Is(err, store.ErrChanged) {
 				if _, cerr := o.checkStep(ctx, b.s, s); cerr != nil {
 					return cerr
@@ -271,6 +279,10 @@ func (o *Overlay) applied(ctx context.Context, s *step) string {
 	case Moved:
 		o.forget(p.From)
 		delete(o.st.From, p.Path)
+	}
+	if p.large != nil && o.hidden(p.Path) {
+		o.st.Seen[p.Path] = p.large.newHash // no merge base kept: the next apply checks against the base as is
+		return ""
 	}
 	if !s.whole || o.hidden(p.Path) {
 		// What stays in the upper store is the rest of the change, or (under a hidden

@@ -66,7 +66,8 @@ func (o *Overlay) SetOnResolve(fn OnResolve) {
 type pending struct {
 	Change
 	old, new []byte
-	hasBase  bool // old is the merge base the agent started from (not the base as it is)
+	hasBase  bool   // old is the merge base the agent started from (not the base as it is)
+	large    *large // a large file: old and new are not read (see large.go)
 }
 
 // Pending lists the pending changes, sorted by path. It reads the state again first: the
@@ -170,7 +171,9 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	if counts {
 		for i := range out {
-			countLines(&out[i])
+			if out[i].large == nil {
+				countLines(&out[i])
+			}
 			out[i].Version = o.version(out[i])
 		}
 	}
@@ -206,6 +209,9 @@ func (o *Overlay) pendingUpper(ctx context.Context, dir string, upperFiles map[s
 
 // pendingFile is the change of the upper layer's file name, if it is one.
 func (o *Overlay) pendingFile(ctx context.Context, name string) (pending, bool, error) {
+	if o.isLarge(ctx, name) {
+		return o.pendingLarge(ctx, name)
+	}
 	nb, err := readAll(ctx, o.upper, up(name))
 	if err != nil {
 		return pending{}, false, rename(err, name)
