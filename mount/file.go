@@ -129,8 +129,9 @@ func (n *node) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32,
 			return nil, 0, m.errno(err)
 		}
 		m.writers.Add(1)
+		return h, 0, 0
 	}
-	return h, 0, 0
+	return m.reader(ctx, h), 0, 0
 }
 
 // buffer gives of a spill file holding the file's content (none when truncating).
