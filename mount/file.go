@@ -131,7 +131,8 @@ func (n *node) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32,
 		m.writers.Add(1)
 		return h, 0, 0
 	}
-	return m.reader(ctx, h), 0, 0
+	fh, flags := m.reader(ctx, h)
+	return fh, flags, 0
 }
 
 // buffer gives of a spill file holding the file's content (none when truncating).

@@ -20,7 +20,8 @@ import (
 // so a rename moves it with no bookkeeping here.
 type node struct {
 	gofs.Inode
-	m *mfs
+	m    *mfs
+	read readKey // its file as the last read-only open saw it (passthrough.go)
 }
 
 var (

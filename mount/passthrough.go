@@ -4,9 +4,12 @@ package mount
 
 import (
 	"context"
+	"io/fs"
+	"sync"
 	"sync/atomic"
 
 	gofs "github.com/hanwen/go-fuse/v2/fs"
+	"github.com/hanwen/go-fuse/v2/fuse"
 
 	"github.com/llmfs/llmfs"
 )
@@ -39,27 +42,52 @@ var passOpens atomic.Int64
 // PassthroughFd implements [gofs.FilePassthroughFder].
 func (p *passHandle) PassthroughFd() (int, bool) { return p.fd, true }
 
-// reader returns the file handle of the read-only open h: h, with the store's file opened
-// already, or a passHandle when that file is a host file and nothing writes the node.
-func (m *mfs) reader(ctx context.Context, h *handle) gofs.FileHandle {
+// reader returns the file handle of the read-only open h, and its open flags: h, with the
+// store's file opened already, or a passHandle when that file is a host file and the mount
+// is read-only. The kernel keeps what it cached of the file from earlier opens
+// (FOPEN_KEEP_CACHE) when the file's size and modification time are those of the last
+// open: writes through the mount pass through the kernel's cache, and a change made
+// elsewhere moves them.
+func (m *mfs) reader(ctx context.Context, h *handle) (gofs.FileHandle, uint32) {
 	of := h.of
 	of.mu.Lock()
 	defer of.mu.Unlock()
 	if of.spill != nil {
-		return h // reads come from the writer's buffer
+		return h, 0 // reads come from the writer's buffer
 	}
 	name, err := m.ws.Paths().StoreName(of.path())
 	if err != nil {
-		return h // readStore reports it at the first read
+		return h, 0 // readStore reports it at the first read
 	}
 	f, err := m.ws.Store().Open(ctx, name)
 	if err != nil {
-		return h
+		return h, 0
 	}
 	h.rd, h.rdPos = f, 0
+	var flags uint32
+	if fi, err := f.Stat(); err == nil && of.n.read.same(fi) {
+		flags = fuse.FOPEN_KEEP_CACHE
+	}
 	if fd, ok := f.(interface{ Fd() uintptr }); ok && m.ws.Settings().Mode == llmfs.ReadOnly {
 		passOpens.Add(1)
-		return &passHandle{handle: h, fd: int(fd.Fd())}
+		return &passHandle{handle: h, fd: int(fd.Fd())}, flags
 	}
-	return h
+	return h, flags
+}
+
+// A readKey is a node's file as its last read-only open saw it: size and modification time.
+type readKey struct {
+	mu    sync.Mutex
+	size  int64
+	mtime int64 // 0: no open yet
+}
+
+// same records fi as the node's file and reports whether it is what the last open saw.
+func (k *readKey) same(fi fs.FileInfo) bool {
+	size, mtime := fi.Size(), fi.ModTime().UnixNano()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	same := k.mtime != 0 && k.size == size && k.mtime == mtime
+	k.size, k.mtime = size, mtime
+	return same
 }

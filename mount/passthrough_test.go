@@ -43,7 +43,8 @@ func TestReadHostFilePassthrough(t *testing.T) {
 // TestReadHostFile: on a mount that writes, a host file is read from the descriptor the
 // store opened (spliced), never passed through: a writer may open the file while it is
 // read (the kernel would refuse that open next to a passthrough one), and a new reader
-// then reads the writer's buffer.
+// then reads the writer's buffer. What the kernel cached is kept only while the file is
+// unchanged.
 func TestReadHostFile(t *testing.T) {
 	big := bigContent(3<<20 + 17)
 	ws := hostWS(t, &llmfs.Options{}, map[string]string{"a.txt": "hello\n", "big.bin": string(big)})
@@ -55,6 +56,18 @@ func TestReadHostFile(t *testing.T) {
 	}
 	if mount.PassOpens() != before {
 		t.Error("a read-write mount passed a read through")
+	}
+	// Read again (the kernel may keep its cache: the file is as the last open saw it),
+	// then changed on the host behind the mount, same size: the next open reads the change.
+	if got, err := os.ReadFile(filepath.Join(m.dir, "big.bin")); err != nil || string(got) != string(big) {
+		t.Fatalf("big.bin read again: %d bytes, %v", len(got), err)
+	}
+	big[0], big[len(big)-1] = 'X', 'Y'
+	if err := os.WriteFile(filepath.Join(ws.Root(), "big.bin"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(m.dir, "big.bin")); err != nil || string(got) != string(big) {
+		t.Errorf("big.bin after a change on the host: %d bytes, first %q, %v", len(got), got[:1], err)
 	}
 
 	old, err := os.Open(filepath.Join(m.dir, "a.txt"))
