@@ -10,7 +10,9 @@ import (
 
 // maxWorkspaceMethods bounds the exported methods of *Workspace (issue 34): the file
 // operations, and one accessor per group of the rest (History, Paths, Settings, With,
-// Review, ...). A new capability gets a type of its own, not more methods here.
+// Review, ...). A new capability gets a type of its own, not more methods here. WriteFrom
+// (issue 36: Write from a reader, for files too large to hold) is the 29th: a file
+// operation, Write's streaming form.
 const maxWorkspaceMethods = 30
 
 func TestWorkspaceMethodCount(t *testing.T) {

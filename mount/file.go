@@ -245,44 +245,62 @@ func (h *handle) Read(ctx context.Context, dest []byte, off int64) (fuse.ReadRes
 func (h *handle) readStore(ctx context.Context, dest []byte, off int64) (fuse.ReadResult, syscall.Errno) {
 	h.of.mu.Lock()
 	defer h.of.mu.Unlock()
+	res, err := h.readStoreAt(ctx, dest, off)
+	if err != nil && h.rd != nil {
+		// The file the handle holds may have gone from under it: the session layer's copy
+		// of a file the applier has just carried to the workspace (the store fails reads of
+		// a file whose content was replaced rather than serve a mix). The same content is
+		// there to open again.
+		h.rd.Close()
+		h.rd = nil
+		res, err = h.readStoreAt(ctx, dest, off)
+	}
+	if err != nil {
+		return nil, h.m.errno(err)
+	}
+	return res, 0
+}
+
+// readStoreAt is readStore with the handle's lock held.
+func (h *handle) readStoreAt(ctx context.Context, dest []byte, off int64) (fuse.ReadResult, error) {
 	if h.rd == nil || off < h.rdPos {
 		if h.rd != nil {
 			h.rd.Close()
 		}
 		name, err := h.m.ws.Paths().StoreName(h.of.path())
 		if err != nil {
-			return nil, h.m.errno(err)
+			return nil, err
 		}
 		f, err := h.m.ws.Store().Open(ctx, name)
 		if err != nil {
-			return nil, h.m.errno(err)
+			return nil, err
 		}
 		h.rd, h.rdPos = f, 0
 	}
 	if fd, ok := h.rd.(interface{ Fd() uintptr }); ok {
 		// A host file the store opened: the kernel splices it, no copy through here.
-		return fuse.ReadResultFd(fd.Fd(), off, len(dest)), 0
+		return fuse.ReadResultFd(fd.Fd(), off, len(dest)), nil
 	}
 	if ra, ok := h.rd.(io.ReaderAt); ok {
 		n, err := ra.ReadAt(dest, off)
 		if err != nil && err != io.EOF {
-			return nil, h.m.errno(err)
+			return nil, err
 		}
-		return fuse.ReadResultData(dest[:n]), 0
+		return fuse.ReadResultData(dest[:n]), nil
 	}
 	if off > h.rdPos {
 		if _, err := io.CopyN(io.Discard, h.rd, off-h.rdPos); err != nil {
 			h.rdPos = off
-			return fuse.ReadResultData(nil), 0
+			return fuse.ReadResultData(nil), nil
 		}
 		h.rdPos = off
 	}
 	n, err := io.ReadFull(h.rd, dest)
 	h.rdPos += int64(n)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return nil, h.m.errno(err)
+		return nil, err
 	}
-	return fuse.ReadResultData(dest[:n]), 0
+	return fuse.ReadResultData(dest[:n]), nil
 }
 
 func (h *handle) Write(ctx context.Context, data []byte, off int64) (uint32, syscall.Errno) {
