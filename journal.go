@@ -217,6 +217,9 @@ func (r *recorder) doPart(ctx context.Context, prepare func() (plan, error), cha
 }
 
 func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, opts store.WriteOptions) (int64, error) {
+	if sr, ok := src.(*io.SectionReader); ok && sr.Size() > r.max {
+		return r.writeLarge(ctx, name, sr, opts)
+	}
 	data, err := readContent(src)
 	if err != nil {
 		return 0, err
@@ -235,7 +238,7 @@ func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, op
 				content = append(bytes.Clone(old), data...)
 				after = store.FileVersion(content)
 				blobs = [][]byte{old, content}
-			} else if after, err = r.appendedVersion(ctx, name, before, data); err != nil {
+			} else if after, err = r.appendedVersion(ctx, name, before, bytes.NewReader(data), int64(len(data))); err != nil {
 				return plan{}, err
 			}
 		} else if int64(len(data)) <= r.max {
@@ -252,12 +255,48 @@ func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, op
 	return n, err
 }
 
+// writeLarge is WriteFile of content larger than the journal keeps: it is hashed as it is
+// read, then read again as it is written, and never held whole in memory.
+func (r *recorder) writeLarge(ctx context.Context, name string, src *io.SectionReader, opts store.WriteOptions) (int64, error) {
+	size := src.Size()
+	h, err := store.HashReader(io.NewSectionReader(src, 0, size))
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	err = r.do(ctx, func() (plan, error) {
+		before, old, err := store.Snapshot(ctx, r.tx, name, r.max)
+		if err != nil {
+			return plan{}, err
+		}
+		after := store.Version{Kind: store.File, Hash: h, Size: size}
+		if opts.Mode == store.Append && before.Kind == store.File {
+			if after, err = r.appendedVersion(ctx, name, before, io.NewSectionReader(src, 0, size), size); err != nil {
+				return plan{}, err
+			}
+		}
+		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: after}}, [][]byte{old}}, nil
+	}, func() error {
+		var err error
+		n, err = r.tx.WriteFile(ctx, name, io.NewSectionReader(src, 0, size), opts)
+		return err
+	})
+	return n, err
+}
+
 // readContent reads all of src. A source that knows its length (the workspace writes from
-// a strings.Reader) is read into one buffer of that length: io.ReadAll grows its buffer
-// step by step, which for a write of 15 MB left some 30 MB more garbage behind.
+// a section of a strings.Reader) is read into one buffer of that length: io.ReadAll grows
+// its buffer step by step, which for a write of 15 MB left some 30 MB more garbage behind.
 func readContent(src io.Reader) ([]byte, error) {
-	if l, ok := src.(interface{ Len() int }); ok {
-		b := make([]byte, l.Len())
+	var size int64 = -1
+	switch l := src.(type) {
+	case interface{ Len() int }:
+		size = int64(l.Len())
+	case interface{ Size() int64 }:
+		size = l.Size()
+	}
+	if size >= 0 {
+		b := make([]byte, size)
 		if _, err := io.ReadFull(src, b); err != nil {
 			return nil, err
 		}
@@ -266,18 +305,19 @@ func readContent(src io.Reader) ([]byte, error) {
 	return io.ReadAll(src)
 }
 
-// appendedVersion is the version of a large file after data is appended to it.
-func (r *recorder) appendedVersion(ctx context.Context, name string, before store.Version, data []byte) (store.Version, error) {
+// appendedVersion is the version of a large file after the size bytes of data are
+// appended to it.
+func (r *recorder) appendedVersion(ctx context.Context, name string, before store.Version, data io.Reader, size int64) (store.Version, error) {
 	f, err := r.tx.Open(ctx, name)
 	if err != nil {
 		return store.Version{}, err
 	}
 	defer f.Close()
-	h, err := store.HashReader(io.MultiReader(f, bytes.NewReader(data)))
+	h, err := store.HashReader(io.MultiReader(f, data))
 	if err != nil {
 		return store.Version{}, err
 	}
-	return store.Version{Kind: store.File, Hash: h, Size: before.Size + int64(len(data))}, nil
+	return store.Version{Kind: store.File, Hash: h, Size: before.Size + size}, nil
 }
 
 func (r *recorder) Mkdir(ctx context.Context, name string) error {

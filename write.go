@@ -44,8 +44,13 @@ type WriteResult struct {
 // or a create is atomic: readers see the old content or the new, never a mix. When the
 // workspace requires reads, overwriting an existing file needs a read of it first.
 func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOptions) (*WriteResult, error) {
+	return w.writeStream(ctx, p, contentOf(content), opts)
+}
+
+// writeStream is Write and WriteFrom: the content comes from src.
+func (w *Workspace) writeStream(ctx context.Context, p string, src source, opts WriteOptions) (*WriteResult, error) {
 	if w.journal() != nil {
-		return journaled(ctx, w, writeChange(opts.Mode), func(w *Workspace) (*WriteResult, error) { return w.Write(ctx, p, content, opts) })
+		return journaled(ctx, w, writeChange(opts.Mode), func(w *Workspace) (*WriteResult, error) { return w.writeStream(ctx, p, src, opts) })
 	}
 	var mode store.WriteMode
 	switch opts.Mode {
@@ -85,20 +90,20 @@ func (w *Workspace) Write(ctx context.Context, p, content string, opts WriteOpti
 	}
 	done, err := w.admitFile(ctx, r, func(old int64) int64 {
 		if mode == store.Append {
-			return old + int64(len(content))
+			return old + src.size
 		}
-		return int64(len(content))
+		return src.size
 	})
 	if err != nil {
 		return nil, err
 	}
-	res, err := w.write(ctx, r, content, mode, opts.IfMatch)
+	res, err := w.write(ctx, r, src, mode, opts.IfMatch)
 	done(err)
 	return res, err
 }
 
 // write is Write after the checks.
-func (w *Workspace) write(ctx context.Context, r resolved, content string, mode store.WriteMode, ifMatch string) (_ *WriteResult, err error) {
+func (w *Workspace) write(ctx context.Context, r resolved, src source, mode store.WriteMode, ifMatch string) (_ *WriteResult, err error) {
 	p := r.arg
 	// A write that fails leaves nothing behind, not even the parents it made: the store
 	// may refuse the file itself (its own quota, a conditional write that lost).
@@ -150,7 +155,7 @@ func (w *Workspace) write(ctx context.Context, r resolved, content string, mode 
 		}
 		wopts.IfMatch = ifMatch
 	}
-	n, err := w.store.WriteFile(ctx, r.name, strings.NewReader(content), wopts)
+	n, err := w.store.WriteFile(ctx, r.name, src.reader(), wopts)
 	if errors.Is(err, store.ErrChanged) && ifMatch != "" {
 		return nil, &Error{Code: CodeFileChanged, Path: p, Err: err,
 			Msg: p + " has changed: its content no longer has the hash the write was to replace (" + ifMatch + "); nothing was written. Read it again, then retry."}
@@ -164,9 +169,11 @@ func (w *Workspace) write(ctx context.Context, r resolved, content string, mode 
 	if w.tracker != nil {
 		switch mode {
 		case store.Append:
-			w.rehash(ctx, r.name, content, !exists)
+			w.rehash(ctx, r.name, src, !exists)
 		default:
-			w.tracker.record(r.name, seenOf([]byte(content)))
+			if s, err := hashStream(src.reader()); err == nil {
+				w.tracker.record(r.name, s)
+			}
 		}
 	}
 	return &WriteResult{Path: abs, Bytes: n, Created: !exists}, nil
@@ -247,7 +254,7 @@ func changedError(p string, err error) error {
 // someone else wrote it since the session last looked, and the old knowledge stays, so
 // that the next edit or overwrite fails with [CodeFileChanged] (or [CodeFileNotRead])
 // rather than clobber a change the session never saw.
-func (w *Workspace) rehash(ctx context.Context, name, appended string, created bool) {
+func (w *Workspace) rehash(ctx context.Context, name string, appended source, created bool) {
 	known, ok := w.tracker.lookup(name)
 	switch {
 	case created:
@@ -263,16 +270,15 @@ func (w *Workspace) rehash(ctx context.Context, name, appended string, created b
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || fi.Size() < int64(len(appended)) {
+	if err != nil || fi.Size() < appended.size {
 		return
 	}
 	whole, before := newContentHasher(true), newContentHasher(false)
 	r := io.TeeReader(f, whole)
-	if _, err := io.CopyN(before, r, fi.Size()-int64(len(appended))); err != nil {
+	if _, err := io.CopyN(before, r, fi.Size()-appended.size); err != nil {
 		return
 	}
-	tail, err := io.ReadAll(r)
-	if err != nil || before.sum().fast != known.fast || string(tail) != appended {
+	if before.sum().fast != known.fast || !sameContent(r, appended.reader()) {
 		return
 	}
 	w.tracker.record(name, whole.sum())

@@ -258,10 +258,17 @@ func unjoin(err error) []error {
 func (m *Core) force(ctx context.Context, actor, name string) error {
 	layer := m.opts.Layer
 	base := m.opts.Base.With(llmfs.Actor(actor)).With(llmfs.RequireRead(false))
+	// The layer's version is copied to a file of the mount's own first (streamed: it may
+	// be large), since the discard below drops it from the layer.
 	f, err := layer.Open(ctx, name)
-	var data []byte
+	var spill *os.File
 	if err == nil {
-		data, err = io.ReadAll(f)
+		spill, err = os.CreateTemp(m.spillDir, "force-*")
+		if err == nil {
+			os.Remove(spill.Name())
+			defer spill.Close()
+			_, err = io.Copy(spill, f)
+		}
 		f.Close()
 	}
 	gone := errors.Is(err, os.ErrNotExist)
@@ -276,6 +283,9 @@ func (m *Core) force(ctx context.Context, actor, name string) error {
 		_, err = base.Delete(ctx, p)
 		return err
 	}
-	_, err = base.Write(ctx, p, string(data), llmfs.WriteOptions{})
+	if _, err := spill.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	_, err = base.WriteFrom(ctx, p, spill, llmfs.WriteOptions{})
 	return err
 }

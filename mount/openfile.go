@@ -234,6 +234,21 @@ func (h *Handle) Read(ctx context.Context, dest []byte, off int64, wantFd bool) 
 func (h *Handle) readStore(ctx context.Context, dest []byte, off int64, wantFd bool) (int, int, error) {
 	h.of.mu.Lock()
 	defer h.of.mu.Unlock()
+	n, fd, err := h.readStoreAt(ctx, dest, off, wantFd)
+	if err != nil && h.rd != nil {
+		// The file the handle holds may have gone from under it: the session layer's copy
+		// of a file the applier has just carried to the workspace (the store fails reads of
+		// a file whose content was replaced rather than serve a mix). The same content is
+		// there to open again.
+		h.rd.Close()
+		h.rd = nil
+		n, fd, err = h.readStoreAt(ctx, dest, off, wantFd)
+	}
+	return n, fd, err
+}
+
+// readStoreAt is readStore with the file's lock held.
+func (h *Handle) readStoreAt(ctx context.Context, dest []byte, off int64, wantFd bool) (int, int, error) {
 	if h.rd == nil || off < h.rdPos {
 		if h.rd != nil {
 			h.rd.Close()
@@ -384,12 +399,9 @@ func (m *Core) commit(ctx context.Context, of *openFile) error {
 		return of.failed
 	}
 	p := of.path()
-	content := make([]byte, of.size)
-	if _, err := of.spill.ReadAt(content, 0); err != nil && err != io.EOF {
-		return err
-	}
+	// Streamed from the spill file: a large file is never held whole in memory.
 	ws := m.wsFor(p).With(llmfs.Actor(of.actor))
-	if _, err := ws.Write(ctx, p, string(content), llmfs.WriteOptions{}); err != nil {
+	if _, err := ws.WriteFrom(ctx, p, io.NewSectionReader(of.spill, 0, of.size), llmfs.WriteOptions{}); err != nil {
 		of.dirty = false
 		of.failed = err
 		return err

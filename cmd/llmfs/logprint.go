@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/llmfs/llmfs"
+	"github.com/llmfs/llmfs/store"
 )
 
 // logEntry is one line of llmfs log, and one object of its --json array.
@@ -89,7 +90,17 @@ func printLogEntry(out io.Writer, en logEntry, i int, asJSON bool) error {
 	if en.State != "committed" {
 		state = " (" + string(en.State) + ")"
 	}
-	_, err := fmt.Fprintf(out, "%d\t%s\t%s\t%s\t%s\t+%d -%d%s\n", en.ID, en.Time.UTC().Format(time.RFC3339),
-		en.Actor, en.Op, p, en.Added, en.Removed, state)
+	lines := fmt.Sprintf("+%d -%d", en.Added, en.Removed)
+	if en.Added == 0 && en.Removed == 0 && (tooLarge(en.Before) || tooLarge(en.After)) {
+		lines = "+? -?" // not counted: the journal keeps such a file by hash and size alone
+	}
+	_, err := fmt.Fprintf(out, "%d\t%s\t%s\t%s\t%s\t%s%s\n", en.ID, en.Time.UTC().Format(time.RFC3339),
+		en.Actor, en.Op, p, lines, state)
 	return err
+}
+
+// tooLarge reports whether v is a file larger than the journal keeps by default, whose
+// lines llmfs log does not count.
+func tooLarge(v store.Version) bool {
+	return v.Kind == store.File && v.Size > llmfs.DefaultUndoMaxFileBytes
 }

@@ -186,6 +186,10 @@ func (o *Overlay) checkHash(ctx context.Context, b store.Store, name, want strin
 	default:
 		c.What = "modified"
 	}
+	if p.large != nil {
+		c.Diff = largeConflictDiff
+		return false, c
+	}
 	now, _ := readAll(ctx, b, name)
 	c.Diff = textdiff.Unified(name, string(now), string(p.new), DiffContext, 200)
 	return false, c
@@ -194,7 +198,7 @@ func (o *Overlay) checkHash(ctx context.Context, b store.Store, name, want strin
 // checkStep is [Overlay.check] of a step's file, against the base hash its content was
 // merged with when it was.
 func (o *Overlay) checkStep(ctx context.Context, b store.Store, s *step) (already bool, err error) {
-	want := store.Hash(s.data)
+	want := s.dataHash()
 	cur, err := s.hashNow(ctx, b)
 	if err != nil {
 		return false, err
@@ -246,7 +250,7 @@ func (o *Overlay) applyBase(ctx context.Context, b *baseTx, s *step) error {
 		s.pruned = o.pruneBase(ctx, b, path.Dir(p.Path))
 		return nil
 	case Moved:
-		if _, err := o.check(ctx, b.s, p.Path, store.Hash(s.content), p); err != nil {
+		if _, err := o.check(ctx, b.s, p.Path, s.newHash(), p); err != nil {
 			return err
 		}
 		if _, err := o.check(ctx, b.s, p.From, "", p); err != nil {
@@ -261,7 +265,11 @@ func (o *Overlay) applyBase(ctx context.Context, b *baseTx, s *step) error {
 		if err := o.baseDirs(ctx, b, path.Dir(p.Path)); err != nil {
 			return err
 		}
-		if err := b.write(ctx, p.Path, p.From, s.data, o.writeOpts(s)); err != nil {
+		write := func() error { return b.write(ctx, p.Path, p.From, s.data, o.writeOpts(s)) }
+		if p.large != nil {
+			write = func() error { return o.writeLarge(ctx, b, s, o.writeOpts(s)) }
+		}
+		if err := write(); err != nil {
 			if errors.Is(err, store.ErrChanged) {
 				s.nowOK = false // the base moved since the check
 				if _, cerr := o.checkStep(ctx, b.s, s); cerr != nil {
@@ -296,6 +304,10 @@ func (o *Overlay) applied(ctx context.Context, s *step) string {
 	case Moved:
 		o.forget(p.From)
 		delete(o.st.From, p.Path)
+	}
+	if p.large != nil && o.hidden(p.Path) {
+		o.st.Seen[p.Path] = p.large.newHash // no merge base kept: the next apply checks against the base as is
+		return ""
 	}
 	if !s.whole || o.hidden(p.Path) {
 		// What stays in the upper store is the rest of the change, or (under a hidden

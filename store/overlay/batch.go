@@ -28,6 +28,7 @@ type baseOp struct {
 	name   string
 	other  string
 	data   []byte
+	step   *step // of a large file: streamed from the upper store, data is nil
 	opts   store.WriteOptions
 	change *store.Change
 }
@@ -84,7 +85,9 @@ func (o *Overlay) applyBatch(ctx context.Context, b *baseTx, steps []*step, dirs
 			}
 			op.change = &store.Change{Op: b.op, Path: op.name, Other: op.other, Before: before, After: store.Version{Kind: store.Absent}}
 			blobs = append(blobs, old)
-			if !op.remove {
+			if !op.remove && op.step != nil {
+				op.change.After = store.Version{Kind: store.File, Hash: s.p.large.newHash, Size: s.p.large.newSize}
+			} else if !op.remove {
 				op.change.After = store.FileVersion(op.data)
 				if len(op.data) <= maxBlob {
 					blobs = append(blobs, op.data)
@@ -156,6 +159,8 @@ func (o *Overlay) landBatch(ctx context.Context, b *baseTx, steps []*step, plans
 				if err = b.s.Remove(ctx, op.name); errors.Is(err, fs.ErrNotExist) {
 					err = nil
 				}
+			} else if op.step != nil {
+				err = o.streamLarge(ctx, b.s, s, op.opts)
 			} else {
 				_, err = b.s.WriteFile(ctx, op.name, bytes.NewReader(op.data), op.opts)
 				if errors.Is(err, store.ErrChanged) {
@@ -220,7 +225,7 @@ func (o *Overlay) planStep(ctx context.Context, b *baseTx, s *step) ([]*baseOp, 
 		}
 		return []*baseOp{{remove: true, name: p.Path}}, nil
 	case Moved:
-		if _, err := o.check(ctx, b.s, p.Path, store.Hash(s.content), p); err != nil {
+		if _, err := o.check(ctx, b.s, p.Path, s.newHash(), p); err != nil {
 			return nil, err
 		}
 		if _, err := o.check(ctx, b.s, p.From, "", p); err != nil {
@@ -233,7 +238,11 @@ func (o *Overlay) planStep(ctx context.Context, b *baseTx, s *step) ([]*baseOp, 
 	}
 	var ops []*baseOp
 	if !already {
-		ops = append(ops, &baseOp{name: p.Path, other: p.From, data: s.data, opts: o.writeOpts(s)})
+		op := &baseOp{name: p.Path, other: p.From, data: s.data, opts: o.writeOpts(s)}
+		if p.large != nil {
+			op.step = s
+		}
+		ops = append(ops, op)
 	}
 	if p.Kind == Moved {
 		if _, err := store.Lstat(ctx, b.s, p.From); err == nil {

@@ -361,7 +361,7 @@ func (o *Overlay) seeBase(ctx context.Context, name string) {
 	if err != nil {
 		h = unreadableBase
 	}
-	if realHash(h) && o.keepBase(ctx, h, data) != nil {
+	if realHash(h) && data != nil && o.keepBase(ctx, h, data) != nil {
 		// Without its merge base the file is reviewed against the base as it is, as
 		// before merge bases were kept: still never an overwrite (Seen is the check).
 		_ = o.upper.Store.Remove(ctx, baseBlob(h))
@@ -380,6 +380,11 @@ func baseContent(ctx context.Context, base store.Store, name string) (string, []
 	}
 	if fi.IsDir() {
 		return "dir", nil, nil
+	}
+	if fi.Size() > largeFile {
+		// Not kept as a merge base: a large file is never merged (see large.go).
+		h, err := baseHash(ctx, base, name)
+		return h, nil, err
 	}
 	data, err := readAll(ctx, base, name)
 	if absent(err) {

@@ -66,7 +66,8 @@ func (o *Overlay) SetOnResolve(fn OnResolve) {
 type pending struct {
 	Change
 	old, new []byte
-	hasBase  bool // old is the merge base the agent started from (not the base as it is)
+	hasBase  bool   // old is the merge base the agent started from (not the base as it is)
+	large    *large // a large file: old and new are not read (see large.go)
 }
 
 // Pending lists the pending changes, sorted by path. It reads the state again first: the
@@ -175,7 +176,9 @@ func (o *Overlay) pending(ctx context.Context, counts bool) ([]pending, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	if counts {
 		for i := range out {
-			countLines(&out[i])
+			if out[i].large == nil {
+				countLines(&out[i])
+			}
 			out[i].Version = o.version(out[i])
 		}
 	}
@@ -198,11 +201,7 @@ func (o *Overlay) pendingUpper(ctx context.Context, dir string, upperFiles map[s
 			continue
 		}
 		upperFiles[name] = true
-		nb, err := o.upperContent(ctx, e, name)
-		if err != nil {
-			return err
-		}
-		p, ok, err := o.pendingFile(ctx, name, nb)
+		p, ok, err := o.pendingEntry(ctx, e, name)
 		if err != nil {
 			return err
 		}
@@ -211,6 +210,18 @@ func (o *Overlay) pendingUpper(ctx context.Context, dir string, upperFiles map[s
 		}
 	}
 	return nil
+}
+
+// pendingEntry is the change of the upper layer's file name, listed as e, if it is one.
+func (o *Overlay) pendingEntry(ctx context.Context, e fs.DirEntry, name string) (pending, bool, error) {
+	if o.isLargeEntry(ctx, e, name) {
+		return o.pendingLarge(ctx, name)
+	}
+	nb, err := o.upperContent(ctx, e, name)
+	if err != nil {
+		return pending{}, false, err
+	}
+	return o.pendingFile(ctx, name, nb)
 }
 
 // pendingFile is the change of the upper layer's file name, holding nb, if it is one.

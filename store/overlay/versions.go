@@ -20,6 +20,10 @@ func (o *Overlay) version(p pending) string {
 		basePath = p.From
 	}
 	var b bytes.Buffer
+	if p.large != nil {
+		fmt.Fprintf(&b, "%s\x00%s\x00%s\x00%s\x00large\x00%s", p.Kind, p.From, o.st.Seen[basePath], p.large.oldHash, p.large.newHash)
+		return store.Hash(b.Bytes())[:16]
+	}
 	fmt.Fprintf(&b, "%s\x00%s\x00%s\x00%s\x00", p.Kind, p.From, o.st.Seen[basePath], store.Hash(p.old))
 	b.Write(p.new)
 	return store.Hash(b.Bytes())[:16]
@@ -76,7 +80,7 @@ func (o *Overlay) Rebase(ctx context.Context, name, version string, content []by
 	if err != nil {
 		return rename(err, name)
 	}
-	if realHash(h) {
+	if realHash(h) && data != nil {
 		if err := o.keepBase(ctx, h, data); err != nil {
 			return err
 		}
