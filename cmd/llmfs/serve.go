@@ -18,6 +18,7 @@ import (
 	"github.com/llmfs/llmfs/console"
 	"github.com/llmfs/llmfs/mcpserver"
 	"github.com/llmfs/llmfs/mcpserver/fleet"
+	sqlstore "github.com/llmfs/llmfs/store/sql"
 	"github.com/llmfs/llmfs/web"
 )
 
@@ -60,6 +61,8 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 		oauthIssuer := fs.String("oauth-issuer", "", "serving every workspace of --store: also accept JWT access tokens of the OAuth authorization server `URL` (scopes llmfs:WORKSPACE:MODE)")
 		oauthAudience := fs.String("oauth-audience", "", "with --oauth-issuer: this server's resource `URL`, the audience tokens must name")
 		oauthJWKS := fs.String("oauth-jwks", "", "with --oauth-issuer: the issuer's keys at `URL` (default: from its metadata)")
+		gcEvery := fs.Duration("gc-every", 0, "with --store and --blobs: delete the objects no workspace refers to every `DURATION`, as 'llmfs ws gc' does (0: never)")
+		gcGrace := fs.Duration("gc-grace", sqlstore.DefaultGrace, "with --gc-every: delete only objects older than `DURATION` (longer than any write in flight)")
 		webPage := fs.Bool("web", false, "also serve the console on the in-browser core at /demo/ (llmfs in WebAssembly over IndexedDB; no token needed, it touches no server files)")
 		var allowHosts stringList
 		fs.Var(&allowHosts, "allow-host", "also accept `NAME` in the Host and Origin headers (repeatable; loopback names and the listening host always are)")
@@ -76,6 +79,11 @@ WebAssembly over the browser's IndexedDB (no token: it touches no server files).
 			if (f.ws.set("oauth-issuer") || f.ws.set("oauth-audience") || f.ws.set("oauth-jwks")) && (f.ws.storeDSN == "" || f.ws.workspace != "") {
 				return usagef("--oauth-issuer and its kin apply when serving every workspace of --store (no --workspace)")
 			}
+			stopGC, err := startGC(ctx, f.ws, *gcEvery, *gcGrace, logger)
+			if err != nil {
+				return err
+			}
+			defer stopGC()
 			if f.ws.storeDSN != "" && f.ws.workspace == "" {
 				if f.ws.set("token") || f.ws.set("session-timeout") || f.ws.set("max-sessions") || *webPage || f.memories != "" {
 					return usagef("serving every workspace of --store (no --workspace), access is by 'llmfs ws token': --token, --session-timeout, --max-sessions, --memories and --web do not apply")

@@ -33,6 +33,8 @@ type Batch struct {
 
 	ids []int64 // content ids reserved and not yet used
 
+	puts *objectPuts // chunks being put into object storage, if any
+
 	bytes, files, maxFile int64 // usage added by the fast path, accounted at the end
 }
 
@@ -48,7 +50,12 @@ func (s *Store) Batch(ctx context.Context, fn func(b *Batch) error) error {
 		b := &Batch{s: s, t: t, stmts: map[string]*sql.Stmt{}, known: map[string]bool{".": true},
 			ctx: context.WithoutCancel(ctx)}
 		defer b.close()
-		if err := fn(b); err != nil {
+		err := fn(b)
+		// Every put ends before the transaction does, whether it commits or not.
+		if perr := b.puts.wait(); err == nil {
+			err = perr
+		}
+		if err != nil {
 			return err
 		}
 		if b.files == 0 && b.bytes == 0 {
@@ -328,7 +335,7 @@ func (b *Batch) create(name string, r io.Reader, pre *Sum) (int64, error) {
 	size := int64(0)
 	for seq := int64(0); m > 0; seq++ {
 		size += int64(m)
-		inline, ref, err := b.s.x.storeChunk(b.t, b.buf[:m])
+		inline, ref, err := b.storeChunk(b.buf[:m])
 		if err != nil {
 			return 0, err
 		}

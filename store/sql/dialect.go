@@ -161,11 +161,14 @@ const maxAttempts = 5
 
 // write runs fn in one writing transaction and commits it if fn returns nil. When retry is
 // set, fn must be safe to run again, and a transaction PostgreSQL aborts for a deadlock or a
-// serialization failure is retried.
+// serialization failure is retried, after a backoff (see retry.go).
 func (x *DB) write(ctx context.Context, retry bool, fn func(t *txn) error) error {
 	for attempt := 1; ; attempt++ {
 		err := x.write1(ctx, fn)
 		if err == nil || !retry || attempt == maxAttempts || !retryable(err) {
+			return err
+		}
+		if err := backoff(ctx, attempt+1); err != nil {
 			return err
 		}
 	}

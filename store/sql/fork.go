@@ -28,8 +28,11 @@ func (x *DB) Fork(ctx context.Context, src, dst string) error {
 		return err
 	}
 	return x.write(ctx, true, func(t *txn) error {
+		// Every writer locks the rows of its files and then the workspace's row (to count
+		// its usage, to number its journal entries): the fork takes them in the same order,
+		// or it and a writer would each wait for the other (a deadlock, 40P01).
 		var sid int64
-		err := t.queryRow(`SELECT id FROM llmfs_workspaces WHERE name = ?`+t.d.forUpdate, src).Scan(&sid)
+		err := t.queryRow(`SELECT id FROM llmfs_workspaces WHERE name = ?`, src).Scan(&sid)
 		if errors.Is(err, sql.ErrNoRows) {
 			return wsErr("fork", src, fs.ErrNotExist)
 		}
@@ -38,7 +41,7 @@ func (x *DB) Fork(ctx context.Context, src, dst string) error {
 		}
 		var did int64
 		err = t.queryRow(`INSERT INTO llmfs_workspaces (name, created, max_bytes, max_files, max_file_bytes, used_bytes, used_files, journal_seq, journal_bytes)
-			SELECT ?, ?, max_bytes, max_files, max_file_bytes, used_bytes, used_files, journal_seq, journal_bytes FROM llmfs_workspaces WHERE id = ?
+			SELECT ?, ?, max_bytes, max_files, max_file_bytes, 0, 0, 0, 0 FROM llmfs_workspaces WHERE id = ?
 			ON CONFLICT (name) DO NOTHING RETURNING id`, dst, time.Now().UnixNano(), sid).Scan(&did)
 		if errors.Is(err, sql.ErrNoRows) {
 			return wsErr("fork", dst, fs.ErrExist)
@@ -46,12 +49,31 @@ func (x *DB) Fork(ctx context.Context, src, dst string) error {
 		if err != nil {
 			return wsErr("fork", dst, err)
 		}
+		// On PostgreSQL the rows copied are locked as copied (a row a writer changed
+		// meanwhile is copied as it committed it), so none of their content is released
+		// (dropChunks) before the fork's references to it commit.
+		if _, err := t.exec(`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob, mode, target)
+			SELECT ?, path, parent, name, dir, size, mtime, hash, hstate, blob, mode, target FROM llmfs_nodes WHERE ws = ?`+t.d.forShare, did, sid); err != nil {
+			return wsErr("fork", dst, err)
+		}
+		// The usage is counted from the rows copied (files created since the copy began
+		// are not in the fork), the journal's counters read under the row's lock that
+		// numbering entries takes, so they match the entries copied next.
+		var seq, jbytes int64
+		err = t.queryRow(`SELECT journal_seq, journal_bytes FROM llmfs_workspaces WHERE id = ?`+t.d.forUpdate, sid).Scan(&seq, &jbytes)
+		if errors.Is(err, sql.ErrNoRows) {
+			return wsErr("fork", src, fs.ErrNotExist)
+		}
+		if err != nil {
+			return wsErr("fork", src, err)
+		}
+		if _, err := t.exec(`UPDATE llmfs_workspaces SET journal_seq = ?, journal_bytes = ?,
+			used_bytes = (SELECT COALESCE(SUM(size), 0) FROM llmfs_nodes WHERE ws = ?),
+			used_files = (SELECT COUNT(*) FROM llmfs_nodes WHERE ws = ? AND path <> ?) WHERE id = ?`,
+			seq, jbytes, did, did, []byte("."), did); err != nil {
+			return wsErr("fork", dst, err)
+		}
 		for _, q := range []string{
-			// On PostgreSQL the rows copied are locked as copied (a row a writer changed
-			// meanwhile is copied as it committed it), so none of their content is released
-			// (dropChunks) before the fork's references to it commit.
-			`INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob, mode, target)
-				SELECT ?, path, parent, name, dir, size, mtime, hash, hstate, blob, mode, target FROM llmfs_nodes WHERE ws = ?` + t.d.forShare,
 			`INSERT INTO llmfs_meta (ws, key, value) SELECT ?, key, value FROM llmfs_meta WHERE ws = ?`,
 			`INSERT INTO llmfs_journal (ws, id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state, added, removed)
 				SELECT ?, id, cset, time, actor, op, path, other, b_kind, b_hash, b_size, a_kind, a_hash, a_size, state, added, removed FROM llmfs_journal WHERE ws = ?`,

@@ -380,4 +380,17 @@ ALTER TABLE llmfs_nodes ADD COLUMN IF NOT EXISTS target BYTEA;
 CREATE INDEX IF NOT EXISTS llmfs_nodes_links ON llmfs_nodes (ws) WHERE dir = 2;
 `,
 	},
+	{
+		// Keys that spread (issue 38): a node's id was an identity, rising one by one, so
+		// every new file went to the end of one key range (one hot range on CockroachDB
+		// or YugabyteDB). New ids are 63 bits hashed from a random UUID; the ids of rows
+		// there stay as they are, and nothing orders by them. SQLite, one writer at a time
+		// on one machine, keeps its rowid.
+		version: 13,
+		sqlite:  ``,
+		postgres: `
+ALTER TABLE llmfs_nodes ALTER COLUMN id DROP IDENTITY IF EXISTS;
+ALTER TABLE llmfs_nodes ALTER COLUMN id SET DEFAULT (('x' || substr(md5(gen_random_uuid()::text), 1, 16))::bit(64)::bigint & 9223372036854775807);
+`,
+	},
 }

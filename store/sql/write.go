@@ -42,10 +42,18 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 	small := len(head) <= ChunkSize
 	var written int64
 	var rest io.Reader
+	var rw *rewinder
 	if !small {
-		rest = r
+		// Streamed content is read inside the transaction: it can run again only if r
+		// can be read again.
+		rest, rw = r, newRewinder(r)
 	}
-	err = s.change(ctx, small, func(t *txn) error {
+	err = s.change(ctx, small || rw != nil, func(t *txn) error {
+		if rw != nil {
+			if err := rw.rewind(); err != nil {
+				return err
+			}
+		}
 		var err error
 		written, err = s.write(t, name, head, rest, opts)
 		return err

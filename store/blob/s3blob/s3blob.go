@@ -23,6 +23,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
@@ -79,6 +80,7 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 		}
 	}
 	opts := []func(*config.LoadOptions) error{
+		config.WithHTTPClient(httpClient()),
 		config.WithRetryer(func() aws.Retryer {
 			return retry.NewStandard(func(o *retry.StandardOptions) {
 				o.MaxAttempts = maxAttempts
@@ -113,6 +115,20 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 		o.ResponseChecksumValidation = aws.ResponseChecksumValidationWhenRequired
 	})
 	return s, nil
+}
+
+// idleConns is how many idle connections to the object store are kept for reuse. The
+// SDK's default, 10, is fewer than the requests a server's readers (16 clients grepping,
+// each reading ahead) have in flight: every request past it dialed a connection of its own,
+// and a grep of the Go tree spent 15% of its CPU dialing (800 connections for 1,000 chunks).
+const idleConns = 256
+
+// httpClient returns the SDK's HTTP client with idleConns idle connections kept.
+func httpClient() *awshttp.BuildableClient {
+	return awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+		t.MaxIdleConns = idleConns
+		t.MaxIdleConnsPerHost = idleConns
+	})
 }
 
 // NewFromClient returns a store over a client the caller configured.
