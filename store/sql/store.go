@@ -285,10 +285,13 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	var n node
 	var dir int64
 	var first []byte
-	var ref sql.NullString
-	err := t.queryOne(`SELECT n.blob, n.dir, n.size, n.mtime, n.hash, `+firstChunk+`, c.ref FROM llmfs_nodes n
+	var ref, hash sql.NullString
+	// The hash is read only for content the journal's blobs keep (no content id), which
+	// it finds: a hash string for every file opened was a fifth of what Open allocated.
+	err := t.queryOne(`SELECT n.blob, n.dir, n.size, n.mtime, CASE WHEN n.blob = 0 THEN n.hash END, `+firstChunk+`, c.ref FROM llmfs_nodes n
 		LEFT JOIN llmfs_chunks c ON c.blob = n.blob AND c.seq = 0
-		WHERE n.ws = ? AND n.path = ?`, []any{s.ws, []byte(name)}, &n.blob, &dir, &n.size, &n.mtime, &n.hash, &first, &ref)
+		WHERE n.ws = ? AND n.path = ?`, []any{s.ws, []byte(name)}, &n.blob, &dir, &n.size, &n.mtime, &hash, &first, &ref)
+	n.hash = hash.String
 	if err == nil {
 		first, err = s.x.chunkData(ctx, first, ref)
 	}
