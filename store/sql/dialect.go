@@ -101,6 +101,18 @@ type txn struct {
 	// running a small statement).
 	x  *DB
 	tx *sql.Tx
+	// detached, when set, is ctx without its cancellation, which the statements run with
+	// while ctx is not done (see Store.read).
+	detached context.Context
+}
+
+// runCtx returns the context a statement runs with: t.detached while t.ctx is not done,
+// t.ctx otherwise (a done context fails the statement before it starts).
+func (t *txn) runCtx() context.Context {
+	if t.detached != nil && t.ctx.Err() == nil {
+		return t.detached
+	}
+	return t.ctx
 }
 
 // stmt returns the prepared statement to run q (already rebound) with, or nil to run it
@@ -122,25 +134,25 @@ func (t *txn) stmt(q string) *sql.Stmt {
 func (t *txn) exec(q string, args ...any) (sql.Result, error) {
 	q = t.d.rebind(q)
 	if st := t.stmt(q); st != nil {
-		return st.ExecContext(t.ctx, args...)
+		return st.ExecContext(t.runCtx(), args...)
 	}
-	return t.q.ExecContext(t.ctx, q, args...)
+	return t.q.ExecContext(t.runCtx(), q, args...)
 }
 
 func (t *txn) query(q string, args ...any) (*sql.Rows, error) {
 	q = t.d.rebind(q)
 	if st := t.stmt(q); st != nil {
-		return st.QueryContext(t.ctx, args...)
+		return st.QueryContext(t.runCtx(), args...)
 	}
-	return t.q.QueryContext(t.ctx, q, args...)
+	return t.q.QueryContext(t.runCtx(), q, args...)
 }
 
 func (t *txn) queryRow(q string, args ...any) *sql.Row {
 	q = t.d.rebind(q)
 	if st := t.stmt(q); st != nil {
-		return st.QueryRowContext(t.ctx, args...)
+		return st.QueryRowContext(t.runCtx(), args...)
 	}
-	return t.q.QueryRowContext(t.ctx, q, args...)
+	return t.q.QueryRowContext(t.runCtx(), q, args...)
 }
 
 // busyTimeoutMS is how long a SQLite writer waits for another connection's write lock.
