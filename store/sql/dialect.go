@@ -101,16 +101,17 @@ type txn struct {
 	// running a small statement).
 	x  *DB
 	tx *sql.Tx
-	// detached, when set, is ctx without its cancellation, which the statements run with
-	// while ctx is not done (see Store.read).
-	detached context.Context
+	// detach has the statements run without ctx's cancellation on SQLite while ctx is
+	// not done (see Store.read).
+	detach bool
 }
 
-// runCtx returns the context a statement runs with: t.detached while t.ctx is not done,
-// t.ctx otherwise (a done context fails the statement before it starts).
+// runCtx returns the context a statement runs with: ctx without its cancellation for a
+// read of SQLite whose ctx can be cancelled and is not yet (see Store.read), ctx
+// otherwise (a done context fails the statement before it starts).
 func (t *txn) runCtx() context.Context {
-	if t.detached != nil && t.ctx.Err() == nil {
-		return t.detached
+	if t.detach && t.d.name == SQLite && t.ctx.Done() != nil && t.ctx.Err() == nil {
+		return context.WithoutCancel(t.ctx)
 	}
 	return t.ctx
 }

@@ -185,11 +185,8 @@ func (s *Store) read(ctx context.Context) *txn {
 	if s.tx != nil {
 		return s.tx
 	}
-	t := &txn{ctx: ctx, q: s.x.db, d: s.x.d, x: s.x}
-	if s.x.d.name == SQLite && ctx.Done() != nil {
-		t.detached = context.WithoutCancel(ctx)
-	}
-	return t
+	// Kept small enough to inline, so a txn that does not escape stays on the stack.
+	return &txn{ctx: ctx, q: s.x.db, d: s.x.d, x: s.x, detach: true}
 }
 
 // checkRows is how many rows of a listing are read between two checks of the context
