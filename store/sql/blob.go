@@ -36,12 +36,12 @@ func (t *txn) queryOne(q string, args []any, dest ...any) error {
 		}
 		return sql.ErrNoRows
 	}
-	raws := map[int]*sql.RawBytes{}
+	// *[]byte destinations are scanned as sql.RawBytes in place: a RawBytes has a []byte's
+	// layout, so the pointer is converted rather than a second destination allocated.
 	scan := make([]any, len(dest))
 	for i, d := range dest {
-		if _, ok := d.(*[]byte); ok {
-			raws[i] = new(sql.RawBytes)
-			scan[i] = raws[i]
+		if b, ok := d.(*[]byte); ok {
+			scan[i] = (*sql.RawBytes)(b)
 			continue
 		}
 		scan[i] = d
@@ -49,8 +49,10 @@ func (t *txn) queryOne(q string, args []any, dest ...any) error {
 	if err := rows.Scan(scan...); err != nil {
 		return err
 	}
-	for i, raw := range raws {
-		*dest[i].(*[]byte) = t.ownBlob(*raw)
+	for _, d := range dest {
+		if b, ok := d.(*[]byte); ok {
+			*b = t.ownBlob(*b)
+		}
 	}
 	return rows.Close()
 }

@@ -101,6 +101,19 @@ type txn struct {
 	// running a small statement).
 	x  *DB
 	tx *sql.Tx
+	// detach has the statements run without ctx's cancellation on SQLite while ctx is
+	// not done (see Store.read).
+	detach bool
+}
+
+// runCtx returns the context a statement runs with: ctx without its cancellation for a
+// read of SQLite whose ctx can be cancelled and is not yet (see Store.read), ctx
+// otherwise (a done context fails the statement before it starts).
+func (t *txn) runCtx() context.Context {
+	if t.detach && t.d.name == SQLite && t.ctx.Done() != nil && t.ctx.Err() == nil {
+		return context.WithoutCancel(t.ctx)
+	}
+	return t.ctx
 }
 
 // stmt returns the prepared statement to run q (already rebound) with, or nil to run it
@@ -122,25 +135,25 @@ func (t *txn) stmt(q string) *sql.Stmt {
 func (t *txn) exec(q string, args ...any) (sql.Result, error) {
 	q = t.d.rebind(q)
 	if st := t.stmt(q); st != nil {
-		return st.ExecContext(t.ctx, args...)
+		return st.ExecContext(t.runCtx(), args...)
 	}
-	return t.q.ExecContext(t.ctx, q, args...)
+	return t.q.ExecContext(t.runCtx(), q, args...)
 }
 
 func (t *txn) query(q string, args ...any) (*sql.Rows, error) {
 	q = t.d.rebind(q)
 	if st := t.stmt(q); st != nil {
-		return st.QueryContext(t.ctx, args...)
+		return st.QueryContext(t.runCtx(), args...)
 	}
-	return t.q.QueryContext(t.ctx, q, args...)
+	return t.q.QueryContext(t.runCtx(), q, args...)
 }
 
 func (t *txn) queryRow(q string, args ...any) *sql.Row {
 	q = t.d.rebind(q)
 	if st := t.stmt(q); st != nil {
-		return st.QueryRowContext(t.ctx, args...)
+		return st.QueryRowContext(t.runCtx(), args...)
 	}
-	return t.q.QueryRowContext(t.ctx, q, args...)
+	return t.q.QueryRowContext(t.runCtx(), q, args...)
 }
 
 // busyTimeoutMS is how long a SQLite writer waits for another connection's write lock.

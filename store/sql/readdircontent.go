@@ -63,6 +63,9 @@ func (s *Store) ReadDirContent(ctx context.Context, name string) ([]fs.DirEntry,
 	// (see ownBlob).
 	out := []fs.DirEntry{}
 	for rows.Next() {
+		if len(out)%checkRows == checkRows-1 && ctx.Err() != nil {
+			return nil, pathErr("readdir", name, ctx.Err())
+		}
 		var dir, size, mtime int64
 		var base, raw, kept sql.RawBytes
 		if err := rows.Scan(&base, &dir, &size, &mtime, &raw, &kept); err != nil {

@@ -197,12 +197,23 @@ func (s *Store) missing(t *txn, name string) error {
 
 // read returns a txn whose queries run outside any explicit transaction: each is atomic on
 // its own, and none waits for writers.
+//
+// On SQLite its statements run without ctx's cancellation, which is checked before each
+// instead (and between the rows of a listing, see checkRows): with a context that can be
+// cancelled, database/sql and the driver each start a goroutine per statement to watch it,
+// and a Stat took 1.6 times the CPU it takes with context.Background. A read of SQLite
+// is a few lookups in a local file; one of PostgreSQL waits on the network, and keeps ctx.
 func (s *Store) read(ctx context.Context) *txn {
 	if s.tx != nil {
 		return s.tx
 	}
-	return &txn{ctx: ctx, q: s.x.db, d: s.x.d, x: s.x}
+	// Kept small enough to inline, so a txn that does not escape stays on the stack.
+	return &txn{ctx: ctx, q: s.x.db, d: s.x.d, x: s.x, detach: true}
 }
+
+// checkRows is how many rows of a listing are read between two checks of the context
+// (see read).
+const checkRows = 1024
 
 // Stat implements [store.Store].
 func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
@@ -220,7 +231,7 @@ func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 			n = l.n
 		}
 	} else {
-		n, err = s.get(t, name, "")
+		n, err = s.getInfo(t, name)
 	}
 	if err == nil && n == nil {
 		err = s.missing(t, name)
@@ -235,6 +246,22 @@ func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 		return nil, pathErr("stat", name, err)
 	}
 	return n.info(), nil
+}
+
+// getInfo is get for what [node.info] needs: the type, size and time of name's row, or nil
+// if there is none. Leaving out the id, hash, hash state and content id spares the
+// driver a copy and Scan an allocation of each (a hash state is over 100 bytes): Stat is
+// the one read a listing tool makes per file.
+func (s *Store) getInfo(t *txn, name string) (*node, error) {
+	n := &node{path: name}
+	var dir int64
+	err := t.queryRow(`SELECT dir, size, mtime FROM llmfs_nodes WHERE ws = ? AND path = ?`, s.ws, []byte(name)).
+		Scan(&dir, &n.size, &n.mtime)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	n.dir = dir != 0
+	return n, err
 }
 
 // ReadDir implements [store.Store]. The entries come from one query on the (workspace,
@@ -253,6 +280,9 @@ func (s *Store) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error)
 	defer rows.Close()
 	out := []fs.DirEntry{}
 	for rows.Next() {
+		if len(out)%checkRows == checkRows-1 && ctx.Err() != nil {
+			return nil, pathErr("readdir", name, ctx.Err())
+		}
 		var dir, size, mtime, perm int64
 		var base []byte
 		if err := rows.Scan(&base, &dir, &size, &mtime, &perm); err != nil {
@@ -303,10 +333,13 @@ func (s *Store) Open(ctx context.Context, name string) (fs.File, error) {
 	var n node
 	var dir int64
 	var first []byte
-	var ref sql.NullString
-	err := t.queryOne(`SELECT n.blob, n.dir, n.size, n.mtime, n.hash, `+firstChunk+`, c.ref FROM llmfs_nodes n
+	var ref, hash sql.NullString
+	// The hash is read only for content the journal's blobs keep (no content id), which
+	// it finds: a hash string for every file opened was a fifth of what Open allocated.
+	err := t.queryOne(`SELECT n.blob, n.dir, n.size, n.mtime, CASE WHEN n.blob = 0 THEN n.hash END, `+firstChunk+`, c.ref FROM llmfs_nodes n
 		LEFT JOIN llmfs_chunks c ON c.blob = n.blob AND c.seq = 0
-		WHERE n.ws = ? AND n.path = ?`, []any{s.ws, []byte(name)}, &n.blob, &dir, &n.size, &n.mtime, &n.hash, &first, &ref)
+		WHERE n.ws = ? AND n.path = ?`, []any{s.ws, []byte(name)}, &n.blob, &dir, &n.size, &n.mtime, &hash, &first, &ref)
+	n.hash = hash.String
 	if err == nil {
 		first, err = s.x.chunkData(ctx, first, ref)
 	}
