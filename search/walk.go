@@ -423,6 +423,11 @@ func (w *walker) load(n *dirNode) {
 		}
 		w.push(subs)
 	}()
+	if len(des) > 0 && w.opts.keep == nil {
+		// One allocation: growing by append copied each listing's items several times.
+		// (A find keeps few of the files it lists: its items grow as they come.)
+		n.items = make([]item, 0, len(des))
+	}
 	for _, de := range des {
 		base := de.Name()
 		name := joinName(n.name, base)
