@@ -197,7 +197,7 @@ func lstatAt(dirfd int, name string, st *unix.Stat_t) error {
 // EINTR.
 func openat(dirfd int, name string, flags int) (int, error) {
 	for {
-		fd, err := unix.Openat(dirfd, name, flags|unix.O_NOFOLLOW, 0)
+		fd, err := openName(dirfd, name, flags|unix.O_NOFOLLOW)
 		if err != unix.EINTR {
 			return fd, err
 		}

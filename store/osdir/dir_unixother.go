@@ -53,3 +53,8 @@ func localFS(fd int) bool { return false }
 
 // openSameFS opens no directory here: see the Linux version.
 func openSameFS(dirfd int, name string) (fd int, ok bool) { return -1, false }
+
+// openName is openat(2) of name below dirfd.
+func openName(dirfd int, name string, flags int) (int, error) {
+	return unix.Openat(dirfd, name, flags, 0)
+}
