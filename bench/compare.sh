@@ -43,6 +43,7 @@ grep_cases=(
 	"files-only|-l|-l|TODO"
 	"count|-c|-c|return nil"
 	"context-C2|-n -C 2|-n -C 2|panic\\("
+	"multiline|-U -n|-U -n|return nil\\n\\}\\n\\nfunc main"
 )
 
 trees() {

@@ -88,6 +88,11 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 		return nil, &fs.PathError{Op: "find", Path: name, Err: store.ErrNotDir}
 	}
 	byPath := strings.Contains(pat, "/")
+	if rest, ok := strings.CutPrefix(pat, "**/"); ok && !strings.Contains(rest, "/") && !strings.Contains(rest, "**") {
+		// "**/NAME" is NAME at any depth: matched on names, which lets the walk turn a
+		// file away before it builds its path (see walkOptions.keepBase).
+		pat, byPath = rest, false
+	}
 	dir := name
 	if byPath {
 		// Start below the pattern's literal leading directories.
@@ -122,6 +127,9 @@ func Find(ctx context.Context, s store.Store, name string, opts FindOptions) (*F
 		},
 		modTimes: onHost,
 	})
+	if !byPath {
+		wk.opts.keepBase = match.Match
+	}
 	// What the walk timed is found; the rest (reached through a link, or on a store other
 	// than the host) is looked up after it. Of a host entry only whether a link led to it
 	// is kept (all dirFS.modTime asks of it): the entry would keep its whole listing

@@ -96,6 +96,9 @@ func feedJobs(ctx context.Context, wk *walker, name, real string, jobs, order ch
 		return true
 	}
 	err := wk.walk(name, real, func(f file) bool {
+		if batch == nil {
+			batch = make([]file, 0, batchSize) // one allocation per batch, not five
+		}
 		batch = append(batch, f)
 		return len(batch) < batchSize || send()
 	})

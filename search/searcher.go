@@ -21,6 +21,7 @@ const (
 	samplePerFile = 16 << 10    // of each file at most: a sample of many files
 	bufSize       = 128 << 10   // the buffer each worker reuses
 	maxBufSize    = 16 << 20    // a longer line is searched in pieces of this size
+	keepBig       = 2 << 20     // a searcher keeps a buffer grown up to this size
 	binaryScan    = binfile.Len // a NUL byte in this many leading bytes makes a file binary
 )
 
@@ -36,8 +37,12 @@ type searcher struct {
 	// small is the bufSize buffer buf starts as, kept while a long line holds a grown
 	// one, and searched with again from the next file on.
 	small []byte
-	dfa   *dfa    // this searcher's automaton (line mode)
-	find  *finder // the finder for this file: base, or one tuned to it
+	// big is the largest buffer grown for a long line, at most keepBig bytes, kept for
+	// the next file with one: a tree's few long-line files (three in Go's) would each
+	// allocate up to two fresh megabytes, and every fresh page costs a fault.
+	big  []byte
+	dfa  *dfa    // this searcher's automaton (line mode)
+	find *finder // the finder for this file: base, or one tuned to it
 
 	// The finder of this searcher's files: m.find until sample holds sampleBytes of
 	// the text searched, then one whose pair of bytes stops least often in it.
@@ -121,6 +126,9 @@ func (s *searcher) searchIn(ctx context.Context, r io.Reader, data []byte, name 
 		s.base = s.m.find
 	}
 	if s.base != nil && !s.sampled {
+		if s.sample == nil {
+			s.sample = make([]byte, 0, sampleBytes) // filled once, never grown
+		}
 		s.sample = append(s.sample, s.buf[:min(end, sampleBytes-len(s.sample), samplePerFile)]...)
 		if len(s.sample) >= sampleBytes {
 			s.base, s.sampled, s.sample = s.base.sampled(s.sample), true, nil
@@ -192,7 +200,15 @@ func (s *searcher) grow(end, by int) {
 	if len(s.buf) == bufSize && s.small == nil {
 		s.small = s.buf
 	}
-	nb := make([]byte, n)
+	var nb []byte
+	if len(s.big) >= n {
+		nb = s.big[:n] // may be s.buf's own memory: the copy below then moves nothing
+	} else {
+		nb = make([]byte, n)
+		if n <= keepBig {
+			s.big = nb
+		}
+	}
 	copy(nb, s.buf[:end])
 	s.buf = nb
 }

@@ -27,6 +27,11 @@ type walkOptions struct {
 	// rule. It is asked in the listing workers, so a find matches its pattern in
 	// parallel, and before anything is kept of the files it turns away.
 	keep func(rel string) bool
+	// keepBase, if not nil, is asked about a regular file's name alone before anything
+	// else is done for it (its path built, the skip and ignore rules asked): a file it
+	// turns away is left out, as keep would leave it out. A find whose pattern matches
+	// names gives it: most of a tree's files cost no more than that.
+	keepBase func(base string) bool
 	// modTimes has the workers look up the modification time of each file they keep
 	// (file.modTime) while its directory is open: a stat relative to the directory's
 	// descriptor, in parallel with the walk, instead of a second pass that opens each
@@ -423,8 +428,16 @@ func (w *walker) load(n *dirNode) {
 		}
 		w.push(subs)
 	}()
+	if len(des) > 0 && w.opts.keep == nil {
+		// One allocation: growing by append copied each listing's items several times.
+		// (A find keeps few of the files it lists: its items grow as they come.)
+		n.items = make([]item, 0, len(des))
+	}
 	for _, de := range des {
 		base := de.Name()
+		if w.opts.keepBase != nil && de.Type().IsRegular() && !w.opts.keepBase(base) {
+			continue
+		}
 		name := joinName(n.name, base)
 		// rel ends name (the directory searched is a prefix of every name below it): a
 		// slice of it rather than a second string per entry.

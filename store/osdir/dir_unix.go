@@ -29,6 +29,10 @@ type fdDir struct {
 	closed atomic.Bool
 	listMu sync.Mutex // one listing at a time reads the descriptor's offset
 	listed bool       // a listing read it: the next rewinds first; guarded by listMu
+	// shortEOF says that the directory is on a local disk file system and no mount
+	// point lies between it and the root: a short read of a file below it is the file's
+	// end (see shortread_linux.go).
+	shortEOF bool
 }
 
 const dirFlags = unix.O_RDONLY | unix.O_CLOEXEC | unix.O_DIRECTORY
@@ -48,7 +52,9 @@ func (s *Store) openRootDir() (*fdDir, error) {
 		if err != nil {
 			return nil, &fs.PathError{Op: "open", Path: s.dir, Err: err}
 		}
-		return newFDDir(s, ".", fd), nil
+		d := newFDDir(s, ".", fd)
+		d.shortEOF = localFS(fd)
+		return d, nil
 	}
 	f, err := s.root.Open(".")
 	if err != nil {
@@ -69,7 +75,9 @@ func (s *Store) openRootDir() (*fdDir, error) {
 	if derr != nil {
 		return nil, &fs.PathError{Op: "dup", Path: ".", Err: derr}
 	}
-	return newFDDir(s, ".", fd), nil
+	d := newFDDir(s, ".", fd)
+	d.shortEOF = localFS(fd)
+	return d, nil
 }
 
 // acquire holds the descriptor for one call; false once the directory is closed.
@@ -108,6 +116,15 @@ func (d *fdDir) OpenDir(name string) (store.DirHandle, error) {
 		return nil, d.errClosed("opendir")
 	}
 	defer d.release()
+	if d.shortEOF {
+		// A subdirectory on the same file system keeps the short-read end; a mount
+		// point, or anything else openSameFS does not open, is opened as below, without.
+		if fd, ok := openSameFS(d.fd, name); ok {
+			sub := newFDDir(d.s, joinName(d.name, name), fd)
+			sub.shortEOF = true
+			return sub, nil
+		}
+	}
 	fd, link, err := openBeneath(d.fd, name, dirFlags)
 	if err != nil {
 		return nil, dirErr("opendir", d.name, name, err, link)
@@ -125,7 +142,7 @@ func (d *fdDir) Open(name string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, dirErr("open", d.name, name, err, link)
 	}
-	return &rawFile{fd: fd}, nil
+	return &rawFile{fd: fd, shortEOF: d.shortEOF}, nil
 }
 
 // ModTime stats name relative to the descriptor of its directory, opened beneath d:
@@ -180,7 +197,7 @@ func lstatAt(dirfd int, name string, st *unix.Stat_t) error {
 // EINTR.
 func openat(dirfd int, name string, flags int) (int, error) {
 	for {
-		fd, err := unix.Openat(dirfd, name, flags|unix.O_NOFOLLOW, 0)
+		fd, err := openName(dirfd, name, flags|unix.O_NOFOLLOW)
 		if err != unix.EINTR {
 			return fd, err
 		}
@@ -308,8 +325,13 @@ func statType(mode uint32) fs.FileMode {
 	return fs.ModeIrregular
 }
 
-// rawFile is a file descriptor read with plain system calls.
-type rawFile struct{ fd int }
+// rawFile is a file descriptor read with plain system calls. With shortEOF (its
+// directory's file system says so, see fdDir.shortEOF) a read that returns fewer bytes
+// than asked returns io.EOF with them, sparing the read that would only return 0.
+type rawFile struct {
+	fd       int
+	shortEOF bool
+}
 
 func (f *rawFile) Read(p []byte) (int, error) {
 	for {
@@ -322,6 +344,9 @@ func (f *rawFile) Read(p []byte) (int, error) {
 		}
 		if n == 0 && len(p) > 0 {
 			return 0, io.EOF
+		}
+		if n < len(p) && f.shortEOF {
+			return n, io.EOF
 		}
 		return n, nil
 	}

@@ -46,3 +46,15 @@ func (d *fdDir) list(sorted, _ bool) ([]fs.DirEntry, error) {
 	}
 	return des, nil
 }
+
+// localFS reports whether a short read of a regular file below the directory fd means
+// its end; here none is taken for it (see the Linux version).
+func localFS(fd int) bool { return false }
+
+// openSameFS opens no directory here: see the Linux version.
+func openSameFS(dirfd int, name string) (fd int, ok bool) { return -1, false }
+
+// openName is openat(2) of name below dirfd.
+func openName(dirfd int, name string, flags int) (int, error) {
+	return unix.Openat(dirfd, name, flags, 0)
+}
