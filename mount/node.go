@@ -47,7 +47,10 @@ func (m *fuseFS) fill(n *node, p string, fi fs.FileInfo, out *fuse.Attr) {
 	a := m.Attr(k, p, fi)
 	typ := uint32(syscall.S_IFREG)
 	out.Size, out.Nlink = uint64(a.Size), 1
-	if a.Dir {
+	switch {
+	case a.Link:
+		typ = syscall.S_IFLNK
+	case a.Dir:
 		typ = syscall.S_IFDIR
 		out.Size, out.Nlink = 4096, 2
 	}
@@ -59,13 +62,18 @@ func (m *fuseFS) fill(n *node, p string, fi fs.FileInfo, out *fuse.Attr) {
 	out.Gid = uint32(os.Getgid())
 }
 
-// child returns the inode of name under n, reusing the one the tree has when it is of the
-// same kind.
+// child returns the inode of name under n, a directory or a file, reusing the one the
+// tree has when it is of the same kind.
 func (n *node) child(ctx context.Context, name string, dir bool) *gofs.Inode {
 	mode := uint32(syscall.S_IFREG)
 	if dir {
 		mode = syscall.S_IFDIR
 	}
+	return n.childMode(ctx, name, mode)
+}
+
+// childMode is child for an inode of file type mode (S_IFREG, S_IFDIR or S_IFLNK).
+func (n *node) childMode(ctx context.Context, name string, mode uint32) *gofs.Inode {
 	if ch := n.GetChild(name); ch != nil && ch.StableAttr().Mode == mode {
 		return ch
 	}
@@ -84,7 +92,7 @@ func (n *node) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*go
 		out.Ino = on.StableAttr().Ino
 		return &on.Inode, 0
 	}
-	ch := n.child(ctx, name, fi.IsDir())
+	ch := n.childMode(ctx, name, fileType(fi))
 	n.m.fill(ch.Operations().(*node), p, fi, &out.Attr)
 	out.Ino = ch.StableAttr().Ino
 	return ch, 0
