@@ -15,11 +15,11 @@ import (
 // linkfuse.go). The rules are the Core's.
 
 var (
-	_ gofs.NodeMkdirer   = (*node)(nil)
-	_ gofs.NodeUnlinker  = (*node)(nil)
-	_ gofs.NodeRmdirer   = (*node)(nil)
-	_ gofs.NodeRenamer   = (*node)(nil)
-	_ gofs.NodeFsyncer   = (*node)(nil)
+	_ gofs.NodeMkdirer  = (*node)(nil)
+	_ gofs.NodeUnlinker = (*node)(nil)
+	_ gofs.NodeRmdirer  = (*node)(nil)
+	_ gofs.NodeRenamer  = (*node)(nil)
+	_ gofs.NodeFsyncer  = (*node)(nil)
 )
 
 func (n *node) Mkdir(ctx context.Context, name string, mode uint32, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
