@@ -30,6 +30,13 @@ func (m *Core) Symlink(ctx context.Context, target, p, actor string) error {
 	if _, _, err := m.Lookup(ctx, p); err == nil {
 		return syscall.EEXIST
 	}
+	if m.deferred(p) {
+		if err := m.symlinkLater(ctx, target, p, actor); err != nil {
+			return err
+		}
+		m.made(p, actor)
+		return nil
+	}
 	ws, err := m.onBase(ctx, actor, p)
 	if err == nil {
 		_, err = ws.With(llmfs.Actor(actor)).Symlink(ctx, target, p)
@@ -45,6 +52,9 @@ func (m *Core) Symlink(ctx context.Context, target, p, actor string) error {
 func (m *Core) Readlink(ctx context.Context, p string) (string, error) {
 	if m.ws.Paths().DeniedPath(ctx, p) {
 		return "", syscall.ENOENT
+	}
+	if target, ok := m.laterLink(p); ok {
+		return target, nil
 	}
 	name, err := m.ws.Paths().StoreName(p)
 	if err != nil {
@@ -145,6 +155,10 @@ func (m *Core) keepAttrs(ctx context.Context, p, actor string, perm *uint32, mti
 	if !a.SetPerm && a.ModTime.IsZero() {
 		return nil
 	}
+	if m.deferred(p) {
+		m.setAttrLater(p, actor, a)
+		return nil
+	}
 	ws, err := m.onBase(ctx, actor, p)
 	if err == nil {
 		_, err = ws.With(llmfs.Actor(actor)).SetAttr(ctx, p, a)
@@ -173,6 +187,10 @@ func (m *Core) keepCreated(ctx context.Context, p, actor string) {
 	}
 	want := fs.FileMode(md.perm & 0o777)
 	if fi, err := m.stat(ctx, p); err != nil || fi.Mode().Perm() == want {
+		return
+	}
+	if m.deferred(p) {
+		m.setAttrLater(p, actor, llmfs.Attrs{SetPerm: true, Perm: want})
 		return
 	}
 	ws, err := m.onBase(ctx, actor, p)
@@ -205,7 +223,7 @@ func (m *Core) onBase(ctx context.Context, actor, p string) (*llmfs.Workspace, e
 	}
 	m.mu.Unlock()
 	if len(groups) > 0 {
-		if err := m.apply(ctx, groups); err != nil {
+		if err := m.apply(ctx, groups, false); err != nil {
 			return nil, err
 		}
 	}

@@ -121,7 +121,7 @@ func (n *node) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut
 
 func (n *node) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 	ctx = detach(ctx)
-	entries, err := n.m.ws.ListNames(ctx, n.Rel())
+	entries, err := n.m.ListNames(ctx, n.Rel())
 	if err != nil {
 		return nil, n.m.Errno(err)
 	}

@@ -35,6 +35,9 @@ func (m *Core) stat(ctx context.Context, p string) (fs.FileInfo, error) {
 	if p != "." && ws.Paths().DeniedPath(ctx, p) {
 		return nil, syscall.ENOENT
 	}
+	if target, ok := m.laterLink(p); ok {
+		return linkInfo{p, target}, nil
+	}
 	name, err := ws.Paths().StoreName(p)
 	if err != nil {
 		return nil, err
@@ -186,6 +189,14 @@ func (m *Core) remove(ctx context.Context, p, actor string) error {
 // Unlink removes the file p for actor. A file still open keeps its buffer for its
 // descriptors, and nothing of it reaches the workspace any more.
 func (m *Core) Unlink(ctx context.Context, p, actor string) error {
+	if _, ok := m.laterLink(p); ok {
+		if err := m.mayRemove(p); err != nil {
+			return err
+		}
+		m.unlinkLater(p)
+		m.forget(p)
+		return nil
+	}
 	if _, err := m.stat(ctx, p); err != nil {
 		if of := m.openAt(p); of != nil && of.created {
 			m.unlinkOpen(of)
@@ -219,6 +230,7 @@ func (m *Core) forget(p string) {
 	m.mu.Lock()
 	delete(m.meta, p)
 	delete(m.created, p)
+	delete(m.later.attrs, p)
 	m.mu.Unlock()
 }
 
@@ -230,6 +242,9 @@ func (m *Core) Rmdir(ctx context.Context, p, actor string) error {
 	}
 	if !fi.IsDir() {
 		return syscall.ENOTDIR
+	}
+	if m.linksUnder(p) {
+		return syscall.ENOTEMPTY
 	}
 	if err := m.mayRemove(p); err != nil {
 		return err
@@ -257,6 +272,9 @@ func (m *Core) Rename(ctx context.Context, src, dst, actor string, noReplace boo
 		if err := m.commit(ctx, of); err != nil {
 			return err
 		}
+	}
+	if _, ok := m.laterLink(src); ok {
+		return m.renameLater(ctx, src, dst, actor, noReplace)
 	}
 	sfi, err := m.stat(ctx, src)
 	if err != nil {
@@ -314,6 +332,8 @@ func (m *Core) renamed(src, dst string) {
 	defer m.mu.Unlock()
 	moveKeys(m.meta, src, dst)
 	moveKeys(m.created, src, dst)
+	moveKeys(m.later.links, src, dst)
+	moveKeys(m.later.attrs, src, dst)
 }
 
 func moveKeys[V any](mp map[string]V, src, dst string) {

@@ -196,7 +196,7 @@ func (f *fsys) Remove(name string) error {
 func (f *fsys) ReadDir(dir string) ([]os.FileInfo, error) {
 	ctx := context.Background()
 	p := rel(dir)
-	entries, err := f.s.core.Workspace().ListNames(ctx, p)
+	entries, err := f.s.core.ListNames(ctx, p)
 	if err != nil {
 		return nil, f.pathErr("readdir", dir, err)
 	}
