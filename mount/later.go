@@ -2,6 +2,7 @@ package mount
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path"
 	"slices"
@@ -194,6 +195,24 @@ func (s inSet) Journal() store.Journal { return setJournal{Journal: s.j, tx: s.J
 // Lstat and Readlink reach the set's store when it has them (the workspace's link checks).
 func (s inSet) Lstat(ctx context.Context, name string) (fs.FileInfo, error) {
 	return store.Lstat(ctx, s.JournalTx, name)
+}
+
+// Chtimes reaches the set's store: a time is set unjournaled, as the workspace does.
+func (s inSet) Chtimes(ctx context.Context, name string, mtime time.Time) error {
+	as, ok := s.JournalTx.(store.AttrSetter)
+	if !ok {
+		return &fs.PathError{Op: "chtimes", Path: name, Err: errors.ErrUnsupported}
+	}
+	return as.Chtimes(ctx, name, mtime)
+}
+
+// Chmod reaches the set's store (the workspace journals a chmod through the set itself).
+func (s inSet) Chmod(ctx context.Context, name string, perm fs.FileMode) error {
+	as, ok := s.JournalTx.(store.AttrSetter)
+	if !ok {
+		return &fs.PathError{Op: "chmod", Path: name, Err: errors.ErrUnsupported}
+	}
+	return as.Chmod(ctx, name, perm)
 }
 
 type setJournal struct {

@@ -27,6 +27,7 @@ ln -s bin/tool tool
 ln -s bin dirlink
 ln -s a.txt l1 && mv l1 l2
 ln -s nowhere gone && rm gone
+touch -d 2001-02-03T04:05:06Z a.txt
 ./tool; dirlink/tool; readlink tool; test -L l2 && cat l2; ls`)
 			if want := "ran\nran\nbin/tool\na\na.txt\nbin\ndirlink\nl2\ntool\n"; out != want {
 				t.Errorf("in the run: %q, want %q", out, want)
@@ -43,6 +44,9 @@ ln -s nowhere gone && rm gone
 			}
 			if fi, err := ws.Store().Stat(ctx, "bin/tool"); err != nil || fi.Mode().Perm() != 0o755 {
 				t.Errorf("bin/tool: %v, %v; want mode 0755", fi, err)
+			}
+			if fi, err := ws.Store().Stat(ctx, "a.txt"); err != nil || fi.ModTime().Year() != 2001 {
+				t.Errorf("a.txt: %v, %v; want the time touch set", fi, err)
 			}
 			cs := history(t, ws)
 			if len(cs) == 0 {
