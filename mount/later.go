@@ -48,8 +48,15 @@ func (m *Core) laterLink(p string) (string, bool) {
 	return l.target, ok
 }
 
-// symlinkLater keeps the link p to target, made by actor, for the apply.
+// symlinkLater keeps the link p to target, made by actor, for the apply. It refuses now
+// what Workspace.Symlink would refuse then: an empty target, one naming a denied path.
 func (m *Core) symlinkLater(ctx context.Context, target, p, actor string) error {
+	if target == "" || strings.IndexByte(target, 0) >= 0 {
+		return syscall.EINVAL
+	}
+	if m.deniedTarget(ctx, p, target) {
+		return syscall.EPERM
+	}
 	dir := path.Dir(p)
 	if fi, err := m.stat(ctx, dir); err != nil {
 		return err
@@ -60,6 +67,21 @@ func (m *Core) symlinkLater(ctx context.Context, target, p, actor string) error 
 	m.later.links[p] = laterLink{target: target, actor: actor}
 	m.mu.Unlock()
 	return nil
+}
+
+// deniedTarget reports whether the link p to target names a denied path (a target outside
+// the workspace is never followed, so it names none).
+func (m *Core) deniedTarget(ctx context.Context, p, target string) bool {
+	paths := m.ws.Paths()
+	if path.IsAbs(target) {
+		return paths.Within(target) && paths.DeniedPath(ctx, target)
+	}
+	name, err := paths.StoreName(p)
+	if err != nil {
+		return false
+	}
+	to, err := store.LinkTarget(name, target)
+	return err == nil && paths.DeniedPath(ctx, to)
 }
 
 // setAttrLater keeps attributes of p set by actor for the apply (the session shows them).

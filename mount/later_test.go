@@ -19,7 +19,7 @@ func TestRunLinksInOneSet(t *testing.T) {
 	ctx := context.Background()
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
-			ws := b.open(t, &llmfs.Options{Mode: llmfs.Full}, map[string]string{"a.txt": "a\n"})
+			ws := b.open(t, &llmfs.Options{Mode: llmfs.Full, Deny: []string{"secret.txt"}}, map[string]string{"a.txt": "a\n", "secret.txt": "s\n"})
 			m := mountWS(t, ws, mount.Options{Actor: "run:sh"})
 			out := m.must(`mkdir bin
 printf '#!/bin/sh\necho ran\n' > bin/tool && chmod +x bin/tool
@@ -31,6 +31,9 @@ touch -d 2001-02-03T04:05:06Z a.txt
 ./tool; dirlink/tool; readlink tool; test -L l2 && cat l2; ls`)
 			if want := "ran\nran\nbin/tool\na\na.txt\nbin\ndirlink\nl2\ntool\n"; out != want {
 				t.Errorf("in the run: %q, want %q", out, want)
+			}
+			if out, err := m.sh("ln -s secret.txt s"); err == nil {
+				t.Errorf("a link to a denied path was made: %q", out)
 			}
 			if _, err := store.Lstat(ctx, ws.Store(), "tool"); err == nil {
 				t.Errorf("the link is on the workspace before the run ends")
