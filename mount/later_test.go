@@ -22,7 +22,7 @@ func TestRunLinksInOneSet(t *testing.T) {
 			ws := b.open(t, &llmfs.Options{Mode: llmfs.Full, Deny: []string{"secret.txt"}}, map[string]string{"a.txt": "a\n", "secret.txt": "s\n"})
 			m := mountWS(t, ws, mount.Options{Actor: "run:sh"})
 			out := m.must(`mkdir bin
-printf '#!/bin/sh\necho ran\n' > bin/tool && chmod +x bin/tool
+printf '#!/bin/sh\necho ran\n' > bin/tool && chmod +x bin/tool && cp bin/tool bin/copy
 ln -s bin/tool tool
 ln -s bin dirlink
 ln -s a.txt l1 && mv l1 l2
@@ -45,8 +45,10 @@ touch -d 2001-02-03T04:05:06Z a.txt
 					t.Errorf("Readlink(%s) = %q, %v; want %q", name, got, err, want)
 				}
 			}
-			if fi, err := ws.Store().Stat(ctx, "bin/tool"); err != nil || fi.Mode().Perm() != 0o755 {
-				t.Errorf("bin/tool: %v, %v; want mode 0755", fi, err)
+			for _, name := range []string{"bin/tool", "bin/copy"} { // chmod; created 0755 (cp)
+				if fi, err := ws.Store().Stat(ctx, name); err != nil || fi.Mode().Perm() != 0o755 {
+					t.Errorf("%s: %v, %v; want mode 0755", name, fi, err)
+				}
 			}
 			if fi, err := ws.Store().Stat(ctx, "a.txt"); err != nil || fi.ModTime().Year() != 2001 {
 				t.Errorf("a.txt: %v, %v; want the time touch set", fi, err)
@@ -63,13 +65,13 @@ touch -d 2001-02-03T04:05:06Z a.txt
 					break
 				}
 			}
-			if ops[llmfs.ChangeSymlink] != 3 || ops[llmfs.ChangeChmod] != 1 {
-				t.Errorf("entries by op: %v, want 3 symlinks and a chmod:\n%s", ops, paths(ws, cs))
+			if ops[llmfs.ChangeSymlink] != 3 || ops[llmfs.ChangeChmod] != 2 {
+				t.Errorf("entries by op: %v, want 3 symlinks and 2 chmods:\n%s", ops, paths(ws, cs))
 			}
 			if _, err := ws.History().UndoSet(ctx, cs[0].ID); err != nil {
 				t.Fatalf("undo of the run's set: %v", err)
 			}
-			for _, name := range []string{"tool", "dirlink", "l2", "bin/tool", "bin"} {
+			for _, name := range []string{"tool", "dirlink", "l2", "bin/tool", "bin/copy", "bin"} {
 				if _, err := store.Lstat(ctx, ws.Store(), name); err == nil {
 					t.Errorf("%s is still there after the undo of the run's set", name)
 				}
