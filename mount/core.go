@@ -228,7 +228,11 @@ func (m *Core) apply(ctx context.Context, groups map[string][]string, all bool) 
 			links, attrs = m.takeLater(a)
 		}
 		if len(links)+len(attrs) > 0 {
-			_, err = m.opts.Layer.ApplyBeneath(ctx, paths, m.beneath(actor, links, attrs))
+			at := paths
+			if len(at) == 0 { // no paths would be every actor's
+				at = append(sortedKeys(links), sortedKeys(attrs)...)
+			}
+			_, err = m.opts.Layer.ApplyBeneath(ctx, at, m.beneath(actor, links, attrs))
 		} else if len(paths) > 0 {
 			_, err = m.opts.Layer.Apply(ctx, paths, nil)
 		}

@@ -82,3 +82,24 @@ touch -d 2001-02-03T04:05:06Z a.txt
 		})
 	}
 }
+
+// TestRunOnlyLinks: a run that makes links and changes a mode, and writes nothing, is
+// one change set all the same.
+func TestRunOnlyLinks(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			ws := b.open(t, &llmfs.Options{}, map[string]string{"a.sh": "echo a\n"})
+			m := mountWS(t, ws, mount.Options{Actor: "run:sh"})
+			m.must("ln -s a.sh l && chmod +x a.sh")
+			m.unmount()
+			if got, err := ws.Store().(store.Symlinker).Readlink(ctx, "l"); err != nil || got != "a.sh" {
+				t.Errorf("Readlink(l) = %q, %v", got, err)
+			}
+			cs := history(t, ws)
+			if len(cs) != 2 || cs[0].Set != cs[1].Set || cs[0].Op != llmfs.ChangeSymlink || cs[1].Op != llmfs.ChangeChmod {
+				t.Errorf("journal, want a symlink and a chmod in one set:\n%s", paths(ws, cs))
+			}
+		})
+	}
+}
