@@ -282,16 +282,3 @@ func (m *Core) renameLater(ctx context.Context, src, dst, actor string, noReplac
 	m.renamed(src, dst)
 	return nil
 }
-
-// ListNames lists the directory p as the workspace does, with the links waiting to be made
-// there.
-func (m *Core) ListNames(ctx context.Context, p string) ([]llmfs.Entry, error) {
-	entries, err := m.ws.ListNames(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range m.laterIn(p) {
-		entries = append(entries, llmfs.Entry{Name: name, Type: llmfs.TypeFile})
-	}
-	return entries, nil
-}

@@ -238,3 +238,33 @@ func (m *Core) moveBase(ctx context.Context, actor, src, dst string) (*llmfs.Wor
 	}
 	return m.onBase(ctx, actor, src)
 }
+
+// ListNames lists the directory p as the workspace does, with the symbolic links it leaves
+// out (they dangle, or lead outside the workspace, so it cannot say what they are) and
+// those waiting to be made there: a process lists a link it made (ls, git add -A).
+func (m *Core) ListNames(ctx context.Context, p string) ([]llmfs.Entry, error) {
+	entries, err := m.ws.ListNames(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		seen[e.Name] = true
+	}
+	links := m.laterIn(p)
+	if name, err := m.ws.Paths().StoreName(p); err == nil {
+		des, err := store.ReadDirTypes(ctx, m.ws.Store(), name)
+		if err != nil {
+			return nil, err
+		}
+		for _, de := range des {
+			if de.Type()&fs.ModeSymlink != 0 && !seen[de.Name()] && !m.ws.Paths().DeniedPath(ctx, Join(p, de.Name())) {
+				links = append(links, de.Name())
+			}
+		}
+	}
+	for _, name := range links {
+		entries = append(entries, llmfs.Entry{Name: name, Type: llmfs.TypeFile})
+	}
+	return entries, nil
+}

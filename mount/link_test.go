@@ -93,7 +93,9 @@ func TestGoBuildPersists(t *testing.T) {
 func TestLinkOutsideStaysOutside(t *testing.T) {
 	ws := hostWS(t, &llmfs.Options{}, map[string]string{"a.txt": "a\n"})
 	m := mountWS(t, ws, mount.Options{Quiet: 100 * time.Millisecond})
-	m.must("ln -s /etc/passwd pw")
+	if out := m.must("ln -s /etc/passwd pw && ln -s nowhere dangling && ls"); out != "a.txt\ndangling\npw\n" {
+		t.Errorf("ls lists the links that lead nowhere in the workspace: %q", out)
+	}
 	m.unmount()
 	if got, err := ws.Store().(store.Symlinker).Readlink(context.Background(), "pw"); err != nil || got != "/etc/passwd" {
 		t.Fatalf("Readlink(pw) = %q, %v", got, err)
