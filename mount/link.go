@@ -239,32 +239,52 @@ func (m *Core) moveBase(ctx context.Context, actor, src, dst string) (*llmfs.Wor
 	return m.onBase(ctx, actor, src)
 }
 
-// ListNames lists the directory p as the workspace does, with the symbolic links it leaves
-// out (they dangle, or lead outside the workspace, so it cannot say what they are) and
-// those waiting to be made there: a process lists a link it made (ls, git add -A).
-func (m *Core) ListNames(ctx context.Context, p string) ([]llmfs.Entry, error) {
+// A DirEntry is a name in a directory and its type: 0 (a file), fs.ModeDir or
+// fs.ModeSymlink.
+type DirEntry struct {
+	Name string
+	Type fs.FileMode
+}
+
+// ListNames lists the directory p as the workspace does, links as links, with the links it
+// leaves out (they dangle, or lead outside the workspace, so it cannot say what they are)
+// and those waiting to be made there: a process lists a link it made (ls, git add -A).
+func (m *Core) ListNames(ctx context.Context, p string) ([]DirEntry, error) {
 	entries, err := m.ws.ListNames(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	seen := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		seen[e.Name] = true
+	links := map[string]bool{}
+	for _, name := range m.laterIn(p) {
+		links[name] = true
 	}
-	links := m.laterIn(p)
 	if name, err := m.ws.Paths().StoreName(p); err == nil {
 		des, err := store.ReadDirTypes(ctx, m.ws.Store(), name)
 		if err != nil {
 			return nil, err
 		}
 		for _, de := range des {
-			if de.Type()&fs.ModeSymlink != 0 && !seen[de.Name()] && !m.ws.Paths().DeniedPath(ctx, Join(p, de.Name())) {
-				links = append(links, de.Name())
+			if de.Type()&fs.ModeSymlink != 0 {
+				links[de.Name()] = true
 			}
 		}
 	}
-	for _, name := range links {
-		entries = append(entries, llmfs.Entry{Name: name, Type: llmfs.TypeFile})
+	out := make([]DirEntry, 0, len(entries)+len(links))
+	for _, e := range entries {
+		d := DirEntry{Name: e.Name}
+		switch {
+		case links[e.Name]:
+			d.Type = fs.ModeSymlink
+			delete(links, e.Name)
+		case e.Type == llmfs.TypeDirectory:
+			d.Type = fs.ModeDir
+		}
+		out = append(out, d)
 	}
-	return entries, nil
+	for _, name := range sortedKeys(links) {
+		if !m.ws.Paths().DeniedPath(ctx, Join(p, name)) {
+			out = append(out, DirEntry{Name: name, Type: fs.ModeSymlink})
+		}
+	}
+	return out, nil
 }

@@ -93,7 +93,7 @@ func TestGoBuildPersists(t *testing.T) {
 func TestLinkOutsideStaysOutside(t *testing.T) {
 	ws := hostWS(t, &llmfs.Options{}, map[string]string{"a.txt": "a\n"})
 	m := mountWS(t, ws, mount.Options{Quiet: 100 * time.Millisecond})
-	if out := m.must("ln -s /etc/passwd pw && ln -s nowhere dangling && ls"); out != "a.txt\ndangling\npw\n" {
+	if out := m.must("ln -s /etc/passwd pw && ln -s nowhere dangling && ln -s a.txt in && ls && find . -type l | sort"); out != "a.txt\ndangling\nin\npw\n./dangling\n./in\n./pw\n" {
 		t.Errorf("ls lists the links that lead nowhere in the workspace: %q", out)
 	}
 	m.unmount()

@@ -10,8 +10,6 @@ import (
 
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
-
-	"github.com/llmfs/llmfs"
 )
 
 // node is a file or directory of the FUSE face. Its path is where the kernel's tree puts
@@ -128,8 +126,11 @@ func (n *node) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 	out := make([]fuse.DirEntry, 0, len(entries))
 	for _, e := range entries {
 		mode := uint32(syscall.S_IFREG)
-		if e.Type == llmfs.TypeDirectory {
+		switch e.Type {
+		case fs.ModeDir:
 			mode = syscall.S_IFDIR
+		case fs.ModeSymlink:
+			mode = syscall.S_IFLNK
 		}
 		de := fuse.DirEntry{Name: e.Name, Mode: mode}
 		if ch := n.GetChild(e.Name); ch != nil {
