@@ -49,8 +49,12 @@ func (m *Core) laterLink(p string) (string, bool) {
 }
 
 // symlinkLater keeps the link p to target, made by actor, for the apply. It refuses now
-// what Workspace.Symlink would refuse then: an empty target, one naming a denied path.
+// what Workspace.Symlink would refuse then: a store that keeps no links, an empty target,
+// one naming a denied path.
 func (m *Core) symlinkLater(ctx context.Context, target, p, actor string) error {
+	if _, ok := m.opts.Base.Store().(store.Symlinker); !ok {
+		return syscall.EPERM
+	}
 	if target == "" || strings.IndexByte(target, 0) >= 0 {
 		return syscall.EINVAL
 	}
@@ -84,8 +88,12 @@ func (m *Core) deniedTarget(ctx context.Context, p, target string) bool {
 	return err == nil && paths.DeniedPath(ctx, to)
 }
 
-// setAttrLater keeps attributes of p set by actor for the apply (the session shows them).
+// setAttrLater keeps attributes of p set by actor for the apply (the session shows them;
+// a store that keeps none leaves them to the session).
 func (m *Core) setAttrLater(p, actor string, a llmfs.Attrs) {
+	if _, ok := m.opts.Base.Store().(store.AttrSetter); !ok {
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	la := m.later.attrs[p]
