@@ -11,17 +11,15 @@ import (
 	"github.com/hanwen/go-fuse/v2/fuse"
 )
 
-// The FUSE requests that change the tree: mkdir, unlink, rmdir, rename, setattr, and
-// what the stores cannot keep (hard and symbolic links). The rules are the Core's.
+// The FUSE requests that change the tree: mkdir, unlink, rmdir, rename, setattr (links:
+// linkfuse.go). The rules are the Core's.
 
 var (
-	_ gofs.NodeMkdirer   = (*node)(nil)
-	_ gofs.NodeUnlinker  = (*node)(nil)
-	_ gofs.NodeRmdirer   = (*node)(nil)
-	_ gofs.NodeRenamer   = (*node)(nil)
-	_ gofs.NodeSymlinker = (*node)(nil)
-	_ gofs.NodeLinker    = (*node)(nil)
-	_ gofs.NodeFsyncer   = (*node)(nil)
+	_ gofs.NodeMkdirer  = (*node)(nil)
+	_ gofs.NodeUnlinker = (*node)(nil)
+	_ gofs.NodeRmdirer  = (*node)(nil)
+	_ gofs.NodeRenamer  = (*node)(nil)
+	_ gofs.NodeFsyncer  = (*node)(nil)
 )
 
 func (n *node) Mkdir(ctx context.Context, name string, mode uint32, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
@@ -67,17 +65,6 @@ func (n *node) Rename(ctx context.Context, name string, newParent gofs.InodeEmbe
 	return m.Errno(m.Core.Rename(ctx, src, dst, m.actor(ctx), flags&renameNoReplace != 0))
 }
 
-// Symlink: no store keeps symbolic links it is asked to make (the Store interface has no
-// such operation), so the mount refuses them rather than keep one only in memory.
-func (n *node) Symlink(ctx context.Context, target, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
-	return nil, syscall.EPERM
-}
-
-// Link: hard links are refused (EPERM); git and most tools fall back to a copy or rename.
-func (n *node) Link(ctx context.Context, target gofs.InodeEmbedder, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
-	return nil, syscall.EPERM
-}
-
 func (n *node) Fsync(ctx context.Context, f gofs.FileHandle, flags uint32) syscall.Errno {
 	ctx = detach(ctx)
 	if h, ok := f.(*handle); ok {
@@ -105,7 +92,7 @@ func (n *node) Setattr(ctx context.Context, f gofs.FileHandle, in *fuse.SetAttrI
 	if mt, ok := in.GetMTime(); ok {
 		mtime = &mt
 	}
-	if err := m.SetAttr(n, n.Rel(), perm, mtime); err != nil {
+	if err := m.SetAttr(ctx, n, n.Rel(), m.actor(ctx), perm, mtime); err != nil {
 		return m.Errno(err)
 	}
 	return n.Getattr(ctx, f, out)

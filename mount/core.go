@@ -47,6 +47,7 @@ type Core struct {
 	meta    map[string]meta
 	created map[string]bool   // paths this mount made: read-write mode may remove them
 	pending map[string]string // path -> actor of its last change, not yet applied
+	later   later             // links and modes for the apply at the end (later.go)
 	last    time.Time         // of the last change
 	first   time.Time         // of the oldest change not applied
 
@@ -73,6 +74,7 @@ func NewCore(ws *llmfs.Workspace, opts Options) (*Core, error) {
 		meta:     map[string]meta{},
 		created:  map[string]bool{},
 		pending:  map[string]string{},
+		later:    later{links: map[string]laterLink{}, attrs: map[string]laterAttrs{}},
 		stopc:    make(chan struct{}),
 		done:     make(chan struct{}),
 	}
@@ -168,7 +170,7 @@ func (m *Core) synced(ctx context.Context, p string) error {
 	if m.opts.Layer == nil || m.opts.Quiet <= 0 {
 		return nil // the layer keeps it (llmfs run applies once, at the end)
 	}
-	return m.apply(ctx, map[string][]string{m.actorOf(p): {p}})
+	return m.apply(ctx, map[string][]string{m.actorOf(p): {p}}, false)
 }
 
 func (m *Core) actorOf(p string) string {
@@ -192,11 +194,17 @@ func (m *Core) Flush(ctx context.Context) error {
 		groups[a] = append(groups[a], p)
 	}
 	m.mu.Unlock()
-	return m.apply(ctx, groups)
+	for _, a := range m.laterActors() {
+		if _, ok := groups[a]; !ok {
+			groups[a] = nil
+		}
+	}
+	return m.apply(ctx, groups, true)
 }
 
-// apply applies the pending changes at the paths of each actor, one change set each.
-func (m *Core) apply(ctx context.Context, groups map[string][]string) error {
+// apply applies the pending changes at the paths of each actor, one change set each; with
+// all (every pending change) the links and modes that wait for it too (later.go).
+func (m *Core) apply(ctx context.Context, groups map[string][]string, all bool) error {
 	m.applyMu.Lock()
 	defer m.applyMu.Unlock()
 	actors := make([]string, 0, len(groups))
@@ -213,7 +221,21 @@ func (m *Core) apply(ctx context.Context, groups map[string][]string) error {
 			actor = "mount"
 		}
 		m.opts.Layer.SetActor(actor)
-		_, err := m.opts.Layer.Apply(ctx, paths, nil)
+		var err error
+		var links map[string]laterLink
+		var attrs map[string]llmfs.Attrs
+		if all {
+			links, attrs = m.takeLater(a)
+		}
+		if len(links)+len(attrs) > 0 {
+			at := paths
+			if len(at) == 0 { // no paths would be every actor's
+				at = append(sortedKeys(links), sortedKeys(attrs)...)
+			}
+			_, err = m.opts.Layer.ApplyBeneath(ctx, at, m.beneath(actor, links, attrs))
+		} else if len(paths) > 0 {
+			_, err = m.opts.Layer.Apply(ctx, paths, nil)
+		}
 		m.mu.Lock()
 		for _, p := range paths {
 			if m.pending[p] == a {

@@ -10,8 +10,6 @@ import (
 
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
-
-	"github.com/llmfs/llmfs"
 )
 
 // node is a file or directory of the FUSE face. Its path is where the kernel's tree puts
@@ -47,7 +45,10 @@ func (m *fuseFS) fill(n *node, p string, fi fs.FileInfo, out *fuse.Attr) {
 	a := m.Attr(k, p, fi)
 	typ := uint32(syscall.S_IFREG)
 	out.Size, out.Nlink = uint64(a.Size), 1
-	if a.Dir {
+	switch {
+	case a.Link:
+		typ = syscall.S_IFLNK
+	case a.Dir:
 		typ = syscall.S_IFDIR
 		out.Size, out.Nlink = 4096, 2
 	}
@@ -59,13 +60,18 @@ func (m *fuseFS) fill(n *node, p string, fi fs.FileInfo, out *fuse.Attr) {
 	out.Gid = uint32(os.Getgid())
 }
 
-// child returns the inode of name under n, reusing the one the tree has when it is of the
-// same kind.
+// child returns the inode of name under n, a directory or a file, reusing the one the
+// tree has when it is of the same kind.
 func (n *node) child(ctx context.Context, name string, dir bool) *gofs.Inode {
 	mode := uint32(syscall.S_IFREG)
 	if dir {
 		mode = syscall.S_IFDIR
 	}
+	return n.childMode(ctx, name, mode)
+}
+
+// childMode is child for an inode of file type mode (S_IFREG, S_IFDIR or S_IFLNK).
+func (n *node) childMode(ctx context.Context, name string, mode uint32) *gofs.Inode {
 	if ch := n.GetChild(name); ch != nil && ch.StableAttr().Mode == mode {
 		return ch
 	}
@@ -84,7 +90,7 @@ func (n *node) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*go
 		out.Ino = on.StableAttr().Ino
 		return &on.Inode, 0
 	}
-	ch := n.child(ctx, name, fi.IsDir())
+	ch := n.childMode(ctx, name, fileType(fi))
 	n.m.fill(ch.Operations().(*node), p, fi, &out.Attr)
 	out.Ino = ch.StableAttr().Ino
 	return ch, 0
@@ -113,15 +119,18 @@ func (n *node) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut
 
 func (n *node) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 	ctx = detach(ctx)
-	entries, err := n.m.ws.ListNames(ctx, n.Rel())
+	entries, err := n.m.ListNames(ctx, n.Rel())
 	if err != nil {
 		return nil, n.m.Errno(err)
 	}
 	out := make([]fuse.DirEntry, 0, len(entries))
 	for _, e := range entries {
 		mode := uint32(syscall.S_IFREG)
-		if e.Type == llmfs.TypeDirectory {
+		switch e.Type {
+		case fs.ModeDir:
 			mode = syscall.S_IFDIR
+		case fs.ModeSymlink:
+			mode = syscall.S_IFLNK
 		}
 		de := fuse.DirEntry{Name: e.Name, Mode: mode}
 		if ch := n.GetChild(e.Name); ch != nil {

@@ -408,6 +408,7 @@ func (m *Core) commit(ctx context.Context, of *openFile) error {
 	}
 	of.dirty, of.created, of.wrote = false, false, false
 	m.touch(p, of.actor)
+	m.keepCreated(ctx, p, of.actor) // link.go
 	return nil
 }
 

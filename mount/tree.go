@@ -29,21 +29,24 @@ func (m *Core) ReadOnly() bool { return m.ws.Settings().Mode == llmfs.ReadOnly }
 func (m *Core) Workspace() *llmfs.Workspace { return m.ws }
 
 // stat describes p as the workspace shows it: nothing for a denied path, a symbolic link
-// as what it leads to (the stores have no way to make one, so the mount shows none).
+// as a link (the kernel follows it, through this mount's lookups and their deny rules).
 func (m *Core) stat(ctx context.Context, p string) (fs.FileInfo, error) {
 	ws := m.ws
 	if p != "." && ws.Paths().DeniedPath(ctx, p) {
 		return nil, syscall.ENOENT
 	}
+	if target, ok := m.laterLink(p); ok {
+		return linkInfo{p, target}, nil
+	}
 	name, err := ws.Paths().StoreName(p)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := ws.Store().Stat(ctx, name)
+	fi, err := store.Lstat(ctx, ws.Store(), name)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() && !fi.IsDir() {
+	if !fi.Mode().IsRegular() && !fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0 {
 		return nil, syscall.ENOENT // FIFOs, sockets, devices: no operation could use them
 	}
 	return fi, nil
@@ -67,6 +70,7 @@ func (m *Core) Lookup(ctx context.Context, p string) (fs.FileInfo, Key, error) {
 // knows better (modes and times set through the mount, the size of a write buffer).
 type Attr struct {
 	Dir   bool
+	Link  bool // a symbolic link (Size is its target's length)
 	Size  int64
 	Perm  uint32
 	Mtime time.Time
@@ -75,6 +79,10 @@ type Attr struct {
 // Attr returns the attributes of p, described by fi; k is its open file (nil: none).
 func (m *Core) Attr(k Key, p string, fi fs.FileInfo) Attr {
 	a := Attr{Dir: fi.IsDir(), Size: fi.Size(), Perm: uint32(fi.Mode().Perm()), Mtime: fi.ModTime()}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		a.Link, a.Perm = true, 0o777
+		return a
+	}
 	if a.Perm == 0 {
 		a.Perm = 0o644
 		if a.Dir {
@@ -100,12 +108,19 @@ func (m *Core) Attr(k Key, p string, fi fs.FileInfo) Attr {
 	return a
 }
 
-// SetAttr keeps a mode (perm != nil) and a modification time (mtime != nil) of p, open as
-// k (nil: not open), in the session: the stores keep neither.
-func (m *Core) SetAttr(k Key, p string, perm *uint32, mtime *time.Time) error {
+// SetAttr sets a mode (perm != nil) and a modification time (mtime != nil) of p, open as
+// k (nil: not open), for actor: the session shows them at once, and the workspace keeps
+// them when its store can (link.go).
+func (m *Core) SetAttr(ctx context.Context, k Key, p, actor string, perm *uint32, mtime *time.Time) error {
 	if m.ReadOnly() {
 		return syscall.EROFS
 	}
+	m.keepMeta(k, p, perm, mtime)
+	return m.keepAttrs(ctx, p, actor, perm, mtime)
+}
+
+// keepMeta keeps a mode and a modification time of p, open as k, in the session.
+func (m *Core) keepMeta(k Key, p string, perm *uint32, mtime *time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	md := m.meta[p]
@@ -119,7 +134,6 @@ func (m *Core) SetAttr(k Key, p string, perm *uint32, mtime *time.Time) error {
 	if of := m.files[k]; k != nil && of != nil && mtime != nil {
 		of.mtime = *mtime
 	}
-	return nil
 }
 
 // Mkdir makes the directory p for actor.
@@ -175,6 +189,14 @@ func (m *Core) remove(ctx context.Context, p, actor string) error {
 // Unlink removes the file p for actor. A file still open keeps its buffer for its
 // descriptors, and nothing of it reaches the workspace any more.
 func (m *Core) Unlink(ctx context.Context, p, actor string) error {
+	if _, ok := m.laterLink(p); ok {
+		if err := m.mayRemove(p); err != nil {
+			return err
+		}
+		m.unlinkLater(p)
+		m.forget(p)
+		return nil
+	}
 	if _, err := m.stat(ctx, p); err != nil {
 		if of := m.openAt(p); of != nil && of.created {
 			m.unlinkOpen(of)
@@ -208,6 +230,7 @@ func (m *Core) forget(p string) {
 	m.mu.Lock()
 	delete(m.meta, p)
 	delete(m.created, p)
+	delete(m.later.attrs, p)
 	m.mu.Unlock()
 }
 
@@ -219,6 +242,9 @@ func (m *Core) Rmdir(ctx context.Context, p, actor string) error {
 	}
 	if !fi.IsDir() {
 		return syscall.ENOTDIR
+	}
+	if m.linksUnder(p) {
+		return syscall.ENOTEMPTY
 	}
 	if err := m.mayRemove(p); err != nil {
 		return err
@@ -247,10 +273,22 @@ func (m *Core) Rename(ctx context.Context, src, dst, actor string, noReplace boo
 			return err
 		}
 	}
-	if _, err := m.stat(ctx, src); err != nil {
+	if _, ok := m.laterLink(src); ok {
+		return m.renameLater(ctx, src, dst, actor, noReplace)
+	}
+	sfi, err := m.stat(ctx, src)
+	if err != nil {
 		return err
 	}
 	ws := m.wsFor(src).With(llmfs.Actor(actor))
+	if sfi.Mode()&fs.ModeSymlink != 0 {
+		// The session layer keeps contents, not links: a link moves beneath it (link.go).
+		bws, err := m.moveBase(ctx, actor, src, dst)
+		if err != nil {
+			return err
+		}
+		ws = bws.With(llmfs.Actor(actor))
+	}
 	dfi, err := m.stat(ctx, dst)
 	switch {
 	case err != nil:
@@ -294,6 +332,8 @@ func (m *Core) renamed(src, dst string) {
 	defer m.mu.Unlock()
 	moveKeys(m.meta, src, dst)
 	moveKeys(m.created, src, dst)
+	moveKeys(m.later.links, src, dst)
+	moveKeys(m.later.attrs, src, dst)
 }
 
 func moveKeys[V any](mp map[string]V, src, dst string) {

@@ -108,8 +108,8 @@ func (f *fsys) OpenFile(name string, flag int, perm os.FileMode) (billy.File, er
 }
 
 // Stat describes name as the workspace shows it, with what the session knows better (a
-// write buffer's size, modes and times set through the mount). Symbolic links are shown
-// as what they lead to, so Lstat is Stat.
+// write buffer's size, modes and times set through the mount). A symbolic link is shown
+// as a link (go-nfs asks for attributes of the name itself; the client follows links).
 func (f *fsys) Stat(name string) (os.FileInfo, error) {
 	p := rel(name)
 	fi, k, err := f.s.core.Lookup(context.Background(), p)
@@ -149,6 +149,9 @@ func (i *info) Size() int64 {
 	return i.a.Size
 }
 func (i *info) Mode() fs.FileMode {
+	if i.a.Link {
+		return fs.ModeSymlink | 0o777
+	}
 	if i.a.Dir {
 		return fs.ModeDir | fs.FileMode(i.a.Perm)
 	}
@@ -193,7 +196,7 @@ func (f *fsys) Remove(name string) error {
 func (f *fsys) ReadDir(dir string) ([]os.FileInfo, error) {
 	ctx := context.Background()
 	p := rel(dir)
-	entries, err := f.s.core.Workspace().ListNames(ctx, p)
+	entries, err := f.s.core.ListNames(ctx, p)
 	if err != nil {
 		return nil, f.pathErr("readdir", dir, err)
 	}
@@ -220,31 +223,35 @@ func (f *fsys) MkdirAll(name string, perm os.FileMode) error {
 // TempFile is not part of NFS.
 func (f *fsys) TempFile(dir, prefix string) (billy.File, error) { return nil, billy.ErrNotSupported }
 
-// Symlink: the stores cannot make symbolic links yet (the FUSE face refuses them too);
-// this is where they go once they can.
+// Symlink makes link a symbolic link to target, stored as written (the client follows it).
 func (f *fsys) Symlink(target, link string) error {
-	return &os.LinkError{Op: "symlink", Old: target, New: link, Err: syscall.ENOTSUP}
+	p := rel(link)
+	if err := f.s.core.Symlink(context.Background(), target, p, f.actor); err != nil {
+		return &os.LinkError{Op: "symlink", Old: target, New: link, Err: f.s.core.Errno(err)}
+	}
+	return nil
 }
 
-// Readlink: links are shown as what they lead to, so there is none to read.
+// Readlink returns the target of the link as it was written.
 func (f *fsys) Readlink(link string) (string, error) {
-	return "", f.pathErr("readlink", link, syscall.EINVAL)
+	t, err := f.s.core.Readlink(context.Background(), rel(link))
+	return t, f.pathErr("readlink", link, err)
 }
 
 func (f *fsys) Chroot(string) (billy.Filesystem, error) { return nil, billy.ErrNotSupported }
 func (f *fsys) Root() string                            { return "/" }
 
-// Chmod keeps the mode in the session, as the FUSE face does (the stores keep none).
+// Chmod sets the mode: the session shows it, the workspace keeps it (as under FUSE).
 func (f *fsys) Chmod(name string, mode os.FileMode) error {
 	p := rel(name)
 	perm := uint32(mode.Perm())
-	return f.pathErr("chmod", name, f.s.core.SetAttr(f.keyAt(p), p, &perm, nil))
+	return f.pathErr("chmod", name, f.s.core.SetAttr(context.Background(), f.keyAt(p), p, f.actor, &perm, nil))
 }
 
-// Chtimes keeps the modification time in the session, as the FUSE face does.
+// Chtimes sets the modification time, as Chmod the mode.
 func (f *fsys) Chtimes(name string, atime, mtime time.Time) error {
 	p := rel(name)
-	return f.pathErr("chtimes", name, f.s.core.SetAttr(f.keyAt(p), p, nil, &mtime))
+	return f.pathErr("chtimes", name, f.s.core.SetAttr(context.Background(), f.keyAt(p), p, f.actor, nil, &mtime))
 }
 
 // Lchown and Chown: files have no owners of their own in the stores.

@@ -28,7 +28,24 @@ func (o *Overlay) Apply(ctx context.Context, paths []string, hunks []int) ([]Res
 // ApplyPending implements [store.Reviewable]: [Overlay.Apply] of req's paths and hunks,
 // refused with nothing touched when a version of req.Expect moved, journaled under
 // req.Actor when it names one.
-func (o *Overlay) ApplyPending(ctx context.Context, req store.ReviewRequest) (_ []Resolution, rerr error) {
+func (o *Overlay) ApplyPending(ctx context.Context, req store.ReviewRequest) ([]Resolution, error) {
+	return o.applyPending(ctx, req, nil)
+}
+
+// A Beneath makes changes on the base in an apply's change set: s is the store to change
+// (the change set's, when the base keeps a journal: tx, else the base, tx nil). It may run
+// again (a SQL base retries a transaction PostgreSQL aborted), so it must be safe to repeat.
+type Beneath func(ctx context.Context, s store.Store, tx store.JournalTx) error
+
+// ApplyBeneath is [Overlay.Apply] of paths (all hunks) that also runs beneath in the same
+// change set of the base's journal, after the pending changes landed, even when none is
+// pending: what a mount's session made below its layer (symbolic links, modes) goes with
+// the contents it applies, so that undoing the set takes both back.
+func (o *Overlay) ApplyBeneath(ctx context.Context, paths []string, beneath Beneath) ([]Resolution, error) {
+	return o.applyPending(ctx, store.ReviewRequest{Paths: paths}, beneath)
+}
+
+func (o *Overlay) applyPending(ctx context.Context, req store.ReviewRequest, beneath Beneath) (_ []Resolution, rerr error) {
 	paths, hunks := req.Paths, req.Hunks
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -82,12 +99,15 @@ func (o *Overlay) ApplyPending(ctx context.Context, req store.ReviewRequest) (_ 
 		return nil, err
 	}
 	var prunedDirs []string
-	if len(steps) > 0 || len(dirs) > 0 || o.whiteoutsIn(paths) {
+	if len(steps) > 0 || len(dirs) > 0 || o.whiteoutsIn(paths) || beneath != nil {
 		err = o.onBase(ctx, OpApply, func(b *baseTx) error {
 			if err := o.applyBatch(ctx, b, steps, dirs); err != nil {
 				return err
 			}
 			prunedDirs = o.pruneWhiteouts(ctx, b, paths)
+			if beneath != nil {
+				return beneath(ctx, b.s, b.tx)
+			}
 			return nil
 		})
 		if err != nil {
