@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !js && !wasip1
 
 package main
 
