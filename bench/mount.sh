@@ -28,7 +28,7 @@ export LLMFS_CACHE_DIR=$tmp/cache # the usual GOCACHE: only this module compiles
 
 (cd "$here" && go build -o "$tmp/llmfs" ./cmd/llmfs)
 mkdir -p "$tmp/lb" && cp "$(go env GOMODCACHE)"/github.com/hanwen/go-fuse/v2@v2.12.1/example/loopback/main.go "$tmp/lb/"
-(cd "$tmp/lb" && go mod init lb >/dev/null 2>&1 && go get github.com/hanwen/go-fuse/v2@v2.12.1 >/dev/null 2>&1 && go build -o "$tmp/loopback" .)
+(cd "$tmp/lb" && go mod init lb >/dev/null 2>&1 && go get github.com/hanwen/go-fuse/v2@v2.12.1 >/dev/null 2>&1 && go mod tidy >/dev/null 2>&1 && go build -o "$tmp/loopback" .)
 git clone -q "$here" "$tmp/src"
 "$tmp/llmfs" ws create b --store "sqlite:$tmp/ws.db" >/dev/null
 "$tmp/llmfs" ws import b "$tmp/src" --store "sqlite:$tmp/ws.db" >/dev/null 2>&1
