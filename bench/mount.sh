@@ -2,15 +2,19 @@
 # bench/mount.sh: llmfs mount side by side with go-fuse's own loopback file system on the
 # same tree (a local clone of this repository): go build ./cmd/llmfs inside the mount on a
 # host directory and on a SQLite workspace, and reading a 1 GiB file, each against the
-# loopback, with farm-bench (median of RUNS runs, A and B alternating; A/B is the ratio).
-# The mounts share the usual GOCACHE, warmed for this tree by farm-bench's warm-up run, so the build measures
-# the file system (stat, open, read of ~900 files, writing the binary), not the compiler.
+# loopback, paired by bench/vs.py (median of RUNS runs, A and B alternating after a warm-up
+# run each; A/B is the ratio). The mounts share the usual GOCACHE, warmed for this tree by
+# the warm-up runs, so the build measures the file system (stat, open, read of ~900 files,
+# writing the binary), not the compiler.
 #
-# Usage: bench/mount.sh   (RUNS: default 5; needs /dev/fuse, fusermount3 and farm-bench)
+# Usage: bench/mount.sh   (RUNS: default 5; CASES: default "build read", either or both;
+# needs /dev/fuse, fusermount3 and python3)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 runs=${RUNS:-5}
+cases=${CASES:-build read}
+vs="python3 $here/bench/vs.py -n $runs --any-output"
 tmp=$(mktemp -d)
 pids=()
 cleanup() {
@@ -24,7 +28,7 @@ export LLMFS_CACHE_DIR=$tmp/cache # the usual GOCACHE: only this module compiles
 
 (cd "$here" && go build -o "$tmp/llmfs" ./cmd/llmfs)
 mkdir -p "$tmp/lb" && cp "$(go env GOMODCACHE)"/github.com/hanwen/go-fuse/v2@v2.12.1/example/loopback/main.go "$tmp/lb/"
-(cd "$tmp/lb" && go mod init lb >/dev/null 2>&1 && go get github.com/hanwen/go-fuse/v2@v2.12.1 >/dev/null 2>&1 && go build -o "$tmp/loopback" .)
+(cd "$tmp/lb" && go mod init lb >/dev/null 2>&1 && go get github.com/hanwen/go-fuse/v2@v2.12.1 >/dev/null 2>&1 && go mod tidy >/dev/null 2>&1 && go build -o "$tmp/loopback" .)
 git clone -q "$here" "$tmp/src"
 "$tmp/llmfs" ws create b --store "sqlite:$tmp/ws.db" >/dev/null
 "$tmp/llmfs" ws import b "$tmp/src" --store "sqlite:$tmp/ws.db" >/dev/null 2>&1
@@ -37,29 +41,37 @@ mkdir -p "$tmp/mnt-lb" "$tmp/mnt-host" "$tmp/mnt-sql" "$tmp/mnt-ro"
 sleep 2
 
 build() { echo "sh -c 'cd $1 && go build -o $tmp/out-$(basename "$1") ./cmd/llmfs'"; }
-echo "== go build ./cmd/llmfs: host directory (A) vs loopback (B)"
-eval farm-bench -n "$runs" --timeout 3000 --vs "\"$(build "$tmp/mnt-lb")\"" -- "$(build "$tmp/mnt-host")" | grep -E "wall|peak|A/B"
-echo "== go build ./cmd/llmfs: SQLite workspace (A) vs loopback (B)"
-eval farm-bench -n "$runs" --timeout 3000 --vs "\"$(build "$tmp/mnt-lb")\"" -- "$(build "$tmp/mnt-sql")" | grep -E "wall|peak|A/B"
+if [[ " $cases " == *" build "* ]]; then
+	$vs --label "go build ./cmd/llmfs: host directory (A) vs loopback (B)" -- "$(build "$tmp/mnt-host")" -- "$(build "$tmp/mnt-lb")"
+	$vs --label "go build ./cmd/llmfs: SQLite workspace (A) vs loopback (B)" -- "$(build "$tmp/mnt-sql")" -- "$(build "$tmp/mnt-lb")"
+fi
+[[ " $cases " == *" read "* ]] || exit 0
 
 head -c 1073741824 /dev/zero >"$tmp/src/big.bin"
 sleep 2 # the host mount sees it after its attribute timeout
-# farm-bench times dd, the client; the file systems' own CPU time (user+sys, in clock ticks)
-# is read from /proc around each case: the loopback hands its files to the kernel (FUSE
-# passthrough), llmfs splices each read unless the mount is read-only.
+# vs.py times dd, the client; the file systems' own CPU time (user+sys, in clock ticks of
+# 10 ms) is read from /proc around each case and divided by the reads vs.py makes of each
+# side (a warm-up, RUNS timed, and up to 3 for the peak memory): the loopback hands its
+# files to the kernel (FUSE passthrough), llmfs splices each read unless the mount is
+# read-only, where it passes them through too.
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+reads=$((1 + runs + (runs < 3 ? runs : 3)))
+server_cpu() {
+	echo "   file system CPU ticks per read: llmfs $((($(ticks "$1") - $2) / reads)), loopback $((($(ticks "${pids[0]}") - $3) / reads)); load: $(uptime | sed 's/.*load/load/')"
+}
+dd1() { echo "dd if=$1/big.bin of=/dev/null bs=1M status=none"; }
 for m in host:1 ro:2; do
 	name=${m%%:*} pid=${pids[${m##*:}]}
-	echo "== read 1 GiB: host directory, llmfs mount $([ "$name" = ro ] && echo "--mode read-only ")(A) vs loopback (B)"
 	a0=$(ticks "$pid") b0=$(ticks "${pids[0]}")
-	farm-bench -n "$runs" --timeout 600 --vs "dd if=$tmp/mnt-lb/big.bin of=/dev/null bs=1M" -- dd if="$tmp/mnt-$name/big.bin" of=/dev/null bs=1M | grep -E "cpu|wall|A/B"
-	echo "   file system CPU ticks over the case: llmfs $(($(ticks "$pid") - a0)), loopback $(($(ticks "${pids[0]}") - b0)); load: $(uptime | sed 's/.*load/load/')"
+	$vs --label "read 1 GiB: host directory, llmfs mount $([ "$name" = ro ] && echo "--mode read-only ")(A) vs loopback (B)" \
+		-- "$(dd1 "$tmp/mnt-$name")" -- "$(dd1 "$tmp/mnt-lb")"
+	server_cpu "$pid" "$a0" "$b0"
 done
 # Cold: the file touched before each read (then the attribute timeout waited out), so that
 # llmfs's kernel cache of it is dropped at open and every read goes through the mount.
-cold() { echo "sh -c 'touch $tmp/src/big.bin; sleep 1.2; exec dd if=$1/big.bin of=/dev/null bs=1M'"; }
-echo "== read 1 GiB, cold (touched, 1.2 s wait included in wall): host directory (A) vs loopback (B)"
+cold() { echo "sh -c 'touch $tmp/src/big.bin; sleep 1.2; exec dd if=$1/big.bin of=/dev/null bs=1M status=none'"; }
 a0=$(ticks "${pids[1]}") b0=$(ticks "${pids[0]}")
-eval farm-bench -n "$runs" --timeout 900 --vs "\"$(cold "$tmp/mnt-lb")\"" -- "$(cold "$tmp/mnt-host")" | grep -E "cpu|wall|A/B"
-echo "   file system CPU ticks over the case: llmfs $(($(ticks "${pids[1]}") - a0)), loopback $(($(ticks "${pids[0]}") - b0)); load: $(uptime | sed 's/.*load/load/')"
+$vs --label "read 1 GiB, cold (touched, 1.2 s wait included in wall): host directory (A) vs loopback (B)" \
+	-- "$(cold "$tmp/mnt-host")" -- "$(cold "$tmp/mnt-lb")"
+server_cpu "${pids[1]}" "$a0" "$b0"
 echo "== peak memory of llmfs mount (host, SQLite): $(grep VmHWM /proc/${pids[1]}/status | awk '{print $2}') kB, $(grep VmHWM /proc/${pids[3]}/status | awk '{print $2}') kB"

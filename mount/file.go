@@ -40,7 +40,12 @@ func (n *node) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32,
 	if err != nil {
 		return nil, 0, m.Errno(err)
 	}
-	return &handle{Handle: h, m: m}, 0, 0
+	fh := &handle{Handle: h, m: m}
+	if isWrite(int(flags)) || flags&syscall.O_TRUNC != 0 {
+		return fh, 0, 0
+	}
+	rh, fl := m.reader(ctx, n, fh)
+	return rh, fl, 0
 }
 
 func (n *node) Create(ctx context.Context, name string, flags uint32, mode uint32, out *fuse.EntryOut) (*gofs.Inode, gofs.FileHandle, uint32, syscall.Errno) {

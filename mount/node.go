@@ -16,7 +16,8 @@ import (
 // it, so a rename moves it with no bookkeeping here.
 type node struct {
 	gofs.Inode
-	m *fuseFS
+	m    *fuseFS
+	read readKey // its file as the last read-only open saw it (passthrough.go)
 }
 
 var (

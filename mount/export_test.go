@@ -1,0 +1,6 @@
+//go:build linux
+
+package mount
+
+// PassOpens is the number of read-only opens handed to the kernel's passthrough so far.
+func PassOpens() int64 { return passOpens.Load() }
