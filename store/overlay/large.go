@@ -24,19 +24,6 @@ type large struct {
 	oldHash string // of the side it is reviewed against (the base file, or the move's source)
 }
 
-// isLarge reports whether the upper file name, or the base file it changes, is large.
-func (o *Overlay) isLarge(ctx context.Context, name string) bool {
-	if fi, err := o.upper.Stat(ctx, up(name)); err == nil && fi.Size() > largeFile {
-		return true
-	}
-	base := name
-	if from, ok := o.st.From[name]; ok {
-		base = from
-	}
-	fi, err := o.base.Stat(ctx, base)
-	return err == nil && !fi.IsDir() && fi.Size() > largeFile
-}
-
 // isLargeEntry is [Overlay.isLarge] of an upper file listed as e: the listing gives its
 // size, so only the base is asked.
 func (o *Overlay) isLargeEntry(ctx context.Context, e fs.DirEntry, name string) bool {
