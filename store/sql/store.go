@@ -248,19 +248,19 @@ func (s *Store) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 	return n.info(), nil
 }
 
-// getInfo is get for what [node.info] needs: the type, size and time of name's row, or nil
+// getInfo is get for what [node.info] needs: the type, size, time and mode of name's row, or nil
 // if there is none. Leaving out the id, hash, hash state and content id spares the
 // driver a copy and Scan an allocation of each (a hash state is over 100 bytes): Stat is
 // the one read a listing tool makes per file.
 func (s *Store) getInfo(t *txn, name string) (*node, error) {
 	n := &node{path: name}
 	var dir int64
-	err := t.queryRow(`SELECT dir, size, mtime FROM llmfs_nodes WHERE ws = ? AND path = ?`, s.ws, []byte(name)).
-		Scan(&dir, &n.size, &n.mtime)
+	err := t.queryRow(`SELECT dir, size, mtime, mode FROM llmfs_nodes WHERE ws = ? AND path = ?`, s.ws, []byte(name)).
+		Scan(&dir, &n.size, &n.mtime, &n.perm)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
-	n.dir = dir != 0
+	n.setKind(dir)
 	return n, err
 }
 
