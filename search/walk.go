@@ -389,6 +389,25 @@ func (w *walker) readIgnores(ig *ignorer, dir string, git int) *ignorer {
 	return ig
 }
 
+// loadIgnores adds to n's ignore rules those of the ignore files and the git repository
+// its listing des shows.
+func (w *walker) loadIgnores(n *dirNode, des []fs.DirEntry) {
+	git, files := noGit, false
+	for _, de := range des {
+		switch {
+		case de.Name() == ".git" && de.IsDir():
+			git = gitDir
+		case de.Name() == ".git":
+			git = gitFile
+		case de.Type().IsRegular() && isIgnoreFile(de.Name()):
+			files = true
+		}
+	}
+	if files || git != noGit {
+		n.ig = w.readIgnores(n.ig, n.name, git)
+	}
+}
+
 // load lists n, applies the hidden and ignore rules, queues its subdirectories, and marks
 // n done.
 func (w *walker) load(n *dirNode) {
@@ -398,20 +417,7 @@ func (w *walker) load(n *dirNode) {
 	}
 	des, err := w.list(n)
 	if err == nil && !w.opts.noIgnore {
-		git, files := noGit, false
-		for _, de := range des {
-			switch {
-			case de.Name() == ".git" && de.IsDir():
-				git = gitDir
-			case de.Name() == ".git":
-				git = gitFile
-			case de.Type().IsRegular() && isIgnoreFile(de.Name()):
-				files = true
-			}
-		}
-		if files || git != noGit {
-			n.ig = w.readIgnores(n.ig, n.name, git)
-		}
+		w.loadIgnores(n, des)
 	}
 	if err != nil {
 		n.err = err
