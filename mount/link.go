@@ -79,6 +79,13 @@ func (m *Core) Link(ctx context.Context, old, p, actor string) error {
 	if m.ws.Paths().DeniedPath(ctx, p) || m.ws.Paths().DeniedPath(ctx, old) {
 		return syscall.EACCES
 	}
+	if m.deferred(p) {
+		// A mount that applies once (llmfs run) keeps the run's changes for its one change
+		// set. A hard link is made beneath the session layer, after what it needs is
+		// applied: that would split the run into a set per link and journal the layer's
+		// temporaries. Refused, tools fall back (git renames its objects into place).
+		return syscall.EPERM
+	}
 	if of := m.openAt(old); of != nil {
 		if err := m.commit(ctx, of); err != nil {
 			return err // the new name must share what the old one holds
