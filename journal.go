@@ -217,71 +217,74 @@ func (r *recorder) doPart(ctx context.Context, prepare func() (plan, error), cha
 }
 
 func (r *recorder) WriteFile(ctx context.Context, name string, src io.Reader, opts store.WriteOptions) (int64, error) {
-	if sr, ok := src.(*io.SectionReader); ok && sr.Size() > r.max {
-		return r.writeLarge(ctx, name, sr, opts)
-	}
-	data, err := readContent(src)
+	c, err := r.content(src)
 	if err != nil {
 		return 0, err
 	}
 	var n int64
 	err = r.do(ctx, func() (plan, error) {
-		before, old, err := store.Snapshot(ctx, r.tx, name, r.max)
-		if err != nil {
-			return plan{}, err
-		}
-		after := store.FileVersion(data)
-		blobs := [][]byte{old}
-		var content []byte // the after version's, when kept
-		if opts.Mode == store.Append && before.Kind == store.File {
-			if old != nil {
-				content = append(bytes.Clone(old), data...)
-				after = store.FileVersion(content)
-				blobs = [][]byte{old, content}
-			} else if after, err = r.appendedVersion(ctx, name, before, bytes.NewReader(data), int64(len(data))); err != nil {
-				return plan{}, err
-			}
-		} else if int64(len(data)) <= r.max {
-			content = data
-			blobs = append(blobs, data)
-		}
-		c := &store.Change{Op: r.op, Path: name, Before: before, After: after, Lines: lineCounts(before, after, old, content)}
-		return plan{[]*store.Change{c}, blobs}, nil
+		return r.planWrite(ctx, name, opts.Mode, c)
 	}, func() error {
 		var err error
-		n, err = r.tx.WriteFile(ctx, name, bytes.NewReader(data), opts)
+		n, err = r.tx.WriteFile(ctx, name, c.reader(), opts)
 		return err
 	})
 	return n, err
 }
 
-// writeLarge is WriteFile of content larger than the journal keeps: it is hashed as it is
-// read, then read again as it is written, and never held whole in memory.
-func (r *recorder) writeLarge(ctx context.Context, name string, src *io.SectionReader, opts store.WriteOptions) (int64, error) {
-	size := src.Size()
-	h, err := store.HashReader(io.NewSectionReader(src, 0, size))
-	if err != nil {
-		return 0, err
-	}
-	var n int64
-	err = r.do(ctx, func() (plan, error) {
-		before, old, err := store.Snapshot(ctx, r.tx, name, r.max)
+// writeContent is the content of a write, hashed once however often the write is planned.
+type writeContent struct {
+	data   []byte // the whole content; nil for one larger than the journal keeps
+	hash   string
+	size   int64
+	reader func() io.Reader // reads the content from its start
+}
+
+// content reads a write's content: whole when the journal keeps it, and otherwise (a
+// section larger than the journal keeps) hashed as it is read, then read again as it is
+// written, never held whole in memory.
+func (r *recorder) content(src io.Reader) (writeContent, error) {
+	if sr, ok := src.(*io.SectionReader); ok && sr.Size() > r.max {
+		size := sr.Size()
+		h, err := store.HashReader(io.NewSectionReader(sr, 0, size))
 		if err != nil {
+			return writeContent{}, err
+		}
+		return writeContent{hash: h, size: size, reader: func() io.Reader { return io.NewSectionReader(sr, 0, size) }}, nil
+	}
+	data, err := readContent(src)
+	if err != nil {
+		return writeContent{}, err
+	}
+	return writeContent{data: data, hash: store.Hash(data), size: int64(len(data)),
+		reader: func() io.Reader { return bytes.NewReader(data) }}, nil
+}
+
+// planWrite plans the write of c to name in mode: the snapshot of name before, the version
+// after, and the contents kept (the after version's when the journal keeps it).
+func (r *recorder) planWrite(ctx context.Context, name string, mode store.WriteMode, c writeContent) (plan, error) {
+	before, old, err := store.Snapshot(ctx, r.tx, name, r.max)
+	if err != nil {
+		return plan{}, err
+	}
+	after := store.Version{Kind: store.File, Hash: c.hash, Size: c.size}
+	var content []byte // the after version's, when kept
+	switch {
+	case mode == store.Append && before.Kind == store.File && old != nil && c.data != nil:
+		content = append(bytes.Clone(old), c.data...)
+		after = store.FileVersion(content)
+	case mode == store.Append && before.Kind == store.File:
+		if after, err = r.appendedVersion(ctx, name, before, c.reader(), c.size); err != nil {
 			return plan{}, err
 		}
-		after := store.Version{Kind: store.File, Hash: h, Size: size}
-		if opts.Mode == store.Append && before.Kind == store.File {
-			if after, err = r.appendedVersion(ctx, name, before, io.NewSectionReader(src, 0, size), size); err != nil {
-				return plan{}, err
-			}
-		}
-		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: after}}, [][]byte{old}}, nil
-	}, func() error {
-		var err error
-		n, err = r.tx.WriteFile(ctx, name, io.NewSectionReader(src, 0, size), opts)
-		return err
-	})
-	return n, err
+	case int64(len(c.data)) <= r.max:
+		content = c.data
+	}
+	ch := &store.Change{Op: r.op, Path: name, Before: before, After: after}
+	if c.data != nil {
+		ch.Lines = lineCounts(before, after, old, content)
+	}
+	return plan{[]*store.Change{ch}, [][]byte{old, content}}, nil
 }
 
 // readContent reads all of src. A source that knows its length (the workspace writes from
