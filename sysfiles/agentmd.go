@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 
@@ -17,7 +18,11 @@ import (
 //go:embed agent.md.tmpl
 var agentTemplate string
 
-var agentTmpl = template.Must(template.New("AGENT.md").Parse(agentTemplate))
+// agentTmpl is parsed on first use, not at init, which every start of the binary pays
+// (issue 40).
+var agentTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("AGENT.md").Parse(agentTemplate))
+})
 
 // AgentPath is where [AgentMD] writes, relative to the workspace root.
 const AgentPath = "AGENT.md"
@@ -72,7 +77,7 @@ func AgentMD(ctx context.Context, env *Env) ([]File, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	if err := agentTmpl.Execute(&b, data); err != nil {
+	if err := agentTmpl().Execute(&b, data); err != nil {
 		return nil, err
 	}
 	return []File{{Path: AgentPath, Content: b.Bytes()}}, nil

@@ -18,57 +18,65 @@ import (
 // not taken back yet, from the workspace journal (history.go: the same as undo with a
 // path), so it survives a restart of the server; it is compare-and-swap on what the change
 // left (FILE_CHANGED, with the diff, if the file changed since), and itself journaled.
-var anthropicTools = []tool{anthropicEditor, anthropicMemory, patchTool(vpathDesc)}
+func anthropicTools() []tool {
+	return []tool{anthropicEditor(), anthropicMemory(), patchTool(vpathDesc)}
+}
 
 // MemoryRoot is the directory the anthropic memory tool is confined to.
 const MemoryRoot = "/memories"
 
-var anthropicEditor = tool{
-	// One tool that both reads and writes: it needs the edit mode, so a read-only
-	// workspace does not offer it (see the package doc).
-	name: "str_replace_based_edit_tool", output: editorOut, op: llmfs.OpEdit, destructive: true,
-	description: "View, create and edit files of the workspace. Paths are absolute, with / the workspace root. Commands: " +
-		"view (a file, with line numbers like cat -n, optionally only view_range [first, last] with last -1 for the end; or a directory, " +
-		"listing files and directories two levels deep, hidden ones left out); create (a new file with file_text; parents are made); " +
-		"str_replace (replace old_str, which must occur exactly once, with new_str; small differences in whitespace, indentation, " +
-		"quotes or copied line numbers are forgiven and reported); insert (insert_text, or new_str, after line insert_line, 0 for the " +
-		"start of the file); undo_edit (take back this session's last change to path; again to go further back).",
-	params: append([]param{
-		enum("command", "view, create, str_replace, insert or undo_edit.", "view", "create", "str_replace", "insert", "undo_edit"),
-	}, editorParams...),
-	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-		return tb.editor(ctx, a, "")
-	},
+func anthropicEditor() tool {
+	return tool{
+		// One tool that both reads and writes: it needs the edit mode, so a read-only
+		// workspace does not offer it (see the package doc).
+		name: "str_replace_based_edit_tool", output: editorOut(), op: llmfs.OpEdit, destructive: true,
+		description: "View, create and edit files of the workspace. Paths are absolute, with / the workspace root. Commands: " +
+			"view (a file, with line numbers like cat -n, optionally only view_range [first, last] with last -1 for the end; or a directory, " +
+			"listing files and directories two levels deep, hidden ones left out); create (a new file with file_text; parents are made); " +
+			"str_replace (replace old_str, which must occur exactly once, with new_str; small differences in whitespace, indentation, " +
+			"quotes or copied line numbers are forgiven and reported); insert (insert_text, or new_str, after line insert_line, 0 for the " +
+			"start of the file); undo_edit (take back this session's last change to path; again to go further back).",
+		params: append([]param{
+			enum("command", "view, create, str_replace, insert or undo_edit.", "view", "create", "str_replace", "insert", "undo_edit"),
+		}, editorParams()...),
+		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+			return tb.editor(ctx, a, "")
+		},
+	}
 }
 
-var editorParams = []param{
-	str("path", "Absolute path of the file or directory, where / is the workspace root.", false),
-	{Param: sj.Param{Name: "view_range", Kind: sj.Ints, Min: -1}, description: "view: the first and last line to show, from 1; -1 as last means the end."},
-	str("file_text", "create: the content of the new file.", false),
-	str("old_str", "str_replace: the text to replace; it must occur exactly once.", false),
-	str("new_str", "str_replace: the replacement text; insert: the text to insert (as insert_text).", false),
-	integer("insert_line", "insert: the line after which to insert, 0 for the start of the file.", 0),
-	str("insert_text", "insert: the text to insert.", false),
+func editorParams() []param {
+	return []param{
+		str("path", "Absolute path of the file or directory, where / is the workspace root.", false),
+		{Param: sj.Param{Name: "view_range", Kind: sj.Ints, Min: -1}, description: "view: the first and last line to show, from 1; -1 as last means the end."},
+		str("file_text", "create: the content of the new file.", false),
+		str("old_str", "str_replace: the text to replace; it must occur exactly once.", false),
+		str("new_str", "str_replace: the replacement text; insert: the text to insert (as insert_text).", false),
+		integer("insert_line", "insert: the line after which to insert, 0 for the start of the file.", 0),
+		str("insert_text", "insert: the text to insert.", false),
+	}
 }
 
-var anthropicMemory = tool{
-	name: "memory", output: editorOut, op: llmfs.OpEdit, destructive: true,
-	description: "Keep notes across conversations in the /memories directory: check it before starting a task, and record progress " +
-		"and what you learn as you go. Commands: view (a directory listing or a file with line numbers, optionally view_range), " +
-		"create (a file with file_text), str_replace (old_str once to new_str), insert (insert_text after insert_line, 0 for the start), " +
-		"delete (a file or an empty directory) and rename (old_path to new_path). Every path must be below /memories.",
-	params: append([]param{
-		enum("command", "view, create, str_replace, insert, delete or rename.", "view", "create", "str_replace", "insert", "delete", "rename"),
-	}, append(append([]param{}, editorParams...),
-		str("old_path", "rename: the current path.", false),
-		str("new_path", "rename: the new path.", false),
-	)...),
-	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-		if tb.memories != nil {
-			return tb.memoriesElsewhere(ctx, a)
-		}
-		return tb.editor(ctx, a, MemoryRoot)
-	},
+func anthropicMemory() tool {
+	return tool{
+		name: "memory", output: editorOut(), op: llmfs.OpEdit, destructive: true,
+		description: "Keep notes across conversations in the /memories directory: check it before starting a task, and record progress " +
+			"and what you learn as you go. Commands: view (a directory listing or a file with line numbers, optionally view_range), " +
+			"create (a file with file_text), str_replace (old_str once to new_str), insert (insert_text after insert_line, 0 for the start), " +
+			"delete (a file or an empty directory) and rename (old_path to new_path). Every path must be below /memories.",
+		params: append([]param{
+			enum("command", "view, create, str_replace, insert, delete or rename.", "view", "create", "str_replace", "insert", "delete", "rename"),
+		}, append(append([]param{}, editorParams()...),
+			str("old_path", "rename: the current path.", false),
+			str("new_path", "rename: the new path.", false),
+		)...),
+		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+			if tb.memories != nil {
+				return tb.memoriesElsewhere(ctx, a)
+			}
+			return tb.editor(ctx, a, MemoryRoot)
+		},
+	}
 }
 
 func need(a sj.Object, cmd string, names ...string) error {

@@ -25,38 +25,40 @@ func hide(p param) param { p.hidden = true; return p }
 // parameters of its Gemini 3 declaration. As there, it ignores case unless case_sensitive
 // is true and counts total_max_matches in matching lines. exclude_pattern and
 // max_matches_per_file drop matching lines (context lines stay).
-var geminiGrep = tool{
-	name: "grep_search", output: geminiGrepOut, op: llmfs.OpGrep, readOnly: true, idempotent: true,
-	description: "Search file contents for a regular expression (RE2), ignoring case unless case_sensitive. Returns matching " +
-		"lines as path:line:text.",
-	params: []param{
-		str("pattern", "Regular expression to search for.", true),
-		str("dir_path", "Directory or file to search; default the root.", false),
-		str("include_pattern", "Only files matching this glob (*.ts, src/**).", false),
-		boolean("names_only", "Only the paths of matching files."),
-		boolean("case_sensitive", "Match case."),
-		boolean("fixed_strings", "pattern is literal text."),
-		integer("context", "Lines of context around each match.", 0),
-		boolean("no_ignore", "Search ignored files too."),
-		integer("total_max_matches", "Most matching lines (default 100).", 1),
-		// gemini-cli's other parameters, and older names, taken but not shown.
-		hide(str("exclude_pattern", "Leave out lines matching this regular expression.", false)),
-		hide(integer("max_matches_per_file", "Most matching lines per file.", 1)),
-		hide(integer("after", "Lines of context after each match.", 0)),
-		hide(integer("before", "Lines of context before each match.", 0)),
-		hide(str("path", "Same as dir_path (older name).", false)),
-		hide(str("include", "Same as include_pattern (older name).", false)),
-	},
-	run: runGeminiGrep,
+func geminiGrep() tool {
+	return tool{
+		name: "grep_search", output: geminiGrepOut(), op: llmfs.OpGrep, readOnly: true, idempotent: true,
+		description: "Search file contents for a regular expression (RE2), ignoring case unless case_sensitive. Returns matching " +
+			"lines as path:line:text.",
+		params: []param{
+			str("pattern", "Regular expression to search for.", true),
+			str("dir_path", "Directory or file to search; default the root.", false),
+			str("include_pattern", "Only files matching this glob (*.ts, src/**).", false),
+			boolean("names_only", "Only the paths of matching files."),
+			boolean("case_sensitive", "Match case."),
+			boolean("fixed_strings", "pattern is literal text."),
+			integer("context", "Lines of context around each match.", 0),
+			boolean("no_ignore", "Search ignored files too."),
+			integer("total_max_matches", "Most matching lines (default 100).", 1),
+			// gemini-cli's other parameters, and older names, taken but not shown.
+			hide(str("exclude_pattern", "Leave out lines matching this regular expression.", false)),
+			hide(integer("max_matches_per_file", "Most matching lines per file.", 1)),
+			hide(integer("after", "Lines of context after each match.", 0)),
+			hide(integer("before", "Lines of context before each match.", 0)),
+			hide(str("path", "Same as dir_path (older name).", false)),
+			hide(str("include", "Same as include_pattern (older name).", false)),
+		},
+		run: runGeminiGrep,
+	}
 }
 
 // geminiSearchOld is grep_search under its name before February 2026, for models trained
 // on it; it is not offered.
-var geminiSearchOld = func() tool {
-	t := geminiGrep
+func geminiSearchOld() tool {
+	t := geminiGrep()
 	t.name, t.hidden = "search_file_content", true
 	return t
-}()
+}
 
 func runGeminiGrep(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 	dir, err := either(a, "dir_path", "path", false)
@@ -122,46 +124,48 @@ func runGeminiGrep(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
 	return out, nil
 }
 
-var geminiGlob = tool{
-	name: "glob", output: findOut, op: llmfs.OpFind, readOnly: true, idempotent: true,
-	description: "Find files whose paths match a glob pattern (src/**/*.ts, **/*.md), newest first, relative to the workspace root. " +
-		"Matching ignores case unless case_sensitive. Files ignored by .gitignore are skipped unless respect_git_ignore is false.",
-	params: []param{
-		str("pattern", "The glob pattern.", true),
-		str("dir_path", "Directory to search in; default the root.", false),
-		boolean("case_sensitive", "Match case."),
-		boolean("respect_git_ignore", "Skip files ignored by .gitignore (default true)."),
-		hide(str("path", "Same as dir_path (older name).", false)),
-	},
-	run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
-		dir, err := either(a, "dir_path", "path", false)
-		if err != nil {
-			return nil, err
-		}
-		pat := a.String("pattern", "")
-		if strings.TrimSpace(pat) == "" {
-			return nil, invalid("the pattern must not be empty or only spaces")
-		}
-		opts := llmfs.FindOptions{Path: dir, Limit: DefaultHeadLimit, NoIgnore: !a.Bool("respect_git_ignore", true)}
-		res := tb.findLiteral(ctx, pat, dir)
-		if len(res.Files) == 0 {
-			if !a.Bool("case_sensitive", false) {
-				pat = foldGlob(pat)
-			}
-			if res, err = tb.ws.Find(ctx, pat, opts); err != nil {
+func geminiGlob() tool {
+	return tool{
+		name: "glob", output: findOut(), op: llmfs.OpFind, readOnly: true, idempotent: true,
+		description: "Find files whose paths match a glob pattern (src/**/*.ts, **/*.md), newest first, relative to the workspace root. " +
+			"Matching ignores case unless case_sensitive. Files ignored by .gitignore are skipped unless respect_git_ignore is false.",
+		params: []param{
+			str("pattern", "The glob pattern.", true),
+			str("dir_path", "Directory to search in; default the root.", false),
+			boolean("case_sensitive", "Match case."),
+			boolean("respect_git_ignore", "Skip files ignored by .gitignore (default true)."),
+			hide(str("path", "Same as dir_path (older name).", false)),
+		},
+		run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) {
+			dir, err := either(a, "dir_path", "path", false)
+			if err != nil {
 				return nil, err
 			}
-		}
-		files := make([]string, len(res.Files))
-		for i, f := range res.Files {
-			files[i] = f.Path
-		}
-		out := map[string]any{"files": files, "count": len(files)}
-		if res.Truncated {
-			out["truncated"] = true
-		}
-		return out, nil
-	},
+			pat := a.String("pattern", "")
+			if strings.TrimSpace(pat) == "" {
+				return nil, invalid("the pattern must not be empty or only spaces")
+			}
+			opts := llmfs.FindOptions{Path: dir, Limit: DefaultHeadLimit, NoIgnore: !a.Bool("respect_git_ignore", true)}
+			res := tb.findLiteral(ctx, pat, dir)
+			if len(res.Files) == 0 {
+				if !a.Bool("case_sensitive", false) {
+					pat = foldGlob(pat)
+				}
+				if res, err = tb.ws.Find(ctx, pat, opts); err != nil {
+					return nil, err
+				}
+			}
+			files := make([]string, len(res.Files))
+			for i, f := range res.Files {
+				files[i] = f.Path
+			}
+			out := map[string]any{"files": files, "count": len(files)}
+			if res.Truncated {
+				out["truncated"] = true
+			}
+			return out, nil
+		},
+	}
 }
 
 // findLiteral finds the file a pattern names when read as a literal path below dir, as

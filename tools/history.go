@@ -21,12 +21,14 @@ import (
 // changed since, so the model sees why.
 
 // historyTables holds each dialect's history tools.
-var historyTables = map[Dialect][]tool{
-	Agentool:  historyTools("File or directory whose changes to show, absolute or relative to the workspace root; default: every change."),
-	RTC:       historyTools(vpathDesc + " A file or a directory; default: every change."),
-	Anthropic: historyTools(vpathDesc + " A file or a directory; default: every change."),
-	Codex:     historyTools("File or directory whose changes to show, relative to the root; default: every change."),
-	Gemini:    historyTools("File or directory whose changes to show: absolute, or relative to the workspace root; default: every change."),
+func historyTables() map[Dialect][]tool {
+	return map[Dialect][]tool{
+		Agentool:  historyTools("File or directory whose changes to show, absolute or relative to the workspace root; default: every change."),
+		RTC:       historyTools(vpathDesc + " A file or a directory; default: every change."),
+		Anthropic: historyTools(vpathDesc + " A file or a directory; default: every change."),
+		Codex:     historyTools("File or directory whose changes to show, relative to the root; default: every change."),
+		Gemini:    historyTools("File or directory whose changes to show: absolute, or relative to the workspace root; default: every change."),
+	}
 }
 
 // defaultHistory and maxHistory bound how many changes history lists.
@@ -38,7 +40,7 @@ const (
 func historyTools(pathDesc string) []tool {
 	return []tool{
 		{
-			name: "history", output: historyOut, op: llmfs.OpRead, readOnly: true, idempotent: true,
+			name: "history", output: historyOut(), op: llmfs.OpRead, readOnly: true, idempotent: true,
 			description: "Show the workspace's change history, newest first: each change's id, time, who made it (actor), the operation, " +
 				"the path and the lines added and removed. Narrow it to a file or a directory with path, to one actor with actor. " +
 				"Give id to see one change set (the changes one tool call made) with its unified diff.",
@@ -51,7 +53,7 @@ func historyTools(pathDesc string) []tool {
 			run: func(ctx context.Context, tb *Toolbox, a sj.Object) (any, error) { return tb.history(ctx, a) },
 		},
 		{
-			name: "undo", output: undoOut, op: llmfs.OpEdit, destructive: true,
+			name: "undo", output: undoOut(), op: llmfs.OpEdit, destructive: true,
 			description: "Take a change back. With id, undo the whole change set holding that change (everything one tool call changed); " +
 				"with path, undo this session's newest change to that file not yet undone (call again to go further back). " +
 				"It succeeds only if every file still holds what the change left; if a file has changed since, nothing is touched " +
@@ -65,37 +67,42 @@ func historyTools(pathDesc string) []tool {
 	}
 }
 
-var changesField = must("changes", map[string]any{
-	"type":        "array",
-	"description": "The changes, newest first.",
-	"items": outObject(
-		must("id", outInt("The change's id.")),
-		must("set", outInt("Id of the first change of its change set (one tool call).")),
-		must("time", outString("When, RFC 3339.")),
-		must("actor", outString("Who made it: cli, mcp:<session>, acp:<session>, web, or a name.")),
-		must("op", outString("The operation: write, append, create, edit, patch, delete, move, copy, mkdir, system, undo or restore.")),
-		must("path", outString("The path changed.")),
-		may("other", outString("A move's other end, a copy's source.")),
-		must("kind", map[string]any{"type": "string", "enum": []string{"absent", "file", "dir", "link"}, "description": "What the path holds after the change."}),
-		may("state", outString("Set when the change did not simply land: pending, unlanded (never made) or diverged (left unknown by a crash).")),
-		must("added", outInt("Lines added.")),
-		must("removed", outInt("Lines removed.")),
-	),
-})
+func changesField() field {
+	return must("changes", map[string]any{
+		"type":        "array",
+		"description": "The changes, newest first.",
+		"items": outObject(
+			must("id", outInt("The change's id.")),
+			must("set", outInt("Id of the first change of its change set (one tool call).")),
+			must("time", outString("When, RFC 3339.")),
+			must("actor", outString("Who made it: cli, mcp:<session>, acp:<session>, web, or a name.")),
+			must("op", outString("The operation: write, append, create, edit, patch, delete, move, copy, mkdir, system, undo or restore.")),
+			must("path", outString("The path changed.")),
+			may("other", outString("A move's other end, a copy's source.")),
+			must("kind", map[string]any{"type": "string", "enum": []string{"absent", "file", "dir", "link"}, "description": "What the path holds after the change."}),
+			may("state", outString("Set when the change did not simply land: pending, unlanded (never made) or diverged (left unknown by a crash).")),
+			must("added", outInt("Lines added.")),
+			must("removed", outInt("Lines removed.")),
+		),
+	})
+}
 
-var (
-	historyOut = outObject(
-		changesField,
+func historyOut() map[string]any {
+	return outObject(
+		changesField(),
 		must("count", outInt("Number of changes shown.")),
 		may("truncated", outBool("Older changes exist; raise limit, or narrow by path.")),
 		may("diff", outString("With id: the unified diff of the change set.")),
 	)
-	undoOut = outObject(
+}
+
+func undoOut() map[string]any {
+	return outObject(
 		must("paths", map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "The paths put back."}),
 		must("undone", map[string]any{"type": "array", "items": map[string]any{"type": "integer"}, "description": "Ids of the changes taken back."}),
 		must("diff", outString("Unified diff of what the undo did.")),
 	)
-)
+}
 
 func (tb *Toolbox) history(ctx context.Context, a sj.Object) (any, error) {
 	f := llmfs.HistoryFilter{Path: a.String("path", ""), Actor: a.String("actor", "")}

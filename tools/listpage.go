@@ -13,12 +13,14 @@ import (
 // rather than in one result of megabytes.
 
 // offsetParam is the list tools' offset.
-var offsetParam = integer("offset", "First entry, from 1.", 1)
+func offsetParam() param { return integer("offset", "First entry, from 1.", 1) }
 
 // pageFields are the fields a paged listing adds to its result.
-var pageFields = []field{
-	may("truncated", outBool("More entries follow; continue at next_offset.")),
-	may("next_offset", outInt("First entry of the next page.")),
+func pageFields() []field {
+	return []field{
+		may("truncated", outBool("More entries follow; continue at next_offset.")),
+		may("next_offset", outInt("First entry of the next page.")),
+	}
 }
 
 // entryBytes is about what an entry takes in the JSON of a listing.

@@ -11,7 +11,7 @@ import (
 // write, applied all or nothing.
 func patchTool(pathDesc string) tool {
 	return tool{
-		name: "patch", output: patchOut, op: llmfs.OpEdit, destructive: true,
+		name: "patch", output: patchOut(), op: llmfs.OpEdit, destructive: true,
 		description: "Apply a patch, all or nothing: V4A (*** Begin Patch / *** Update File: path / @@ / -old +new / *** End Patch), " +
 			"a unified diff, or SEARCH/REPLACE blocks. Small whitespace and quote differences are forgiven (see matched).",
 		params: []param{

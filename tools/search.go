@@ -17,7 +17,7 @@ const DefaultHeadLimit = 250
 
 func findTool(name, pathDesc string) tool {
 	return tool{
-		name: name, output: findOut, op: llmfs.OpFind, readOnly: true, idempotent: true,
+		name: name, output: findOut(), op: llmfs.OpFind, readOnly: true, idempotent: true,
 		description: "Find files by glob (*.go: names at any depth; cmd/**/main.go: paths below path), newest first, skipping hidden " +
 			"and .gitignored files. truncated: more than head_limit matched.",
 		params: []param{
@@ -48,7 +48,7 @@ func findTool(name, pathDesc string) tool {
 
 func grepTool(name, pathDesc string) tool {
 	return tool{
-		name: name, output: grepOut, op: llmfs.OpGrep, readOnly: true, idempotent: true,
+		name: name, output: grepOut(), op: llmfs.OpGrep, readOnly: true, idempotent: true,
 		description: "Search file contents with a regex (RE2, as ripgrep). Modes: files_with_matches (default), content (path:line:text) " +
 			"or count. Page with offset at next_offset.",
 		params: []param{
@@ -127,9 +127,10 @@ func (tb *Toolbox) shown(rel string) string {
 	return "/" + rel
 }
 
-var (
-	fileFind = findTool("file_find", "Directory to search; default the root.")
-	fileGrep = grepTool("file_grep", "File or directory to search; default the root.")
-	rtcFind  = findTool("find", "Directory to search; default /.")
-	rtcGrep  = grepTool("grep", "File or directory to search; default /.")
-)
+func fileFind() tool { return findTool("file_find", "Directory to search; default the root.") }
+
+func fileGrep() tool { return grepTool("file_grep", "File or directory to search; default the root.") }
+
+func rtcFind() tool { return findTool("find", "Directory to search; default /.") }
+
+func rtcGrep() tool { return grepTool("grep", "File or directory to search; default /.") }

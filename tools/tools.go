@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/llmfs/llmfs"
 	"github.com/llmfs/llmfs/internal/strictjson"
@@ -79,22 +80,32 @@ type tool struct {
 	decls       []strictjson.Param // the decoder's form of params, made once by init
 }
 
-// init gives every tool its decoder declarations once, rather than at each call.
-func init() {
-	tables := [][]tool{agentoolTools, rtcTools, codexTools, anthropicTools, geminiTools}
-	for _, d := range Dialects {
-		tables = append(tables, historyTables[d])
+// builtTables are every dialect's tools and history tools, each tool with its decoder
+// declarations, made once on first use rather than at init: building them (the
+// parameters, the output schemas' maps) cost every start of the binary about a
+// millisecond, commands that never offer a tool included (issue 40).
+type builtTables struct {
+	base, history map[Dialect][]tool
+}
+
+var tables = sync.OnceValue(func() builtTables {
+	b := builtTables{
+		base:    map[Dialect][]tool{Agentool: agentoolTools(), RTC: rtcTools(), Codex: codexTools(), Anthropic: anthropicTools(), Gemini: geminiTools()},
+		history: historyTables(),
 	}
-	for _, tt := range tables {
-		for i := range tt {
-			t := &tt[i]
-			t.decls = make([]strictjson.Param, len(t.params))
-			for j, p := range t.params {
-				t.decls[j] = p.decl()
+	for _, m := range []map[Dialect][]tool{b.base, b.history} {
+		for _, tt := range m {
+			for i := range tt {
+				t := &tt[i]
+				t.decls = make([]strictjson.Param, len(t.params))
+				for j, p := range t.params {
+					t.decls[j] = p.decl()
+				}
 			}
 		}
 	}
-}
+	return b
+})
 
 // param is a parameter with its description for the schema.
 type param struct {
@@ -121,21 +132,15 @@ func table(d Dialect, history bool) ([]tool, error) {
 	if d == "" {
 		d = Agentool
 	}
-	return append(slices.Clip(tt), historyTables[d]...), nil
+	return append(slices.Clip(tt), tables().history[d]...), nil
 }
 
 func baseTable(d Dialect) ([]tool, error) {
-	switch d {
-	case "", Agentool:
-		return agentoolTools, nil
-	case RTC:
-		return rtcTools, nil
-	case Codex:
-		return codexTools, nil
-	case Anthropic:
-		return anthropicTools, nil
-	case Gemini:
-		return geminiTools, nil
+	if d == "" {
+		d = Agentool
+	}
+	if tt, ok := tables().base[d]; ok {
+		return tt, nil
 	}
 	return nil, &llmfs.Error{Code: llmfs.CodeInvalidArgument, Msg: fmt.Sprintf("unknown dialect %q (known: agentool, rtc, codex, anthropic, gemini)", d)}
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Kind is the JSON type of a parameter.
@@ -94,7 +95,9 @@ func (e *Error) Error() string { return e.Msg }
 
 func errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
 
-var intRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+// intRE is compiled on first use, not at init, which every start of the binary pays
+// (issue 40).
+var intRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`) })
 
 // Decode parses data, a JSON object (empty data or null count as {}), against params.
 func Decode(data []byte, params []Param) (Object, error) {
@@ -198,7 +201,7 @@ func decodeValue(v json.RawMessage, p Param, prefix string) (any, error) {
 		}
 		return s, nil
 	case Integer:
-		if !intRE.Match(v) {
+		if !intRE().Match(v) {
 			return nil, errorf("parameter %q must be a JSON integer such as 1 (not a float, string or other type), got %s", name, clip(v))
 		}
 		n, err := strconv.ParseInt(string(v), 10, 64)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"sync"
 	"time"
 
 	"github.com/llmfs/llmfs/internal/varbin"
@@ -39,7 +40,9 @@ const (
 	maxRecord = 512 << 20
 )
 
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
+// crcTable is made on first use: crc32's Castagnoli set-up fills its hardware tables,
+// which at init cost every start of the binary (issue 40).
+var crcTable = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // stateDropped marks a change that never happened: the fold deletes it.
 const stateDropped store.State = "dropped"
@@ -91,7 +94,7 @@ func appendRecord(b []byte, r *intentRecord) []byte {
 	}
 	payload := b[start+recHead:]
 	binary.LittleEndian.PutUint32(b[start+4:], uint32(len(payload)))
-	binary.LittleEndian.PutUint32(b[start+8:], crc32.Checksum(payload, crcTable))
+	binary.LittleEndian.PutUint32(b[start+8:], crc32.Checksum(payload, crcTable()))
 	return b
 }
 
@@ -143,7 +146,7 @@ func nextRecord(data []byte) (*intentRecord, int, error) {
 		return nil, 0, errBadRecord
 	}
 	payload := data[recHead : recHead+int(n)]
-	if crc32.Checksum(payload, crcTable) != binary.LittleEndian.Uint32(data[8:]) {
+	if crc32.Checksum(payload, crcTable()) != binary.LittleEndian.Uint32(data[8:]) {
 		return nil, 0, errBadRecord
 	}
 	r, err := decodeRecord(payload, string(data[:4]) == recMagic)

@@ -64,7 +64,7 @@ func TestIntentRecordV1(t *testing.T) {
 	v1 := append([]byte(recMagicV1), make([]byte, 8)...)
 	v1 = append(v1, payload...)
 	binary.LittleEndian.PutUint32(v1[4:], uint32(len(payload)))
-	binary.LittleEndian.PutUint32(v1[8:], crc32.Checksum(payload, crcTable))
+	binary.LittleEndian.PutUint32(v1[8:], crc32.Checksum(payload, crcTable()))
 	got, err := scanAll(v1)
 	if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], r) {
 		t.Fatalf("scan of an LJR1 record = %+v (%v), want %+v", got, err, r)
