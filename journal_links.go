@@ -33,7 +33,8 @@ func (r *recorder) Symlink(ctx context.Context, target, name string) error {
 		if err != nil {
 			return plan{}, err
 		}
-		return plan{changes: []*store.Change{{Op: r.op, Path: name, Before: before, After: store.Version{Kind: store.Link}}}}, nil
+		after, data := store.LinkVersion(target)
+		return plan{[]*store.Change{{Op: r.op, Path: name, Before: before, After: after}}, [][]byte{data}}, nil
 	}, func() error { return sl.Symlink(ctx, target, name) })
 }
 

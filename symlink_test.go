@@ -49,6 +49,49 @@ func TestSymlink(t *testing.T) {
 	})
 }
 
+// TestUndoLinkRemovalAndMove: the journal keeps a link's target, so undo of its removal,
+// and of its move, makes the link again (it refused: "it is a symbolic link").
+func TestUndoLinkRemovalAndMove(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, w *llmfs.Workspace) {
+		if _, ok := w.Store().(store.Symlinker); !ok {
+			t.Skip("the store keeps no links")
+		}
+		put(t, w, "f.txt", "hello\n")
+		if _, err := w.Symlink(bg, "f.txt", "ln"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Delete(bg, "ln"); err != nil {
+			t.Fatal(err)
+		}
+		c := history(t, w, llmfs.HistoryFilter{Limit: 1})
+		if len(c) != 1 || c[0].Before.Kind != store.Link || c[0].After.Kind != store.Absent {
+			t.Fatalf("history = %+v, want the link's removal", c)
+		}
+		if _, err := w.History().Undo(bg, c[0].ID); err != nil {
+			t.Fatalf("undo of the removal: %v", err)
+		}
+		if got, err := w.Store().(store.Symlinker).Readlink(bg, "ln"); err != nil || got != "f.txt" {
+			t.Fatalf("after undo: Readlink(ln) = %q, %v", got, err)
+		}
+		if _, err := w.Move(bg, "ln", "moved"); err != nil {
+			t.Fatal(err)
+		}
+		c = history(t, w, llmfs.HistoryFilter{Limit: 1})
+		if _, err := w.History().UndoSet(bg, c[0].ID); err != nil {
+			t.Fatalf("undo of the move: %v", err)
+		}
+		if got, err := w.Store().(store.Symlinker).Readlink(bg, "ln"); err != nil || got != "f.txt" {
+			t.Fatalf("after undo of the move: Readlink(ln) = %q, %v", got, err)
+		}
+		if _, err := store.Lstat(bg, w.Store(), "moved"); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("after undo of the move: Lstat(moved) = %v, want it gone", err)
+		}
+		if got := mustRaw(t, w, "f.txt"); got != "hello\n" {
+			t.Fatalf("the link's target changed: %q", got)
+		}
+	})
+}
+
 // TestSymlinkRefusals: the deny rules hold for a link's name and its target, and a
 // read-only workspace makes none.
 func TestSymlinkRefusals(t *testing.T) {

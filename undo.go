@@ -77,7 +77,7 @@ func (w *Workspace) revert(ctx context.Context, op string, changes []Change) (*U
 	// put back: restoring a checkpoint twice changes nothing and names no file.
 	states := slices.DeleteFunc(net(live), func(p *pathState) bool { return p.before.Equal(p.after) })
 	for _, p := range states {
-		if p.before.Kind == store.Link || (p.before.Kind == store.File && !w.kept(ctx, j, p.before)) {
+		if (p.before.Kind == store.Link || p.before.Kind == store.File) && !w.kept(ctx, j, p.before) {
 			return nil, w.notKept(p)
 		}
 		r, err := w.resolve(w.display(p.name))
@@ -132,16 +132,27 @@ func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*path
 				strings.Join(conflicts, ", "), diff.String())}
 	}
 	depth := func(p *pathState) int { return strings.Count(p.name, "/") }
-	var rmFiles, rmDirs, mkDirs, files []*pathState
+	var rmFiles, rmDirs, mkDirs, files, links []*pathState
 	for _, p := range states {
 		cur := now[p.name]
 		switch {
 		case p.before.Equal(cur):
-		case p.before.Kind == store.File:
-			if cur.Kind == store.Dir {
+		case p.before.Kind == store.File || p.before.Kind == store.Link:
+			switch cur.Kind {
+			case store.Dir:
 				rmDirs = append(rmDirs, p)
+			case store.Link:
+				rmFiles = append(rmFiles, p)
+			case store.File:
+				if p.before.Kind == store.Link {
+					rmFiles = append(rmFiles, p)
+				}
 			}
-			files = append(files, p)
+			if p.before.Kind == store.Link {
+				links = append(links, p)
+			} else {
+				files = append(files, p)
+			}
 		case p.before.Kind == store.Dir:
 			if cur.Kind != store.Absent {
 				rmFiles = append(rmFiles, p)
@@ -213,6 +224,11 @@ func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*path
 			w.tracker.forget(p.name)
 		}
 	}
+	for _, p := range links {
+		if err := w.linkBack(ctx, j, p, &made); err != nil {
+			return nil, err
+		}
+	}
 	res = &UndoResult{}
 	for _, p := range states {
 		res.Paths = append(res.Paths, w.display(p.name))
@@ -256,4 +272,26 @@ func (w *Workspace) notKept(p *pathState) error {
 		why = fmt.Sprintf("it was %d bytes, and the journal keeps the content of files up to %d bytes, now (UndoMaxFileBytes, the setting undo_max_file_bytes or --undo-max-file-bytes; the default is 64 MiB); a larger limit lets changes from now on be undone", p.before.Size, w.undoMax)
 	}
 	return errorf(CodeFileTooLarge, w.display(p.name), "the history does not keep the earlier content of %s (%s), so change %d cannot be undone", rel, why, p.ids[0])
+}
+
+// linkBack makes the symbolic link p was before, from the target the journal kept.
+func (w *Workspace) linkBack(ctx context.Context, j store.Journal, p *pathState, made *[]string) error {
+	sl, ok := w.store.(store.Symlinker)
+	if !ok {
+		return storeError(w.display(p.name), noCapability("symlink", p.name))
+	}
+	target, err := j.Blob(ctx, p.before.Hash)
+	if err != nil {
+		return storeError(w.display(p.name), err)
+	}
+	if err := w.mkdirAll(ctx, parentName(p.name), made); err != nil {
+		return storeError(w.display(p.name), err)
+	}
+	if err := sl.Symlink(ctx, string(target), p.name); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return changedError(w.display(p.name), err)
+		}
+		return storeError(w.display(p.name), err)
+	}
+	return nil
 }

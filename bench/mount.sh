@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # bench/mount.sh: llmfs mount side by side with go-fuse's own loopback file system on the
-# same tree (a local clone of this repository): go build ./cmd/llmfs inside the mount on a
-# host directory and on a SQLite workspace, and reading a 1 GiB file, each against the
+# same tree (a local clone of this repository): go build ./cmd/llmfs and a local git clone
+# inside the mount on a host directory and on a SQLite workspace, and reading a 1 GiB file,
+# each against the
 # loopback, paired by bench/vs.py (median of RUNS runs, A and B alternating after a warm-up
 # run each; A/B is the ratio). The mounts share the usual GOCACHE, warmed for this tree by
 # the warm-up runs, so the build measures the file system (stat, open, read of ~900 files,
 # writing the binary), not the compiler.
 #
-# Usage: bench/mount.sh   (RUNS: default 5; CASES: default "build read", either or both;
+# Usage: bench/mount.sh   (RUNS: default 5; CASES: default "build clone read", any of them;
 # needs /dev/fuse, fusermount3 and python3)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 runs=${RUNS:-5}
-cases=${CASES:-build read}
+cases=${CASES:-build clone read}
 vs="python3 $here/bench/vs.py -n $runs --any-output"
 tmp=$(mktemp -d)
 pids=()
@@ -45,6 +46,16 @@ if [[ " $cases " == *" build "* ]]; then
 	$vs --label "go build ./cmd/llmfs: host directory (A) vs loopback (B)" -- "$(build "$tmp/mnt-host")" -- "$(build "$tmp/mnt-lb")"
 	$vs --label "go build ./cmd/llmfs: SQLite workspace (A) vs loopback (B)" -- "$(build "$tmp/mnt-sql")" -- "$(build "$tmp/mnt-lb")"
 fi
+# A local clone of the tree into each mount (objects copied: the source is on another file
+# system), each into a new directory; the clones before are removed first, untimed.
+clone() { echo "git clone -q $tmp/src $1/clone-\$\$"; }
+if [[ " $cases " == *" clone "* ]]; then
+	for m in host sql; do
+		$vs --before "rm -rf $tmp/mnt-$m/clone-* $tmp/mnt-lb/clone-*" \
+			--label "git clone: $([ $m = host ] && echo "host directory" || echo "SQLite workspace") (A) vs loopback (B)" \
+			-- "$(clone "$tmp/mnt-$m")" -- "$(clone "$tmp/mnt-lb")"
+	done
+fi
 [[ " $cases " == *" read "* ]] || exit 0
 
 head -c 1073741824 /dev/zero >"$tmp/src/big.bin"
@@ -67,11 +78,11 @@ for m in host:1 ro:2; do
 		-- "$(dd1 "$tmp/mnt-$name")" -- "$(dd1 "$tmp/mnt-lb")"
 	server_cpu "$pid" "$a0" "$b0"
 done
-# Cold: the file touched before each read (then the attribute timeout waited out), so that
-# llmfs's kernel cache of it is dropped at open and every read goes through the mount.
-cold() { echo "sh -c 'touch $tmp/src/big.bin; sleep 1.2; exec dd if=$1/big.bin of=/dev/null bs=1M status=none'"; }
+# Cold: the file touched before each read (then the attribute timeout waited out; neither
+# is timed), so that llmfs's kernel cache of it is dropped at open and every read goes
+# through the mount.
 a0=$(ticks "${pids[1]}") b0=$(ticks "${pids[0]}")
-$vs --label "read 1 GiB, cold (touched, 1.2 s wait included in wall): host directory (A) vs loopback (B)" \
-	-- "$(cold "$tmp/mnt-host")" -- "$(cold "$tmp/mnt-lb")"
+$vs --before "touch $tmp/src/big.bin; sleep 1.2" --label "read 1 GiB, cold (touched before each read): host directory (A) vs loopback (B)" \
+	-- "$(dd1 "$tmp/mnt-host")" -- "$(dd1 "$tmp/mnt-lb")"
 server_cpu "${pids[1]}" "$a0" "$b0"
 echo "== peak memory of llmfs mount (host, SQLite): $(grep VmHWM /proc/${pids[1]}/status | awk '{print $2}') kB, $(grep VmHWM /proc/${pids[3]}/status | awk '{print $2}') kB"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench/vs.py runs two commands side by side and prints the ratios of their costs.
 
-Usage: bench/vs.py [-n RUNS] [-C DIR] [--label NAME] [--unsorted] [--cut N] [--any-output] -- CMD_A -- CMD_B
+Usage: bench/vs.py [-n RUNS] [-C DIR] [--label NAME] [--unsorted] [--cut N] [--any-output]
+                   [--before CMD] -- CMD_A -- CMD_B
 
 Each command is a shell string. The two run alternately (A B A B ...) after one warm-up
 each, so a change of load on a shared machine falls on both. Every run's standard output
@@ -10,7 +11,8 @@ instead of the directory); the outputs must be equal (compared sorted, since rip
 order, unless --unsorted; with --cut N only each line's first N bytes, since llmfs shortens
 lines of thousands of bytes for the model and ripgrep does not), or the case fails;
 --any-output skips the comparison, for two tools that do the same work but print it
-differently (llmfs review and git status). Reported per command: the median and the
+differently (llmfs review and git status). --before runs a shell command, untimed,
+before every run of either side (to drop a cache, say). Reported per command: the median and the
 spread (min-max) of wall time, CPU time (user + system, which a loaded machine disturbs
 less than wall time) and peak RSS; then A/B ratios of the medians. The load average is
 printed with the results, to say how busy the machine was.
@@ -28,7 +30,9 @@ import tempfile
 import time
 
 
-def run(cmd, cwd, out_path):
+def run(cmd, cwd, out_path, before=""):
+    if before:
+        subprocess.run(["/bin/sh", "-c", before], cwd=cwd, check=True)
     with open(out_path, "wb") as out:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
@@ -44,7 +48,9 @@ def run(cmd, cwd, out_path):
     return wall, cpu
 
 
-def rss_of(cmd, cwd):
+def rss_of(cmd, cwd, before=""):
+    if before:
+        subprocess.run(["/bin/sh", "-c", before], cwd=cwd, check=True)
     # ru_maxrss of RUSAGE_CHILDREN is the largest of all children so far: measure apart.
     r = subprocess.run(["/usr/bin/time", "-f", "%M", "/bin/sh", "-c", "exec env " + cmd], cwd=cwd,
                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -70,12 +76,13 @@ def main():
     ap.add_argument("--unsorted", action="store_true")
     ap.add_argument("--cut", type=int, default=0)
     ap.add_argument("--any-output", action="store_true")
+    ap.add_argument("--before", default="")
     o = ap.parse_args(argv[:i])
     cmds = [" ".join(argv[i + 1:j]), " ".join(argv[j + 1:])]
     tmp = tempfile.mkdtemp()
     outs = [os.path.join(tmp, "a"), os.path.join(tmp, "b")]
     for k in range(2):  # warm-up, and the output compared
-        run(cmds[k], o.C, outs[k])
+        run(cmds[k], o.C, outs[k], o.before)
     got = []
     for k in range(2):
         with open(outs[k], "rb") as f:
@@ -92,10 +99,10 @@ def main():
     walls, cpus = [[], []], [[], []]
     for _ in range(o.n):
         for k in range(2):
-            w, c = run(cmds[k], o.C, outs[k])
+            w, c = run(cmds[k], o.C, outs[k], o.before)
             walls[k].append(w)
             cpus[k].append(c)
-    rss = [[rss_of(cmds[k], o.C) for _ in range(min(o.n, 3))] for k in range(2)]
+    rss = [[rss_of(cmds[k], o.C, o.before) for _ in range(min(o.n, 3))] for k in range(2)]
     load = os.getloadavg()
     print(f"== {o.label or cmds[0]}  (n={o.n}, load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}, "
           f"{len(got[0])} lines; outputs {verdict})")

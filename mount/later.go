@@ -40,6 +40,22 @@ func (m *Core) deferred(p string) bool {
 	return m.opts.Layer != nil && m.opts.Quiet <= 0 && !(m.direct != nil && m.ignored(p))
 }
 
+// waiting reports whether p's content, changed by actor, waits in the session layer for
+// the applier of a mount that applies as it goes. A mode or time actor sets on it then
+// waits too, and goes with the content in the applier's change set: applying the content
+// at once, to set the mode beneath the layer, cost a scan of the whole layer each time, and
+// a clone that copies thousands of files with their times (git clone of a local
+// repository) took quadratic time.
+func (m *Core) waiting(p, actor string) bool {
+	if m.opts.Layer == nil || (m.direct != nil && m.ignored(p)) {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.pending[p]
+	return ok && a == actor
+}
+
 // laterLink returns the target of the link p waiting to be made.
 func (m *Core) laterLink(p string) (string, bool) {
 	m.mu.Lock()
@@ -271,6 +287,40 @@ func (i linkInfo) Sys() any           { return nil }
 // renameLater moves the link src waiting to be made to dst, over a file there unless
 // noReplace.
 func (m *Core) renameLater(ctx context.Context, src, dst, actor string, noReplace bool) error {
+	if err := m.clearFor(ctx, dst, actor, noReplace); err != nil {
+		return err
+	}
+	m.renamed(src, dst)
+	return nil
+}
+
+// moveLinkLater moves the link src, which the workspace had before the mount, to dst: the
+// link at dst waits for the apply as one made in the session does, and src is removed in
+// the session layer, so that both land in the run's change set.
+func (m *Core) moveLinkLater(ctx context.Context, src, dst, actor string, noReplace bool) error {
+	target, err := m.Readlink(ctx, src)
+	if err != nil {
+		return err
+	}
+	if err := m.clearFor(ctx, dst, actor, noReplace); err != nil {
+		return err
+	}
+	if err := m.symlinkLater(ctx, target, dst, actor); err != nil {
+		return err
+	}
+	if err := m.remove(ctx, src, actor); err != nil {
+		m.unlinkLater(dst)
+		return err
+	}
+	m.forget(src)
+	m.touch(src, actor)
+	m.touch(dst, actor)
+	return nil
+}
+
+// clearFor makes room for a link moved to dst: it removes a file there unless noReplace,
+// and checks that dst's directory is one.
+func (m *Core) clearFor(ctx context.Context, dst, actor string, noReplace bool) error {
 	if dfi, err := m.stat(ctx, dst); err == nil {
 		switch {
 		case noReplace:
@@ -287,6 +337,5 @@ func (m *Core) renameLater(ctx context.Context, src, dst, actor string, noReplac
 	} else if !fi.IsDir() {
 		return syscall.ENOTDIR
 	}
-	m.renamed(src, dst)
 	return nil
 }

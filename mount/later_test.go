@@ -103,3 +103,51 @@ func TestRunOnlyLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestRunMovesOldLinkInOneSet: under a run, mv of a link the workspace had before the run
+// lands in the run's one change set (it used to be moved beneath the session layer at
+// once, a change set of its own before the run's), and undo of that set puts it back.
+func TestRunMovesOldLinkInOneSet(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			ws := b.open(t, &llmfs.Options{Mode: llmfs.Full}, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+			if _, err := ws.Symlink(ctx, "a.txt", "old"); err != nil {
+				t.Fatal(err)
+			}
+			before := len(history(t, ws))
+			m := mountWS(t, ws, mount.Options{Actor: "run:sh"})
+			if out := m.must("mv old new && readlink new && test ! -e old && echo c >> b.txt && cat new"); out != "a.txt\na\n" {
+				t.Errorf("in the run: %q", out)
+			}
+			if _, err := store.Lstat(ctx, ws.Store(), "new"); err == nil {
+				t.Error("the moved link is on the workspace before the run ends")
+			}
+			m.unmount()
+			if got, err := ws.Store().(store.Symlinker).Readlink(ctx, "new"); err != nil || got != "a.txt" {
+				t.Errorf("Readlink(new) = %q, %v", got, err)
+			}
+			if _, err := store.Lstat(ctx, ws.Store(), "old"); err == nil {
+				t.Error("old is still there after the run")
+			}
+			cs := history(t, ws)[before:]
+			for _, c := range cs {
+				if c.Set != cs[0].Set {
+					t.Fatalf("the run made more than one change set:\n%s", paths(ws, cs))
+				}
+			}
+			if _, err := ws.History().UndoSet(ctx, cs[0].ID); err != nil {
+				t.Fatalf("undo of the run's set: %v", err)
+			}
+			if got, err := ws.Store().(store.Symlinker).Readlink(ctx, "old"); err != nil || got != "a.txt" {
+				t.Errorf("after undo, Readlink(old) = %q, %v", got, err)
+			}
+			if _, err := store.Lstat(ctx, ws.Store(), "new"); err == nil {
+				t.Error("new is still there after the undo")
+			}
+			if got := read(t, ws, "b.txt"); got != "b\n" {
+				t.Errorf("b.txt after the undo: %q", got)
+			}
+		})
+	}
+}

@@ -35,7 +35,7 @@ func NewSession(ctx context.Context, ws *llmfs.Workspace, opts *Options) (*Sessi
 		return nil, fmt.Errorf("the mount's session layer: %w", err)
 	}
 	s := &Session{dir: dir, db: db}
-	ov, err := overlay.New(ctx, ws.Store(), db)
+	ov, err := overlay.NewPrivate(ctx, ws.Store(), db)
 	if err != nil {
 		s.Close()
 		return nil, err

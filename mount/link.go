@@ -162,7 +162,7 @@ func (m *Core) keepAttrs(ctx context.Context, p, actor string, perm *uint32, mti
 	if !a.SetPerm && a.ModTime.IsZero() {
 		return nil
 	}
-	if m.deferred(p) {
+	if m.deferred(p) || m.waiting(p, actor) {
 		m.setAttrLater(p, actor, a)
 		return nil
 	}
@@ -196,7 +196,7 @@ func (m *Core) keepCreated(ctx context.Context, p, actor string) {
 	if fi, err := m.stat(ctx, p); err != nil || fi.Mode().Perm() == want {
 		return
 	}
-	if m.deferred(p) {
+	if m.deferred(p) || m.waiting(p, actor) {
 		m.setAttrLater(p, actor, llmfs.Attrs{SetPerm: true, Perm: want})
 		return
 	}

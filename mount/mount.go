@@ -54,16 +54,18 @@ func Mount(ctx context.Context, ws *llmfs.Workspace, dir string, opts Options) (
 			Debug:         opts.Debug,
 			MaxBackground: 64,
 			DisableXAttrs: true,
-			// Requests of up to 1 MiB rather than 128 KiB: a large file is written in an
-			// eighth of the round trips. (Reads stay within the read-ahead the kernel
-			// offers: 128 KiB on Linux 6.18.)
-			MaxWrite:     1 << 20,
-			MaxReadAhead: 1 << 20,
+			// Requests of nearly 1 MiB rather than 128 KiB: a large file is read and
+			// written in an eighth of the round trips (readahead.go).
+			MaxWrite:     requestSize(),
+			MaxReadAhead: readAheadWindow,
 		},
 	}
 	srv, err := fs.Mount(dir, &node{m: m}, fo)
 	if err != nil {
 		return nil, fmt.Errorf("mount %s: %w", dir, err)
+	}
+	if err := widenReadAhead(dir, readAheadWindow); err != nil && opts.Debug {
+		fmt.Fprintln(os.Stderr, "llmfs mount:", err)
 	}
 	s := &Server{srv: srv, m: m, dir: dir, gone: make(chan struct{})}
 	go func() { srv.Wait(); close(s.gone) }()

@@ -281,6 +281,9 @@ func (m *Core) Rename(ctx context.Context, src, dst, actor string, noReplace boo
 		return err
 	}
 	ws := m.wsFor(src).With(llmfs.Actor(actor))
+	if sfi.Mode()&fs.ModeSymlink != 0 && m.deferred(src) && m.deferred(dst) {
+		return m.moveLinkLater(ctx, src, dst, actor, noReplace)
+	}
 	if sfi.Mode()&fs.ModeSymlink != 0 {
 		// The session layer keeps contents, not links: a link moves beneath it (link.go).
 		bws, err := m.moveBase(ctx, actor, src, dst)

@@ -101,7 +101,31 @@ func FileVersion(data []byte) Version {
 
 // Equal reports whether v and o describe the same state.
 func (v Version) Equal(o Version) bool {
+	if v.kind() == Link && (v.Hash == "" || o.Hash == "") {
+		return o.kind() == Link // recorded before links kept their targets: any link
+	}
 	return v.kind() == o.kind() && v.Hash == o.Hash && (v.kind() != File || v.Size == o.Size)
+}
+
+// LinkVersion is the version of a symbolic link to target, and the content the journal
+// keeps of it (the target), so that undo can make the link again.
+func LinkVersion(target string) (Version, []byte) {
+	data := []byte(target)
+	return Version{Kind: Link, Hash: Hash(data), Size: int64(len(data))}, data
+}
+
+// linkSnapshot is the version of the link name in s, with its target when s reads links.
+func linkSnapshot(ctx context.Context, s Store, name string) (Version, []byte, error) {
+	sl, ok := s.(Symlinker)
+	if !ok {
+		return Version{Kind: Link}, nil, nil
+	}
+	target, err := sl.Readlink(ctx, name)
+	if err != nil {
+		return Version{}, nil, err
+	}
+	v, data := LinkVersion(target)
+	return v, data, nil
 }
 
 func (v Version) kind() Kind {
@@ -308,7 +332,7 @@ func Snapshot(ctx context.Context, s Store, name string, max int64) (Version, []
 	}
 	fi, err := Lstat(ctx, s, name)
 	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return Version{Kind: Link}, nil, nil
+		return linkSnapshot(ctx, s, name)
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNotDir):

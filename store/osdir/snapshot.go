@@ -26,7 +26,12 @@ func (s *Store) Snapshot(ctx context.Context, name string, max int64) (store.Ver
 	case err != nil:
 		return store.Version{}, nil, err
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return store.Version{Kind: store.Link}, nil, nil
+		target, err := s.Readlink(ctx, name)
+		if err != nil {
+			return store.Version{}, nil, err
+		}
+		v, data := store.LinkVersion(target)
+		return v, data, nil
 	case fi.IsDir():
 		return store.Version{Kind: store.Dir}, nil, nil
 	}

@@ -112,6 +112,9 @@ func (t *tracked) scan(ctx context.Context) error {
 // last read: another process (a reviewer's apply or discard) may have changed both.
 // Callers hold o.mu for writing.
 func (o *Overlay) load(ctx context.Context) error {
+	if o.private && o.loaded {
+		return nil
+	}
 	f, err := o.upper.Store.Open(ctx, stateName)
 	var b []byte
 	switch {

@@ -189,7 +189,12 @@ func (s *Store) Snapshot(ctx context.Context, name string, max int64) (store.Ver
 	case n.dir:
 		return store.Version{Kind: store.Dir}, nil, nil
 	case n.link:
-		return store.Version{Kind: store.Link}, nil, nil
+		target, err := s.target(t, name)
+		if err != nil {
+			return store.Version{}, nil, pathErr("snapshot", name, err)
+		}
+		v, data := store.LinkVersion(target)
+		return v, data, nil
 	}
 	v := store.Version{Kind: store.File, Hash: n.hash, Size: n.size}
 	if n.size > max && n.hash != "" {
