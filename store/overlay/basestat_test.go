@@ -1,0 +1,112 @@
+//go:build !js && !wasip1
+
+package overlay_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/llmfs/llmfs/store"
+	"github.com/llmfs/llmfs/store/overlay"
+)
+
+// statCounter counts the Stat calls by name made through it.
+type statCounter struct {
+	store.Store
+	stats atomic.Int64
+}
+
+func (c *statCounter) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
+	c.stats.Add(1)
+	return c.Store.Stat(ctx, name)
+}
+
+// dirStatCounter is a statCounter that keeps its store's directory handles.
+type dirStatCounter struct{ *statCounter }
+
+func (c dirStatCounter) OpenDir(ctx context.Context, name string) (store.DirHandle, error) {
+	return c.Store.(store.DirOpener).OpenDir(ctx, name)
+}
+
+// TestPendingStatsBaseOnce: listing pending changes states each base file once, not twice
+// (once whether it is large, once whether it holds the agent's version already: issue
+// 40.4, two-thirds of the CPU of 'llmfs review' of 1,000 changes), and on a base that
+// opens directories by handle, through the directory's handle rather than by name.
+func TestPendingStatsBaseOnce(t *testing.T) {
+	for _, handles := range []bool{false, true} {
+		t.Run(fmt.Sprintf("handles=%v", handles), func(t *testing.T) {
+			_, base := hostBaseT(t, 100)
+			cbase := &statCounter{Store: base}
+			var b store.Store = cbase
+			if handles {
+				b = dirStatCounter{cbase}
+			}
+			ov := newOverlay(t, b, sqliteUpper(t, filepath.Join(t.TempDir(), "u.db")))
+			for i := range 100 {
+				write(t, ov, fmt.Sprintf("d%d/f%d.txt", i%10, i), "changed\n")
+			}
+			if err := ov.Mkdir(ctx, "new"); err != nil {
+				t.Fatal(err)
+			}
+			write(t, ov, "new/a.txt", "made\n")
+			write(t, ov, "d0/f0.txt", "line one\nline two\nline three\n") // the base's own
+			cbase.stats.Store(0)
+			cs, err := ov.Pending(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cs) != 100 || cs[0].Path != "d0/f10.txt" || cs[0].Kind != overlay.Modified || cs[99].Path != "new/a.txt" || cs[99].Kind != overlay.Created {
+				t.Fatalf("pending: %d changes, first %+v, last %+v", len(cs), cs[0], cs[len(cs)-1])
+			}
+			want := int64(101)
+			if handles {
+				want = 0
+			}
+			if n := cbase.stats.Load(); n > want {
+				t.Errorf("the listing stated base files by name %d times for 101 pending files, want at most %d", n, want)
+			}
+		})
+	}
+}
+
+// TestPendingBaseStatFollowsLinks: a base file that became a symbolic link to a large file
+// since the agent changed it is still reviewed as large (the handle's stat does not follow
+// the link; the base's Stat by name does), and one whose directory became a link too.
+func TestPendingBaseStatFollowsLinks(t *testing.T) {
+	dir, base := hostBaseT(t, 20)
+	ov := newOverlay(t, base, sqliteUpper(t, filepath.Join(t.TempDir(), "u.db")))
+	write(t, ov, "d1/f1.txt", "mine\n")
+	write(t, ov, "d2/f2.txt", "mine too\n")
+	big := strings.Repeat("large line\n", 17<<20/11+1) // over 16 MiB
+	if err := os.WriteFile(filepath.Join(dir, "big.bin"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "d1", "f1.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../big.bin", filepath.Join(dir, "d1", "f1.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "d2"), filepath.Join(dir, "d2real")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("d2real", filepath.Join(dir, "d2")); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := ov.Pending(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 2 || cs[0].Path != "d1/f1.txt" || !cs[0].Binary || cs[0].Kind != overlay.Modified {
+		t.Fatalf("pending: %+v", cs)
+	}
+	if cs[1].Path != "d2/f2.txt" || cs[1].Kind != overlay.Modified || cs[1].Added != 1 || cs[1].Removed != 3 {
+		t.Fatalf("pending through a linked directory: %+v", cs[1])
+	}
+}
