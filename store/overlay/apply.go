@@ -378,7 +378,7 @@ func (o *Overlay) baseDirs(ctx context.Context, b *baseTx, dir string) error {
 func (o *Overlay) pruneBase(ctx context.Context, b *baseTx, dir string) []string {
 	var pruned []string
 	for ; dir != "."; dir = path.Dir(dir) {
-		if o.upperHas(dir) || !o.hidden(dir) {
+		if o.upperHas(ctx, dir) || !o.hidden(dir) {
 			return pruned // the overlay still shows it
 		}
 		if es, err := b.s.ReadDir(ctx, dir); err != nil || len(es) > 0 {
@@ -425,7 +425,7 @@ func (o *Overlay) pruneWhiteouts(ctx context.Context, b *baseTx, paths []string)
 // pruneTree removes the hidden base directory dir if it, and every directory below it,
 // holds nothing else, deepest first, adding each to pruned; it reports whether dir went.
 func (o *Overlay) pruneTree(ctx context.Context, b *baseTx, dir string, pruned *[]string) bool {
-	if o.upperHas(dir) || !o.hidden(dir) {
+	if o.upperHas(ctx, dir) || !o.hidden(dir) {
 		return false // the overlay still shows it
 	}
 	fi, err := store.Lstat(ctx, b.s, dir)

@@ -4,6 +4,7 @@ package overlay_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -108,5 +109,56 @@ func TestPendingBaseStatFollowsLinks(t *testing.T) {
 	}
 	if cs[1].Path != "d2/f2.txt" || cs[1].Kind != overlay.Modified || cs[1].Added != 1 || cs[1].Removed != 3 {
 		t.Fatalf("pending through a linked directory: %+v", cs[1])
+	}
+}
+
+// upperCounter counts the plain listings and the directories made in an upper store that
+// lists content, keeping that.
+type upperCounter struct {
+	store.Store
+	l               store.ContentLister
+	readDirs, mkdir atomic.Int64
+}
+
+func (c *upperCounter) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	c.readDirs.Add(1)
+	return c.Store.ReadDir(ctx, name)
+}
+
+func (c *upperCounter) Mkdir(ctx context.Context, name string) error {
+	c.mkdir.Add(1)
+	return c.Store.Mkdir(ctx, name)
+}
+
+func (c *upperCounter) ReadDirContent(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	return c.l.ReadDirContent(ctx, name)
+}
+
+// TestOpenListsNoNames: opening an overlay over a layer of pending changes and listing them
+// lists none of the upper store's names (the listing of pending changes brings what it
+// needs; a tenth of 'llmfs review' of 1,000 changes was listing the names first, issue
+// 40.4) and makes no directory; reads afterwards still find the upper files.
+func TestOpenListsNoNames(t *testing.T) {
+	_, base := hostBaseT(t, 100)
+	file := filepath.Join(t.TempDir(), "u.db")
+	sq := sqliteUpper(t, file)
+	ov := newOverlay(t, base, sq)
+	for i := range 100 {
+		write(t, ov, fmt.Sprintf("d%d/f%d.txt", i%10, i), "changed\n")
+	}
+	up := &upperCounter{Store: sq, l: sq.(store.ContentLister)}
+	ov2 := newOverlay(t, base, up)
+	cs, err := ov2.Pending(ctx)
+	if err != nil || len(cs) != 100 {
+		t.Fatalf("pending: %d, %v", len(cs), err)
+	}
+	if n, m := up.readDirs.Load(), up.mkdir.Load(); n != 0 || m != 0 {
+		t.Errorf("opening and listing the pending changes listed %d upper directories and made %d, want 0 and 0", n, m)
+	}
+	if got, err := read(t, ov2, "d3/f3.txt"); err != nil || got != "changed\n" {
+		t.Errorf("d3/f3.txt through the overlay: %q, %v", got, err)
+	}
+	if got, err := read(t, ov2, "d3/f4.txt"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("d3/f4.txt through the overlay: %q, %v", got, err)
 	}
 }
