@@ -131,10 +131,12 @@ func (o *Overlay) applyPending(ctx context.Context, req store.ReviewRequest, ben
 	}
 	// The upper copies of what landed go, in one transaction of the upper store if it can.
 	err = o.upper.batch(ctx, func() error {
-		for _, name := range drop {
-			if err := o.upper.Remove(ctx, up(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return rename(err, name)
-			}
+		ups := make([]string, len(drop))
+		for i, name := range drop {
+			ups[i] = up(name)
+		}
+		if err := o.upper.removeFiles(ctx, ups); err != nil {
+			return err
 		}
 		return o.emptyDirs(ctx, ".", paths)
 	})

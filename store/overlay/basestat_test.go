@@ -162,3 +162,52 @@ func TestOpenListsNoNames(t *testing.T) {
 		t.Errorf("d3/f4.txt through the overlay: %q, %v", got, err)
 	}
 }
+
+// removeCounter counts the removals made in an upper store that removes many files at once.
+type removeCounter struct {
+	store.Store
+	removes, batches atomic.Int64
+}
+
+func (c *removeCounter) Remove(ctx context.Context, name string) error {
+	c.removes.Add(1)
+	return c.Store.Remove(ctx, name)
+}
+
+func (c *removeCounter) RemoveFiles(ctx context.Context, names []string) error {
+	c.batches.Add(1)
+	return c.Store.(interface {
+		RemoveFiles(context.Context, []string) error
+	}).RemoveFiles(ctx, names)
+}
+
+// TestApplyRemovesUpperFilesAtOnce: an apply removes the upper copies of the files it
+// applied and their merge bases with one call each where the upper store can (issue 40.4:
+// 2,000 removals of four statements each were a fifth of an apply of 1,000 files), and
+// the layer is empty afterwards.
+func TestApplyRemovesUpperFilesAtOnce(t *testing.T) {
+	dir, base := hostBaseT(t, 50)
+	up := &removeCounter{Store: sqliteUpper(t, filepath.Join(t.TempDir(), "u.db"))}
+	ov := newOverlay(t, base, up)
+	for i := range 50 {
+		write(t, ov, fmt.Sprintf("d%d/f%d.txt", i%10, i), "changed\n")
+	}
+	done, err := ov.Apply(ctx, nil, nil)
+	if err != nil || len(done) != 50 {
+		t.Fatalf("applied %d: %v", len(done), err)
+	}
+	if n, b := up.removes.Load(), up.batches.Load(); n > 10 || b > 2 {
+		t.Errorf("the apply removed %d upper files one by one and made %d batch removals, want at most 10 (directories) and 2", n, b)
+	}
+	if got := hostFile(t, dir, "d7/f7.txt"); got != "changed\n" {
+		t.Errorf("d7/f7.txt = %q", got)
+	}
+	if cs, err := ov.Pending(ctx); err != nil || len(cs) != 0 {
+		t.Errorf("pending after the apply: %v, %v", cs, err)
+	}
+	for _, d := range []string{"t/d7", "b"} {
+		if es, err := up.Store.ReadDir(ctx, d); err == nil && len(es) > 0 {
+			t.Errorf("%s of the upper store after the apply: %d entries", d, len(es))
+		}
+	}
+}
