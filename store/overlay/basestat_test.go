@@ -211,3 +211,21 @@ func TestApplyRemovesUpperFilesAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionFormat: a pending change's version is the hash it always was (a version shown
+// by one llmfs and given to another's apply --expect must still match), now hashed as it
+// streams.
+func TestVersionFormat(t *testing.T) {
+	_, base := hostBaseT(t, 10)
+	ov := newOverlay(t, base, sqliteUpper(t, filepath.Join(t.TempDir(), "u.db")))
+	write(t, ov, "d3/f3.txt", "changed\n")
+	cs, err := ov.Pending(ctx)
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("pending: %v, %v", cs, err)
+	}
+	old := "line one\nline two\nline three\n"
+	want := store.Hash([]byte("modified\x00\x00" + store.Hash([]byte(old)) + "\x00" + store.Hash([]byte(old)) + "\x00changed\n"))[:16]
+	if cs[0].Version != want {
+		t.Errorf("version %s, want %s", cs[0].Version, want)
+	}
+}
