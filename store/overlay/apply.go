@@ -164,6 +164,7 @@ type step struct {
 	err     error
 	now     string // the base's hash at p.Path, read once for the merge and the check
 	nowOK   bool   // now was read since the step was last planned
+	snap    *snap  // the journal's snapshot of p.Path taken for this plan, if any (batch.go)
 }
 
 // hashNow returns the hash of what the base (b) holds at the step's path, read once per

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/llmfs/llmfs/store"
+	"github.com/llmfs/llmfs/store/osdir"
 	"github.com/llmfs/llmfs/store/overlay"
 )
 
@@ -227,5 +228,68 @@ func TestVersionFormat(t *testing.T) {
 	want := store.Hash([]byte("modified\x00\x00" + store.Hash([]byte(old)) + "\x00" + store.Hash([]byte(old)) + "\x00changed\n"))[:16]
 	if cs[0].Version != want {
 		t.Errorf("version %s, want %s", cs[0].Version, want)
+	}
+}
+
+// readCountBase is a host base whose journal's change sets count the files read through
+// them: opens, and snapshots (each a read of the file).
+type readCountBase struct {
+	*osdir.Store
+	reads *atomic.Int64
+}
+
+func (b readCountBase) Journal() store.Journal {
+	return readCountJournal{b.Store.Journal(), b.reads}
+}
+
+type readCountJournal struct {
+	store.Journal
+	reads *atomic.Int64
+}
+
+func (j readCountJournal) Apply(ctx context.Context, actor string, fn func(tx store.JournalTx) error) error {
+	return j.Journal.Apply(ctx, actor, func(tx store.JournalTx) error {
+		return fn(readCountTx{tx, j.reads})
+	})
+}
+
+type readCountTx struct {
+	store.JournalTx
+	reads *atomic.Int64
+}
+
+func (t readCountTx) Open(ctx context.Context, name string) (fs.File, error) {
+	t.reads.Add(1)
+	return t.JournalTx.Open(ctx, name)
+}
+
+func (t readCountTx) Snapshot(ctx context.Context, name string, max int64) (store.Version, []byte, error) {
+	t.reads.Add(1)
+	return store.Snapshot(ctx, t.JournalTx, name, max)
+}
+
+// TestApplyPlanReadsBaseOnce: a journaled apply reads each base file once to plan it, for
+// both its hash (the merge and the conflict check) and the change set's snapshot (issue
+// 40.4: twice before); the files land and the journal can take the apply back.
+func TestApplyPlanReadsBaseOnce(t *testing.T) {
+	dir, base := hostBaseT(t, 20)
+	reads := new(atomic.Int64)
+	ov := newOverlay(t, readCountBase{base, reads}, sqliteUpper(t, filepath.Join(t.TempDir(), "u.db")))
+	for i := range 20 {
+		write(t, ov, fmt.Sprintf("d%d/f%d.txt", i%10, i), "changed\n")
+	}
+	done, err := ov.Apply(ctx, nil, nil)
+	if err != nil || len(done) != 20 {
+		t.Fatalf("applied %d: %v", len(done), err)
+	}
+	if n := reads.Load(); n > 20 {
+		t.Errorf("the apply's change set read base files %d times for 20 changes, want at most 20", n)
+	}
+	if got := hostFile(t, dir, "d5/f15.txt"); got != "changed\n" {
+		t.Errorf("d5/f15.txt = %q", got)
+	}
+	cs, err := base.Journal().Changes(ctx, store.ChangeFilter{})
+	if err != nil || len(cs) < 20 {
+		t.Fatalf("journal: %d changes, %v", len(cs), err)
 	}
 }

@@ -99,6 +99,9 @@ func (o *Overlay) pruneBasesIn(ctx context.Context) error {
 func (o *Overlay) merge(ctx context.Context, b store.Store, s *step) error {
 	s.data, s.against = s.content, ""
 	s.nowOK = false // a new plan: the base may have moved since the last
+	if h, ok := s.snap.hash(); ok {
+		s.now, s.nowOK = h, true // the plan's snapshot read the file already
+	}
 	p := s.p
 	if p.Kind != Modified || !p.hasBase || p.Binary {
 		return nil
