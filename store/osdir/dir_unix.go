@@ -148,24 +148,44 @@ func (d *fdDir) Open(name string) (io.ReadCloser, error) {
 // ModTime stats name relative to the descriptor of its directory, opened beneath d:
 // fstatat alone would follow links on the way.
 func (d *fdDir) ModTime(name string) (time.Time, error) {
+	var st unix.Stat_t
+	if err := d.lstat("stat", name, &st); err != nil {
+		return time.Time{}, err
+	}
+	return time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), nil
+}
+
+// Lstat describes name below d without following a symbolic link on the way or at the
+// end: one fstatat for a name in d itself, where the store's Stat by name opens and
+// closes its directory too (the overlay's pending scan states each pending file's base
+// this way).
+func (d *fdDir) Lstat(name string) (fs.FileInfo, error) {
+	fi := &statInfo{name: name[strings.LastIndexByte(name, '/')+1:]}
+	if err := d.lstat("lstat", name, &fi.st); err != nil {
+		return nil, err
+	}
+	return fi, nil
+}
+
+// lstat stats name relative to the descriptor of its directory, opened beneath d.
+func (d *fdDir) lstat(op, name string, st *unix.Stat_t) error {
 	if !d.acquire() {
-		return time.Time{}, d.errClosed("stat")
+		return d.errClosed(op)
 	}
 	defer d.release()
 	dirfd, base := d.fd, name
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		fd, link, err := openBeneath(d.fd, name[:i], dirFlags)
 		if err != nil {
-			return time.Time{}, dirErr("stat", d.name, name, err, link)
+			return dirErr(op, d.name, name, err, link)
 		}
 		defer unix.Close(fd)
 		dirfd, base = fd, name[i+1:]
 	}
-	var st unix.Stat_t
-	if err := lstatAt(dirfd, base, &st); err != nil {
-		return time.Time{}, dirErr("stat", d.name, name, err, false)
+	if err := lstatAt(dirfd, base, st); err != nil {
+		return dirErr(op, d.name, name, err, false)
 	}
-	return time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), nil
+	return nil
 }
 
 func (d *fdDir) ReadDir(anyOrder bool) ([]fs.DirEntry, error) {

@@ -131,10 +131,12 @@ func (o *Overlay) applyPending(ctx context.Context, req store.ReviewRequest, ben
 	}
 	// The upper copies of what landed go, in one transaction of the upper store if it can.
 	err = o.upper.batch(ctx, func() error {
-		for _, name := range drop {
-			if err := o.upper.Remove(ctx, up(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return rename(err, name)
-			}
+		ups := make([]string, len(drop))
+		for i, name := range drop {
+			ups[i] = up(name)
+		}
+		if err := o.upper.removeFiles(ctx, ups); err != nil {
+			return err
 		}
 		return o.emptyDirs(ctx, ".", paths)
 	})
@@ -162,6 +164,7 @@ type step struct {
 	err     error
 	now     string // the base's hash at p.Path, read once for the merge and the check
 	nowOK   bool   // now was read since the step was last planned
+	snap    *snap  // the journal's snapshot of p.Path taken for this plan, if any (batch.go)
 }
 
 // hashNow returns the hash of what the base (b) holds at the step's path, read once per
@@ -378,7 +381,7 @@ func (o *Overlay) baseDirs(ctx context.Context, b *baseTx, dir string) error {
 func (o *Overlay) pruneBase(ctx context.Context, b *baseTx, dir string) []string {
 	var pruned []string
 	for ; dir != "."; dir = path.Dir(dir) {
-		if o.upperHas(dir) || !o.hidden(dir) {
+		if o.upperHas(ctx, dir) || !o.hidden(dir) {
 			return pruned // the overlay still shows it
 		}
 		if es, err := b.s.ReadDir(ctx, dir); err != nil || len(es) > 0 {
@@ -425,7 +428,7 @@ func (o *Overlay) pruneWhiteouts(ctx context.Context, b *baseTx, paths []string)
 // pruneTree removes the hidden base directory dir if it, and every directory below it,
 // holds nothing else, deepest first, adding each to pruned; it reports whether dir went.
 func (o *Overlay) pruneTree(ctx context.Context, b *baseTx, dir string, pruned *[]string) bool {
-	if o.upperHas(dir) || !o.hidden(dir) {
+	if o.upperHas(ctx, dir) || !o.hidden(dir) {
 		return false // the overlay still shows it
 	}
 	fi, err := store.Lstat(ctx, b.s, dir)

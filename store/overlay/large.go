@@ -24,18 +24,13 @@ type large struct {
 	oldHash string // of the side it is reviewed against (the base file, or the move's source)
 }
 
-// isLargeEntry is [Overlay.isLarge] of an upper file listed as e: the listing gives its
-// size, so only the base is asked.
-func (o *Overlay) isLargeEntry(ctx context.Context, e fs.DirEntry, name string) bool {
+// isLargeEntry is whether the change of an upper file listed as e is large (see above): the listing gives its
+// size; bfi and berr are the base's Stat of the side it is reviewed against.
+func isLargeEntry(e fs.DirEntry, bfi fs.FileInfo, berr error) bool {
 	if fi, err := e.Info(); err == nil && fi.Size() > largeFile {
 		return true
 	}
-	base := name
-	if from, ok := o.st.From[name]; ok {
-		base = from
-	}
-	fi, err := o.base.Stat(ctx, base)
-	return err == nil && !fi.IsDir() && fi.Size() > largeFile
+	return berr == nil && !bfi.IsDir() && bfi.Size() > largeFile
 }
 
 // pendingLarge is [Overlay.pendingFile] of a large file: by hashes, as a binary file.

@@ -16,10 +16,13 @@ import (
 type Layout = store.Layout
 
 // Layout implements [store.Layered]: it returns a snapshot of the overlay's layout. It asks
-// no store: the overlay keeps the upper store's names in memory.
+// no store once the overlay has listed the upper store's names, which it keeps in memory.
 func (o *Overlay) Layout(ctx context.Context) (*Layout, error) {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
+	if err := o.upper.list(ctx); err != nil {
+		return nil, err
+	}
 	l := &Layout{Upper: map[string]bool{}, Whiteouts: map[string]bool{}, Dirty: map[string]bool{}, Entries: map[string][]fs.DirEntry{}}
 	for w := range o.st.Whiteouts {
 		l.Whiteouts[w] = true

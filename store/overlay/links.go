@@ -16,7 +16,7 @@ func (o *Overlay) Readlink(ctx context.Context, name string) (string, error) {
 	}
 	o.mu.RLock()
 	defer o.mu.RUnlock()
-	if o.upperHas(name) {
+	if o.upperHas(ctx, name) {
 		if sl, ok := o.upper.Store.(store.Symlinker); ok {
 			t, err := sl.Readlink(ctx, up(name))
 			return t, rename(err, name)

@@ -81,15 +81,13 @@ func (o *Overlay) pruneBasesIn(ctx context.Context) error {
 	for _, h := range o.st.Seen {
 		used[h] = true
 	}
+	var unused []string
 	for _, e := range es {
-		if used[e.Name()] {
-			continue
-		}
-		if err := o.upper.Store.Remove(ctx, baseBlob(e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+		if !used[e.Name()] {
+			unused = append(unused, baseBlob(e.Name()))
 		}
 	}
-	return nil
+	return o.upper.removeFiles(ctx, unused)
 }
 
 // merge prepares a step of a modified file whose base changed since the agent started
@@ -101,6 +99,9 @@ func (o *Overlay) pruneBasesIn(ctx context.Context) error {
 func (o *Overlay) merge(ctx context.Context, b store.Store, s *step) error {
 	s.data, s.against = s.content, ""
 	s.nowOK = false // a new plan: the base may have moved since the last
+	if h, ok := s.snap.hash(); ok {
+		s.now, s.nowOK = h, true // the plan's snapshot read the file already
+	}
 	p := s.p
 	if p.Kind != Modified || !p.hasBase || p.Binary {
 		return nil

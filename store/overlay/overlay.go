@@ -85,8 +85,12 @@ var (
 // same changes.
 func New(ctx context.Context, base, upper store.Store) (*Overlay, error) {
 	o := &Overlay{base: base, upper: &tracked{Store: upper}}
-	if err := upper.Mkdir(ctx, treeDir); err != nil && !errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("overlay: preparing the upper store: %w", err)
+	// A stat first: the tree is there but for a new layer, and a Mkdir is a write (a
+	// write transaction on SQLite) on every open, a listing's too.
+	if fi, err := upper.Stat(ctx, treeDir); err != nil || !fi.IsDir() {
+		if err := upper.Mkdir(ctx, treeDir); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("overlay: preparing the upper store: %w", err)
+		}
 	}
 	if err := o.load(ctx); err != nil {
 		return nil, err
@@ -181,7 +185,7 @@ func (o *Overlay) lookup(ctx context.Context, op, name string, follow bool) (fs.
 	}
 	var fi fs.FileInfo
 	err := error(pathErr(op, name, fs.ErrNotExist))
-	if o.upperHas(name) {
+	if o.upperHas(ctx, name) {
 		if follow {
 			fi, err = o.upper.Stat(ctx, up(name))
 		} else {
@@ -309,7 +313,7 @@ func (o *Overlay) open(ctx context.Context, name string) (fs.File, error) {
 	if err := valid("open", name); err != nil {
 		return nil, err
 	}
-	if o.upperHas(name) {
+	if o.upperHas(ctx, name) {
 		f, err := o.upper.Open(ctx, up(name))
 		if err == nil {
 			return f, nil
@@ -318,7 +322,7 @@ func (o *Overlay) open(ctx context.Context, name string) (fs.File, error) {
 			return nil, rename(err, name)
 		}
 	}
-	if o.hidden(name) || o.upper.fileAbove(up(name)) {
+	if o.hidden(name) || o.upper.fileAbove(ctx, up(name)) {
 		if _, _, err := o.lookup(ctx, "open", name, true); err != nil {
 			return nil, err
 		}

@@ -213,19 +213,26 @@ func (o *Overlay) pendingUpper(ctx context.Context, dir string, upperFiles map[s
 }
 
 // pendingEntry is the change of the upper layer's file name, listed as e, if it is one.
+// The base side is stated once, for both the large check and baseHolds.
 func (o *Overlay) pendingEntry(ctx context.Context, e fs.DirEntry, name string) (pending, bool, error) {
-	if o.isLargeEntry(ctx, e, name) {
+	side := name
+	if from, ok := o.st.From[name]; ok {
+		side = from
+	}
+	bfi, berr := o.baseStat(ctx, side)
+	if isLargeEntry(e, bfi, berr) {
 		return o.pendingLarge(ctx, name)
 	}
 	nb, err := o.upperContent(ctx, e, name)
 	if err != nil {
 		return pending{}, false, err
 	}
-	return o.pendingFile(ctx, name, nb)
+	return o.pendingFile(ctx, name, nb, bfi, berr)
 }
 
-// pendingFile is the change of the upper layer's file name, holding nb, if it is one.
-func (o *Overlay) pendingFile(ctx context.Context, name string, nb []byte) (pending, bool, error) {
+// pendingFile is the change of the upper layer's file name, holding nb, if it is one; bfi
+// and berr are the base's Stat of name (of the source, for a moved file).
+func (o *Overlay) pendingFile(ctx context.Context, name string, nb []byte, bfi fs.FileInfo, berr error) (pending, bool, error) {
 	p := pending{Change: Change{Path: name}, new: nb}
 	mb, hasBase, err := o.mergeBase(ctx, name)
 	if err != nil {
@@ -251,7 +258,7 @@ func (o *Overlay) pendingFile(ctx context.Context, name string, nb []byte) (pend
 		}
 		// The base holding the agent's version already (an apply a crash cut short, or a
 		// person's same edit) leaves nothing to review.
-		same, err := o.baseHolds(ctx, name, nb)
+		same, err := o.baseHolds(ctx, name, nb, bfi, berr)
 		if err != nil {
 			return pending{}, false, err // unreadable: the change cannot be merged or checked
 		}

@@ -19,11 +19,12 @@ import (
 // hold o.mu; the scan drops it when done.
 type scanCache struct {
 	bases map[string][]byte // merge base content by hash, from the listing of baseDir
+	dirs  baseDirs          // the base directories held open (see basestat.go)
 }
 
 // startScan prepares the cache of a pending scan and returns what drops it.
 func (o *Overlay) startScan(ctx context.Context) (func(), error) {
-	c := &scanCache{bases: map[string][]byte{}}
+	c := &scanCache{bases: map[string][]byte{}, dirs: baseDirs{}}
 	if l, ok := o.upper.Store.(store.ContentLister); ok && len(o.st.Seen) > 0 {
 		es, err := l.ReadDirContent(ctx, baseDir)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -36,7 +37,7 @@ func (o *Overlay) startScan(ctx context.Context) (func(), error) {
 		}
 	}
 	o.scan = c
-	return func() { o.scan = nil }, nil
+	return func() { c.dirs.close(); o.scan = nil }, nil
 }
 
 // readUpperDir lists the upper store's directory dir (an upper name), with the content of
@@ -69,8 +70,8 @@ func (o *Overlay) cachedBase(h string) ([]byte, bool) {
 // baseHolds reports whether the base file name holds exactly data. A regular file of
 // another size does not, and is not read; a missing one does not; any other failure to
 // read it is an error, so that an unreadable base is never taken for a different one.
-func (o *Overlay) baseHolds(ctx context.Context, name string, data []byte) (bool, error) {
-	fi, err := o.base.Stat(ctx, name)
+// fi and err are the base's Stat of name, which the caller asked already.
+func (o *Overlay) baseHolds(ctx context.Context, name string, data []byte, fi fs.FileInfo, err error) (bool, error) {
 	if err == nil && fi.Mode().IsRegular() && fi.Size() != int64(len(data)) {
 		return false, nil
 	}
