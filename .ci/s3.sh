@@ -9,6 +9,11 @@
 # objects live in $LLMFS_S3DATA (default /tmp/llmfs-s3); the server listens on
 # 127.0.0.1:$LLMFS_S3PORT (default 7070) and is reused when already running. Progress goes
 # to stderr; only the URL goes to stdout.
+#
+# The server keeps connections alive (--keep-alive), as S3 itself does: versitygw closes each
+# connection after one response by default, and every chunk a grep read then dialed a new
+# one (824 connections for a grep of the Go tree; 23% of its CPU). A server already running
+# without it is reused, with a warning.
 set -eu
 
 DATA=${LLMFS_S3DATA:-/tmp/llmfs-s3}
@@ -32,7 +37,7 @@ up() { (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; }
 if ! up; then
 	mkdir -p "$DATA"
 	ROOT_ACCESS_KEY_ID="$ACCESS" ROOT_SECRET_ACCESS_KEY="$SECRET" \
-		nohup "$bin" --access "$ACCESS" --secret "$SECRET" --port "127.0.0.1:$PORT" posix "$DATA" \
+		nohup "$bin" --access "$ACCESS" --secret "$SECRET" --port "127.0.0.1:$PORT" --keep-alive posix "$DATA" \
 		>"$DATA.log" 2>&1 &
 	i=0
 	until up; do
@@ -44,6 +49,8 @@ if ! up; then
 		fi
 		sleep 0.1
 	done
+elif command -v curl >/dev/null && curl -s -o /dev/null -D - "http://127.0.0.1:$PORT/" | grep -qi '^connection: close'; then
+	echo "s3.sh: the server on :$PORT closes every connection (started without --keep-alive): figures taken over it overstate a client's CPU; restart it to get keep-alive" >&2
 fi
 # The posix backend's buckets are the directories under its root.
 mkdir -p "$DATA/$BUCKET"

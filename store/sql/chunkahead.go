@@ -1,8 +1,10 @@
 package sqlstore
 
 import (
+	"context"
 	"database/sql"
 	"errors"
+	"sync"
 )
 
 // chunksAhead is how many chunks one query fetches when a file is read sequentially past
@@ -11,23 +13,50 @@ import (
 // each on PostgreSQL.
 const chunksAhead = 8
 
+// An aheadChunk is a chunk fetched ahead of its reading: its bytes, or, for a chunk kept in
+// object storage, the fetch under way (done closes when data or err is set).
+type aheadChunk struct {
+	data []byte
+	err  error
+	done chan struct{} // nil: data was there at once
+}
+
+func (c *aheadChunk) wait() ([]byte, error) {
+	if c.done != nil {
+		<-c.done
+	}
+	return c.data, c.err
+}
+
 // chunks returns how many chunks the file's content has.
 func (f *file) chunks() int64 { return (f.info.Size() + ChunkSize - 1) / ChunkSize }
 
-// nextChunk returns chunk seq from the chunks fetched ahead, if it is the next of them.
-func (f *file) nextChunk(seq int64) ([]byte, bool) {
+// nextChunk returns chunk seq from the chunks fetched ahead, if it is the next of them,
+// waiting for its object if it is still on its way.
+func (f *file) nextChunk(seq int64) ([]byte, bool, error) {
 	if len(f.ahead) == 0 || seq != f.seq+1 {
-		f.ahead = nil
-		return nil, false
+		f.stopAhead()
+		return nil, false, nil
 	}
-	data := f.ahead[0]
+	c := f.ahead[0]
+	f.ahead[0] = nil
 	f.ahead = f.ahead[1:]
-	return data, true
+	data, err := c.wait()
+	if err != nil {
+		return nil, true, pathErr("read", f.name, err)
+	}
+	return data, true, nil
 }
 
 // readAhead fetches chunks seq to seq+chunksAhead-1 (those the file has) in one query and
 // returns chunk seq, keeping the others for nextChunk. A chunk missing from the rows (the
 // file was replaced or removed since it was opened) is nil, which setChunk reports.
+//
+// Chunks kept in object storage are fetched at once, in parallel, each checked against its
+// hash: while one is searched the next are on their way, instead of one request at a time
+// (a round trip each). What is in flight is bounded by the file's batch, chunksAhead
+// chunks, and one batch per file being read; closing the file, or reading elsewhere in it,
+// cancels the fetches.
 func (f *file) readAhead(seq int64) ([]byte, error) {
 	hi := min(seq+chunksAhead, f.chunks())
 	f.s.chunkReads.Add(hi - seq)
@@ -38,7 +67,13 @@ func (f *file) readAhead(seq int64) ([]byte, error) {
 		return nil, pathErr("read", f.name, err)
 	}
 	defer rows.Close()
-	got := make([][]byte, hi-seq)
+	got := make([]*aheadChunk, hi-seq)
+	for i := range got {
+		got[i] = &aheadChunk{}
+	}
+	f.stopAhead()
+	ctx, cancel := context.WithCancel(f.ctx)
+	f.cancelAhead = cancel
 	for rows.Next() {
 		var at int64
 		var raw sql.RawBytes
@@ -49,15 +84,44 @@ func (f *file) readAhead(seq int64) ([]byte, error) {
 		if at < seq || at >= hi {
 			continue
 		}
-		data, err := f.s.x.chunkData(f.ctx, t.ownBlob(raw), ref)
-		if err != nil {
-			return nil, pathErr("read", f.name, err)
+		c := got[at-seq]
+		if !ref.Valid || ref.String == "" {
+			c.data = t.ownBlob(raw)
+			continue
 		}
-		got[at-seq] = data
+		c.done = make(chan struct{})
+		f.fetching.Add(1)
+		go func() {
+			defer f.fetching.Done()
+			defer close(c.done)
+			c.data, c.err = f.s.x.chunkData(ctx, nil, ref)
+		}()
 	}
 	if err := rows.Err(); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, pathErr("read", f.name, err)
 	}
 	f.ahead = got[1:]
-	return got[0], nil
+	data, err := got[0].wait()
+	if err != nil {
+		return nil, pathErr("read", f.name, err)
+	}
+	return data, nil
+}
+
+// stopAhead drops the chunks fetched ahead and cancels and waits for the fetches still
+// under way, so none outlives the file or a read elsewhere in it.
+func (f *file) stopAhead() {
+	f.ahead = nil
+	if f.cancelAhead != nil {
+		f.cancelAhead()
+		f.cancelAhead = nil
+	}
+	f.fetching.Wait()
+}
+
+// aheadState is the part of a file that reads ahead.
+type aheadState struct {
+	ahead       []*aheadChunk // the chunks after seq, fetched with it (readAhead)
+	cancelAhead context.CancelFunc
+	fetching    sync.WaitGroup
 }

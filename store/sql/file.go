@@ -23,8 +23,8 @@ type file struct {
 	off    int64
 	seq    int64 // index of the cached chunk, -1 for none
 	data   []byte
-	ahead  [][]byte // the chunks after seq, fetched with it (readAhead)
 	closed bool
+	aheadState
 }
 
 // setChunk caches data as chunk seq, checking it holds what the file's size says it should.
@@ -46,7 +46,10 @@ func (f *file) chunk(seq int64) ([]byte, error) {
 	if seq == f.seq {
 		return f.data, nil
 	}
-	if data, ok := f.nextChunk(seq); ok {
+	if data, ok, err := f.nextChunk(seq); ok {
+		if err != nil {
+			return nil, err
+		}
 		if err := f.setChunk(seq, data); err != nil {
 			return nil, err
 		}
@@ -171,6 +174,7 @@ func (f *file) WriteTo(w io.Writer) (int64, error) {
 func (f *file) Stat() (fs.FileInfo, error) { return f.info, nil }
 
 func (f *file) Close() error {
-	f.closed, f.data, f.ahead = true, nil, nil
+	f.stopAhead()
+	f.closed, f.data = true, nil
 	return nil
 }

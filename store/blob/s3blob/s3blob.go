@@ -47,6 +47,7 @@ type Store struct {
 	bucket  string
 	prefix  string // "" or ending in "/"
 	timeout time.Duration
+	raw     *rawGetter // gets without the SDK, when an endpoint is set (rawget.go)
 }
 
 var _ blob.Store = (*Store)(nil)
@@ -79,8 +80,9 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 			return nil, fmt.Errorf("blobs %q: timeout %q is not a positive duration", rawURL, t)
 		}
 	}
+	hc := httpClient()
 	opts := []func(*config.LoadOptions) error{
-		config.WithHTTPClient(httpClient()),
+		config.WithHTTPClient(hc),
 		config.WithRetryer(func() aws.Retryer {
 			return retry.NewStandard(func(o *retry.StandardOptions) {
 				o.MaxAttempts = maxAttempts
@@ -104,6 +106,7 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 			return nil, fmt.Errorf("blobs %q: endpoint %q is not an http(s) URL", rawURL, endpoint)
 		}
 	}
+	s.raw = newRawGetter(hc, endpoint, s.bucket, cfg)
 	s.c = s3.NewFromConfig(cfg, func(o *s3.Options) {
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)
@@ -180,6 +183,16 @@ func (s *Store) GetRange(ctx context.Context, key string, off, n int64) ([]byte,
 func (s *Store) get(ctx context.Context, key, rng string) ([]byte, error) {
 	ctx, cancel := s.op(ctx)
 	defer cancel()
+	if s.raw != nil {
+		data, err := s.raw.get(ctx, s.prefix+key, rng)
+		if err != nil {
+			if status(err) == http.StatusRequestedRangeNotSatisfiable {
+				return []byte{}, nil
+			}
+			return nil, s.fail("get", key, err)
+		}
+		return data, nil
+	}
 	in := &s3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.prefix + key)}
 	if rng != "" {
 		in.Range = aws.String(rng)
