@@ -67,11 +67,14 @@ func (s *Store) RealName(ctx context.Context, name string) (string, error) {
 	return "", &fs.PathError{Op: "realname", Path: name, Err: fmt.Errorf("%w: too many symbolic links", store.ErrInvalidName)}
 }
 
-// plain reports whether name exists and none of its elements is a symbolic link, so that
-// it is its own real name. The store's directory is known to be real (see [New]), so only
-// the elements below it are looked at: one lstat each, where [filepath.EvalSymlinks] looks
-// at every element of the host path. A read checks the real name of its file for the deny
-// rules, and this was a third of its cost.
+// plain reports whether none of name's elements is a symbolic link, so that it is its own
+// real name. The store's directory is known to be real (see [New]), so only the elements
+// below it are looked at: one lstat each, where [filepath.EvalSymlinks] looks at every
+// element of the host path. A read checks the real name of its file for the deny rules,
+// and this was a third of its cost. An element that does not exist ends the walk: nothing
+// below it is a link either, so a name about to be made (a create, a lookup that finds
+// nothing: most of what a git clone in a mount asks) is plain too, where it took
+// EvalSymlinks' walk of the whole host path and its retries.
 func (s *Store) plain(name string) bool {
 	if name == "." {
 		return true
@@ -80,6 +83,9 @@ func (s *Store) plain(name string) bool {
 	for elem := range strings.SplitSeq(name, "/") {
 		host = filepath.Join(host, elem)
 		fi, err := os.Lstat(host)
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return true
+		}
 		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
 			return false
 		}

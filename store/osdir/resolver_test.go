@@ -54,7 +54,11 @@ func TestRealName(t *testing.T) {
 		{"a/up/abs/HEAD", ".git/HEAD"},
 		{"file", "a/b/f"},
 		{"dangling", "a/nothing"},
-		{"file/x", "a/b/f/x"}, // below a file: resolved as far as it goes
+		{"file/x", "a/b/f/x"},      // below a file: resolved as far as it goes
+		{"a/b/new/x", "a/b/new/x"}, // missing below plain directories: its own name
+		{"nothing/x", "nothing/x"},
+		{"a/b/f/x", "a/b/f/x"}, // below a plain file
+		{"a/up/rel/new", "a/b/new"},
 	} {
 		got, err := s.RealName(ctx, tt.name)
 		if err != nil || got != tt.want {
