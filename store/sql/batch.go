@@ -34,6 +34,7 @@ type Batch struct {
 	ids []int64 // content ids reserved and not yet used
 
 	puts *objectPuts // chunks being put into object storage, if any
+	q    queue       // entries not yet written (PostgreSQL, see queues)
 
 	bytes, files, maxFile int64 // usage added by the fast path, accounted at the end
 }
@@ -51,6 +52,9 @@ func (s *Store) Batch(ctx context.Context, fn func(b *Batch) error) error {
 			ctx: context.WithoutCancel(ctx)}
 		defer b.close()
 		err := fn(b)
+		if err == nil {
+			err = b.flush()
+		}
 		// Every put ends before the transaction does, whether it commits or not.
 		if perr := b.puts.wait(); err == nil {
 			err = perr
@@ -95,6 +99,10 @@ func (b *Batch) stmt(q string) (*sql.Stmt, error) {
 func (b *Batch) parent(name string) error {
 	if b.known[parentOf(name)] {
 		return nil
+	}
+	// The directories above may be queued.
+	if err := b.flush(); err != nil {
+		return err
 	}
 	if err := b.s.checkAncestors(b.t, name, b.t.d.forShare); err != nil {
 		return err
@@ -199,6 +207,9 @@ func (b *Batch) Mkdir(name string) error {
 	if err := b.parent(name); err != nil {
 		return pathErr("mkdir", name, err)
 	}
+	if b.queues() {
+		return b.queueDir(name)
+	}
 	_, inserted, err := b.insertNode(batchInsertDir, b.s.ws, []byte(name), []byte(parentOf(name)), []byte(path.Base(name)),
 		time.Now().UnixNano())
 	if err == nil && !inserted {
@@ -287,6 +298,20 @@ func (b *Batch) create(name string, r io.Reader, pre *Sum) (int64, error) {
 	if err := b.parent(name); err != nil {
 		return 0, err
 	}
+	if b.queues() {
+		content, whole, err := readWhole(r, pre)
+		if err != nil {
+			return 0, err
+		}
+		if whole {
+			return b.queueFile(name, content, pre)
+		}
+		// Too large to queue: written as it is read, after what is queued.
+		if err := b.flush(); err != nil {
+			return 0, err
+		}
+		r = io.MultiReader(bytes.NewReader(content), r)
+	}
 	blob, err := b.newBlob()
 	if err != nil {
 		return 0, err
@@ -307,7 +332,7 @@ func (b *Batch) create(name string, r io.Reader, pre *Sum) (int64, error) {
 	}
 	whole := rerr != nil // r is done
 	if pre != nil && (whole && int64(m) != pre.size || int64(m) > pre.size) {
-		return 0, errors.New("sqlstore: content of another size than its sum")
+		return 0, errSumSize
 	}
 	var sum string
 	var state []byte
@@ -356,7 +381,7 @@ func (b *Batch) create(name string, r io.Reader, pre *Sum) (int64, error) {
 	}
 	if sum == "" {
 		if pre != nil && size != pre.size {
-			return 0, errors.New("sqlstore: content of another size than its sum")
+			return 0, errSumSize
 		}
 		if sum, state, err = sumOf(h, pre); err != nil {
 			return 0, err
