@@ -27,7 +27,7 @@ import (
 // calls into the process, keeps writing each entry at once.
 const (
 	queueEntries = 1024    // entries queued at most
-	queueBytes   = 8 << 20 // content queued at most, in bytes
+	queueBytes   = 1 << 20 // content queued at most, in bytes
 	// queueWholeMax is the largest file queued: one larger is written as it is read.
 	queueWholeMax = 4 << 20
 	// rowsPerInsert bounds the rows of one multi-row statement (PostgreSQL takes at most
