@@ -35,6 +35,8 @@ type Batch struct {
 
 	puts *objectPuts // chunks being put into object storage, if any
 	q    queue       // entries not yet written (PostgreSQL, see queues)
+	// writing, if not nil, gets the result of the queue being written (see flush).
+	writing chan error
 
 	bytes, files, maxFile int64 // usage added by the fast path, accounted at the end
 }
@@ -54,6 +56,11 @@ func (s *Store) Batch(ctx context.Context, fn func(b *Batch) error) error {
 		err := fn(b)
 		if err == nil {
 			err = b.flush()
+		}
+		// The queue's last statements end before the transaction does, whether it
+		// commits or not.
+		if serr := b.settle(); err == nil {
+			err = serr
 		}
 		// Every put ends before the transaction does, whether it commits or not.
 		if perr := b.puts.wait(); err == nil {
@@ -101,7 +108,7 @@ func (b *Batch) parent(name string) error {
 		return nil
 	}
 	// The directories above may be queued.
-	if err := b.flush(); err != nil {
+	if err := b.flushNow(); err != nil {
 		return err
 	}
 	if err := b.s.checkAncestors(b.t, name, b.t.d.forShare); err != nil {
@@ -307,7 +314,7 @@ func (b *Batch) create(name string, r io.Reader, pre *Sum) (int64, error) {
 			return b.queueFile(name, content, pre)
 		}
 		// Too large to queue: written as it is read, after what is queued.
-		if err := b.flush(); err != nil {
+		if err := b.flushNow(); err != nil {
 			return 0, err
 		}
 		r = io.MultiReader(bytes.NewReader(content), r)

@@ -170,12 +170,49 @@ func (b *Batch) flushIfFull() error {
 	return nil
 }
 
-// flush writes the queue: the objects' rows (then their puts start), the nodes, the chunks
-// of the files inserted, and then, one at a time, the entries whose names were taken.
+// flush hands the queue over to a goroutine that writes it (see write), once the queue
+// handed over before is written, and returns its error, if any. The writer then reads and
+// queues the next entries while the database works on these: a batch's time is no longer
+// the sum of its reading and of its statements. Only that goroutine uses the batch's
+// transaction until settle returns.
 func (b *Batch) flush() error {
+	if err := b.settle(); err != nil {
+		return err
+	}
 	q := b.q
 	b.q = queue{names: q.names}
 	clear(b.q.names)
+	if len(q.entries) == 0 && len(q.objects) == 0 {
+		return nil
+	}
+	done := make(chan error, 1)
+	b.writing = done
+	go func() { done <- b.write(q) }()
+	return nil
+}
+
+// settle waits for the queue being written, if any, and returns its error.
+func (b *Batch) settle() error {
+	if b.writing == nil {
+		return nil
+	}
+	err := <-b.writing
+	b.writing = nil
+	return err
+}
+
+// flushNow writes the queue and waits until it is written: the transaction is then the
+// caller's again.
+func (b *Batch) flushNow() error {
+	if err := b.flush(); err != nil {
+		return err
+	}
+	return b.settle()
+}
+
+// write writes q: the objects' rows (then their puts start), the nodes, the chunks of the
+// files inserted, and then, one at a time, the entries whose names were taken.
+func (b *Batch) write(q queue) error {
 	if len(q.objects) > 0 {
 		if err := b.upsertObjects(q.objects); err != nil {
 			return err
