@@ -46,7 +46,19 @@ type Batch struct {
 // The quota is checked once, at the end, against everything the batch added. A store bound
 // to a journal's change set adds to that change set's transaction.
 func (s *Store) Batch(ctx context.Context, fn func(b *Batch) error) error {
-	return s.change(ctx, false, func(t *txn) error {
+	return s.batch(ctx, false, fn)
+}
+
+// RetryBatch is [Store.Batch] run again when PostgreSQL aborts its transaction for a
+// deadlock (40P01) or a serialization failure (40001), as single writes are: up to 5 times
+// in all, after a random wait that doubles (see retry.go). fn must be safe to run again,
+// each run from the start, as an import that reads its files from the host is.
+func (s *Store) RetryBatch(ctx context.Context, fn func(b *Batch) error) error {
+	return s.batch(ctx, true, fn)
+}
+
+func (s *Store) batch(ctx context.Context, retry bool, fn func(b *Batch) error) error {
+	return s.change(ctx, retry, func(t *txn) error {
 		// The statements run without ctx's cancellation: with it, database/sql and the
 		// driver start a goroutine per statement to watch it (8% of an import's CPU).
 		// Each entry checks ctx instead.

@@ -163,3 +163,44 @@ func TestBatchQueueOrder(t *testing.T) {
 		}
 	})
 }
+
+// sqlStateError is an error carrying a PostgreSQL SQLSTATE, as pgx's errors do.
+type sqlStateError string
+
+func (e sqlStateError) Error() string    { return "injected SQLSTATE " + string(e) }
+func (e sqlStateError) SQLState() string { return string(e) }
+
+// A batch PostgreSQL aborts for a serialization failure or a deadlock was not run again
+// (the note of issue 38): RetryBatch runs it again from the start, and what the aborted
+// run wrote is gone with its transaction. Batch itself still does not retry.
+func TestRetryBatch(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		s := newWorkspace(t, b.connect(t), Quota{})
+		for _, state := range []string{"40001", "40P01"} {
+			runs := 0
+			err := s.RetryBatch(ctx, func(bt *Batch) error {
+				runs++
+				for i := range 3 {
+					if _, err := bt.WriteFile(fmt.Sprintf("%s-%d", state, i), strings.NewReader(state)); err != nil {
+						return err
+					}
+				}
+				if runs == 1 {
+					return sqlStateError(state)
+				}
+				return nil
+			})
+			if err != nil || runs != 2 {
+				t.Fatalf("RetryBatch = %v after %d runs, want nil after 2", err, runs)
+			}
+		}
+		if u := checkUsage(t, s); u.Files != 6 || u.Bytes != 30 {
+			t.Errorf("usage %+v, want 6 files of 30 bytes", u)
+		}
+		runs := 0
+		err := s.Batch(ctx, func(bt *Batch) error { runs++; return sqlStateError("40001") })
+		if sqlState(err) != "40001" || runs != 1 {
+			t.Errorf("Batch = %v after %d runs, want the error after 1", err, runs)
+		}
+	})
+}
