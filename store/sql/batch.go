@@ -58,6 +58,9 @@ func (s *Store) RetryBatch(ctx context.Context, fn func(b *Batch) error) error {
 }
 
 func (s *Store) batch(ctx context.Context, retry bool, fn func(b *Batch) error) error {
+	// Asked before the transaction takes a connection (see serverLZ4); a store bound to a
+	// journal's change set, whose transaction runs already, does without.
+	lz4 := s.tx == nil && s.x.d.name == Postgres && s.x.serverLZ4(ctx)
 	return s.change(ctx, retry, func(t *txn) error {
 		// The statements run without ctx's cancellation: with it, database/sql and the
 		// driver start a goroutine per statement to watch it (8% of an import's CPU).
@@ -65,6 +68,11 @@ func (s *Store) batch(ctx context.Context, retry bool, fn func(b *Batch) error) 
 		b := &Batch{s: s, t: t, stmts: map[string]*sql.Stmt{}, known: map[string]bool{".": true},
 			ctx: context.WithoutCancel(ctx)}
 		defer b.close()
+		if lz4 {
+			if err := b.compressLZ4(); err != nil {
+				return err
+			}
+		}
 		err := fn(b)
 		if err == nil {
 			err = b.flush()

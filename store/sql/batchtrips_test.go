@@ -204,3 +204,30 @@ func TestRetryBatch(t *testing.T) {
 		}
 	})
 }
+
+// A batch has PostgreSQL compress the content it keeps with lz4 where the server offers
+// it (pglz, the default, was most of the server's CPU in an import).
+func TestBatchLZ4(t *testing.T) {
+	x, _ := connectCounted(t)
+	if !x.serverLZ4(ctx) {
+		t.Skip("this PostgreSQL has no lz4")
+	}
+	s := newWorkspace(t, x, Quota{})
+	content := big("compressible", 3*ChunkSize/2)
+	err := s.Batch(ctx, func(b *Batch) error {
+		_, err := b.WriteFile("f", bytes.NewReader(content))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var method string
+	err = x.db.QueryRowContext(ctx, `SELECT COALESCE(pg_column_compression(c.data), 'none') FROM llmfs_chunks c
+		JOIN llmfs_nodes n ON n.blob = c.blob WHERE n.ws = $1 AND n.path = $2 AND c.seq = 0`, s.ws, []byte("f")).Scan(&method)
+	if err != nil || method != "lz4" {
+		t.Errorf("chunk compressed with %q, %v; want lz4", method, err)
+	}
+	if err := readBack(s, "f", content); err != nil {
+		t.Error(err)
+	}
+}
