@@ -3,7 +3,7 @@
 # object storage (--blobs, issue 38), against the same tree on a host directory:
 #
 #   1. import: `llmfs ws import` of the Go tree ($(go env GOROOT)/src) with --blobs: files/s
-#      (wall) and the import's CPU (user+sys).
+#      (wall) and the import's CPU (user+sys); then the same into PostgreSQL alone (no --blobs).
 #   2. grep: `llmfs grep` over the PostgreSQL+S3 workspace (A) against `llmfs grep --root` of
 #      the same tree on the host (B), run in turn A B A B ..., CPU (user+sys) of each whole
 #      process and the ratio A/B taken pair by pair; the two outputs must be equal.
@@ -76,6 +76,12 @@ read -r cpu wall < <(timed "$tmp/import.out" "$ll" ws import "${db[@]}" go "$tre
 files=$(grep -c '^imported ' "$tmp/stderr" || true)
 : >"$tmp/stderr"
 awk -v f="$files" -v c="$cpu" -v w="$wall" 'BEGIN {printf "import: %d files in %.2f s wall = %.0f files/s; llmfs CPU %.2f s (goal >= 5000 files/s)\n", f, w, f / w, c}'
+# The same import with the content in the database (no --blobs): what the object store adds.
+"$ll" ws create --store "$DSN" go-db >/dev/null
+read -r cpu wall < <(timed "$tmp/import.out" "$ll" ws import --store "$DSN" go-db "$tree")
+files=$(grep -c '^imported ' "$tmp/stderr" || true)
+: >"$tmp/stderr"
+awk -v f="$files" -v c="$cpu" -v w="$wall" 'BEGIN {printf "import without --blobs: %d files in %.2f s wall = %.0f files/s; llmfs CPU %.2f s\n", f, w, f / w, c}'
 
 # 2. grep, A (PostgreSQL+S3) and B (host directory) in turn
 pattern='func [A-Z][a-z]+Error\('

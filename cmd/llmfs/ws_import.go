@@ -197,9 +197,13 @@ func checkImport(ctx context.Context, s *sqlstore.Store, id string, items []copy
 }
 
 // importBatch copies a batch of the import's items from dir into s, in one transaction,
-// the files' content read ahead (see [prefetch]) and counted into pr.
+// the files' content read ahead (see [prefetch]) and counted into pr. A transaction
+// PostgreSQL aborts for a deadlock or a serialization failure is run again, reading the
+// files again.
 func importBatch(ctx context.Context, s *sqlstore.Store, dir string, batch []copyItem, pr *progress) error {
-	return s.Batch(ctx, func(b *sqlstore.Batch) error {
+	read := pr.done
+	return s.RetryBatch(ctx, func(b *sqlstore.Batch) error {
+		pr.done = read // what an aborted run read is read again
 		stop := make(chan struct{})
 		defer close(stop)
 		next := prefetch(dir, batch, stop)

@@ -34,6 +34,9 @@ type Batch struct {
 	ids []int64 // content ids reserved and not yet used
 
 	puts *objectPuts // chunks being put into object storage, if any
+	q    queue       // entries not yet written (PostgreSQL, see queues)
+	// writing, if not nil, gets the result of the queue being written (see flush).
+	writing chan error
 
 	bytes, files, maxFile int64 // usage added by the fast path, accounted at the end
 }
@@ -43,14 +46,42 @@ type Batch struct {
 // The quota is checked once, at the end, against everything the batch added. A store bound
 // to a journal's change set adds to that change set's transaction.
 func (s *Store) Batch(ctx context.Context, fn func(b *Batch) error) error {
-	return s.change(ctx, false, func(t *txn) error {
+	return s.batch(ctx, false, fn)
+}
+
+// RetryBatch is [Store.Batch] run again when PostgreSQL aborts its transaction for a
+// deadlock (40P01) or a serialization failure (40001), as single writes are: up to 5 times
+// in all, after a random wait that doubles (see retry.go). fn must be safe to run again,
+// each run from the start, as an import that reads its files from the host is.
+func (s *Store) RetryBatch(ctx context.Context, fn func(b *Batch) error) error {
+	return s.batch(ctx, true, fn)
+}
+
+func (s *Store) batch(ctx context.Context, retry bool, fn func(b *Batch) error) error {
+	// Asked before the transaction takes a connection (see serverLZ4); a store bound to a
+	// journal's change set, whose transaction runs already, does without.
+	lz4 := s.tx == nil && s.x.d.name == Postgres && s.x.serverLZ4(ctx)
+	return s.change(ctx, retry, func(t *txn) error {
 		// The statements run without ctx's cancellation: with it, database/sql and the
 		// driver start a goroutine per statement to watch it (8% of an import's CPU).
 		// Each entry checks ctx instead.
 		b := &Batch{s: s, t: t, stmts: map[string]*sql.Stmt{}, known: map[string]bool{".": true},
 			ctx: context.WithoutCancel(ctx)}
 		defer b.close()
+		if lz4 {
+			if err := b.compressLZ4(); err != nil {
+				return err
+			}
+		}
 		err := fn(b)
+		if err == nil {
+			err = b.flush()
+		}
+		// The queue's last statements end before the transaction does, whether it
+		// commits or not.
+		if serr := b.settle(); err == nil {
+			err = serr
+		}
 		// Every put ends before the transaction does, whether it commits or not.
 		if perr := b.puts.wait(); err == nil {
 			err = perr
@@ -95,6 +126,10 @@ func (b *Batch) stmt(q string) (*sql.Stmt, error) {
 func (b *Batch) parent(name string) error {
 	if b.known[parentOf(name)] {
 		return nil
+	}
+	// The directories above may be queued.
+	if err := b.flushNow(); err != nil {
+		return err
 	}
 	if err := b.s.checkAncestors(b.t, name, b.t.d.forShare); err != nil {
 		return err
@@ -199,6 +234,9 @@ func (b *Batch) Mkdir(name string) error {
 	if err := b.parent(name); err != nil {
 		return pathErr("mkdir", name, err)
 	}
+	if b.queues() {
+		return b.queueDir(name)
+	}
 	_, inserted, err := b.insertNode(batchInsertDir, b.s.ws, []byte(name), []byte(parentOf(name)), []byte(path.Base(name)),
 		time.Now().UnixNano())
 	if err == nil && !inserted {
@@ -287,6 +325,20 @@ func (b *Batch) create(name string, r io.Reader, pre *Sum) (int64, error) {
 	if err := b.parent(name); err != nil {
 		return 0, err
 	}
+	if b.queues() {
+		content, whole, err := readWhole(r, pre)
+		if err != nil {
+			return 0, err
+		}
+		if whole {
+			return b.queueFile(name, content, pre)
+		}
+		// Too large to queue: written as it is read, after what is queued.
+		if err := b.flushNow(); err != nil {
+			return 0, err
+		}
+		r = io.MultiReader(bytes.NewReader(content), r)
+	}
 	blob, err := b.newBlob()
 	if err != nil {
 		return 0, err
@@ -307,7 +359,7 @@ func (b *Batch) create(name string, r io.Reader, pre *Sum) (int64, error) {
 	}
 	whole := rerr != nil // r is done
 	if pre != nil && (whole && int64(m) != pre.size || int64(m) > pre.size) {
-		return 0, errors.New("sqlstore: content of another size than its sum")
+		return 0, errSumSize
 	}
 	var sum string
 	var state []byte
@@ -356,7 +408,7 @@ func (b *Batch) create(name string, r io.Reader, pre *Sum) (int64, error) {
 	}
 	if sum == "" {
 		if pre != nil && size != pre.size {
-			return 0, errors.New("sqlstore: content of another size than its sum")
+			return 0, errSumSize
 		}
 		if sum, state, err = sumOf(h, pre); err != nil {
 			return 0, err

@@ -125,6 +125,7 @@ type DB struct {
 
 	notifiers sync.Map // workspace row id -> *store.Notifier, for journal waiters
 	links     sync.Map // workspace row id -> *linkState (link.go)
+	lz4       lz4Probe // whether PostgreSQL compresses with lz4 (batchlz4.go)
 
 	stmts  sync.Map     // rebound query -> *sql.Stmt (see prepared)
 	nstmts atomic.Int64 // entries in stmts
