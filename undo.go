@@ -132,38 +132,7 @@ func (w *Workspace) putBack(ctx context.Context, j store.Journal, states []*path
 				strings.Join(conflicts, ", "), diff.String())}
 	}
 	depth := func(p *pathState) int { return strings.Count(p.name, "/") }
-	var rmFiles, rmDirs, mkDirs, files, links []*pathState
-	for _, p := range states {
-		cur := now[p.name]
-		switch {
-		case p.before.Equal(cur):
-		case p.before.Kind == store.File || p.before.Kind == store.Link:
-			switch cur.Kind {
-			case store.Dir:
-				rmDirs = append(rmDirs, p)
-			case store.Link:
-				rmFiles = append(rmFiles, p)
-			case store.File:
-				if p.before.Kind == store.Link {
-					rmFiles = append(rmFiles, p)
-				}
-			}
-			if p.before.Kind == store.Link {
-				links = append(links, p)
-			} else {
-				files = append(files, p)
-			}
-		case p.before.Kind == store.Dir:
-			if cur.Kind != store.Absent {
-				rmFiles = append(rmFiles, p)
-			}
-			mkDirs = append(mkDirs, p)
-		case cur.Kind == store.Dir:
-			rmDirs = append(rmDirs, p)
-		default:
-			rmFiles = append(rmFiles, p)
-		}
-	}
+	rmFiles, rmDirs, mkDirs, files, links := sortStates(states, now)
 	if err := w.checkEmptied(ctx, rmFiles, rmDirs); err != nil {
 		return nil, err
 	}
@@ -294,4 +263,41 @@ func (w *Workspace) linkBack(ctx context.Context, j store.Journal, p *pathState,
 		return storeError(w.display(p.name), err)
 	}
 	return nil
+}
+
+// sortStates sorts what undo does to each path by what it holds now: files and links to
+// remove, directories to remove, directories to make, files to write and links to make.
+func sortStates(states []*pathState, now map[string]store.Version) (rmFiles, rmDirs, mkDirs, files, links []*pathState) {
+	for _, p := range states {
+		cur := now[p.name]
+		switch {
+		case p.before.Equal(cur):
+		case p.before.Kind == store.File || p.before.Kind == store.Link:
+			switch cur.Kind {
+			case store.Dir:
+				rmDirs = append(rmDirs, p)
+			case store.Link:
+				rmFiles = append(rmFiles, p)
+			case store.File:
+				if p.before.Kind == store.Link {
+					rmFiles = append(rmFiles, p)
+				}
+			}
+			if p.before.Kind == store.Link {
+				links = append(links, p)
+			} else {
+				files = append(files, p)
+			}
+		case p.before.Kind == store.Dir:
+			if cur.Kind != store.Absent {
+				rmFiles = append(rmFiles, p)
+			}
+			mkDirs = append(mkDirs, p)
+		case cur.Kind == store.Dir:
+			rmDirs = append(rmDirs, p)
+		default:
+			rmFiles = append(rmFiles, p)
+		}
+	}
+	return rmFiles, rmDirs, mkDirs, files, links
 }

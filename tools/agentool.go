@@ -27,8 +27,14 @@ func enum(name, desc string, values ...string) param {
 
 const pathDesc = "Absolute, or relative to the workspace root."
 
-// agentoolTools is the agentool dialect (seed 002) plus llmfs's additions.
+// agentoolTools is the agentool dialect (seed 002) plus llmfs's additions: the file tools,
+// then the directory, move and search tools (two tables, each a function of its own).
 func agentoolTools() []tool {
+	return append(agentoolFileTools(), agentoolTreeTools()...)
+}
+
+// agentoolFileTools are the agentool dialect's tools on one file: read, write and edit.
+func agentoolFileTools() []tool {
 	return []tool{
 		{
 			name: "file_read", output: readOut(), op: llmfs.OpRead, readOnly: true, idempotent: true,
@@ -107,6 +113,12 @@ func agentoolTools() []tool {
 				return editResult(res), nil
 			},
 		},
+	}
+}
+
+// agentoolTreeTools are the agentool dialect's directory, move, copy and search tools.
+func agentoolTreeTools() []tool {
+	return []tool{
 		{
 			name: "directory_create", output: pathOut(), op: llmfs.OpMkdir, idempotent: true,
 			description: "Create a directory and missing parents; one that exists is fine.",
