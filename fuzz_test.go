@@ -185,26 +185,26 @@ func FuzzReadScan(f *testing.F) {
 		offset, limit int
 		chunk         uint8
 	}{
-		{"a\nb\nc\n", 1, -1, 0},
+		{"a\nb\nc\n", 1, 0, 0},
 		{"a\r\nb\r\nc", 2, 1, 1},
-		{"\r\n\r\n\r\n", 1, -1, 2},
+		{"\r\n\r\n\r\n", 1, 0, 2},
 		{"no newline", 1, 5, 3},
-		{"", 1, -1, 1},
+		{"", 1, 0, 1},
 		{"\n", 1, 0, 1},
-		{"x\x00y", 1, -1, 1},
-		{strings.Repeat("long line ", 20) + "\r\nshort\n", 1, -1, 7},
-		{"caf\xe9\nna\xefve\r\n", 1, -1, 4},
+		{"x\x00y", 1, 0, 1},
+		{strings.Repeat("long line ", 20) + "\r\nshort\n", 1, 0, 7},
+		{"caf\xe9\nna\xefve\r\n", 1, 0, 4},
 		{"日本語\n日本語日本語日本語日本語\r\n", 2, 1, 5},
-		{strings.Repeat("0123456789\n", 30), 3, -1, 16},
+		{strings.Repeat("0123456789\n", 30), 3, 0, 16},
 		{strings.Repeat("z", 300), 1, 0, 9},
-		{"a\rb\r\n\rc", 1, -1, 1},
+		{"a\rb\r\n\rc", 1, 0, 1},
 	} {
 		f.Add([]byte(seed.data), seed.offset, seed.limit, seed.chunk)
 	}
 	defer func(n int) { readBufferSize = n }(readBufferSize)
 	f.Fuzz(func(t *testing.T, data []byte, offset, limit int, chunk uint8) {
 		if offset < 0 || limit < 0 || offset > 1<<20 || limit > 1<<20 {
-			t.Skip()
+			t.Skip("Read refuses a negative offset or limit before it scans; huge ones only slow the fuzzer")
 		}
 		if offset == 0 {
 			offset = 1 // as Read does before it scans
