@@ -18,9 +18,11 @@
 #   --runs N      grep pairs and forks timed (default 5; medians reported)
 #   --clients N   MCP clients grepping at once (default 16)
 #   TREE=DIR      the tree to import and grep (default: $(go env GOROOT)/src)
+#   NAME=N        the database and bucket to use (default llmfs_s3bench); two runs at once
+#                 need two names
 #
 # It starts (or reuses) PostgreSQL with .ci/postgres.sh and versitygw with .ci/s3.sh, in a
-# database and a bucket of its own (llmfs_s3bench, emptied at start). Needs go, python3,
+# database and a bucket of its own (llmfs_s3bench, or NAME; emptied at start). Needs go, python3,
 # GNU time (/usr/bin/time). Goals (issue 38): grep within 3x the host directory's CPU, import
 # at least 5,000 files/s, serve under 256 MiB. On a loaded machine the figures say little:
 # the load average is printed with them.
@@ -48,10 +50,11 @@ cleanup() {
 trap cleanup EXIT
 
 export AWS_ACCESS_KEY_ID=${AWS_ACCESS_KEY_ID:-llmfs} AWS_SECRET_ACCESS_KEY=${AWS_SECRET_ACCESS_KEY:-llmfs-test-secret}
-bucket=llmfs-s3bench
+name=${NAME:-llmfs_s3bench}
+bucket=${name//_/-}
 s3data=${LLMFS_S3DATA:-/tmp/llmfs-s3}
 rm -rf "${s3data:?}/$bucket"
-DSN=$(CI=1 LLMFS_PGDB=llmfs_s3bench bash "$repo/.ci/postgres.sh")
+DSN=$(CI=1 LLMFS_PGDB=$name bash "$repo/.ci/postgres.sh")
 B=$(LLMFS_S3BUCKET=$bucket bash "$repo/.ci/s3.sh")
 objects() { find "$s3data/$bucket" -type f | wc -l; }
 
