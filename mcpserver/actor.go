@@ -12,3 +12,7 @@ type actorKey struct{}
 func WithActor(ctx context.Context, actor string) context.Context {
 	return context.WithValue(ctx, actorKey{}, actor)
 }
+
+// statelessKey marks the context of a request served by the stateless HTTP handler: its
+// session has no protocol session ID, and the one made up for it says so ("http-").
+type statelessKey struct{}

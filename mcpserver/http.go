@@ -243,7 +243,7 @@ func (h *httpHandler) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	r = liftListDirHTTP(r, h.maxBody)
 	if h.stateless != nil && r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
-		h.stateless.ServeHTTP(w, r)
+		h.stateless.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), statelessKey{}, true)))
 		return
 	}
 	h.next.ServeHTTP(w, r)

@@ -84,3 +84,24 @@ func TestJournalActorPerSession(t *testing.T) {
 		t.Errorf("WaitChange: %v", err)
 	}
 }
+
+// TestJournalActorStatelessHTTP: a request of the stateless revision (2026-07-28) over HTTP
+// has no protocol session ID either; its made-up id said "stdio-", which it is not.
+func TestJournalActorStatelessHTTP(t *testing.T) {
+	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
+	dir := tempDir(t)
+	cs := startServe(t, "--root", dir).connect(t, clientAt("2026-07-28"))
+	ok(t, cs, "file_write", `{"path":"a.txt","content":"over http\n"}`)
+	w, err := host.Open(&llmfs.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs2, err := w.History().List(context.Background(), llmfs.HistoryFilter{})
+	if err != nil || len(cs2) == 0 {
+		t.Fatalf("history: %v, %v", cs2, err)
+	}
+	_, id, found := strings.Cut(cs2[0].Actor, "/http-")
+	if !strings.HasPrefix(cs2[0].Actor, "mcp:llmfs-test") || !found || len(id) != 12 {
+		t.Errorf("actor = %q, want mcp:<client>/http-<id>", cs2[0].Actor)
+	}
+}

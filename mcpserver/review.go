@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -55,13 +56,39 @@ type reviewTool struct {
 type reviewer struct {
 	ws *llmfs.Workspace // over ov
 	ov *overlay.Overlay
+
+	mu     sync.Mutex
+	actors map[*mcp.ServerSession]string // each live session's actor
+}
+
+// actorOf returns the actor of the session ss, the same for each of its calls: a session
+// without a protocol ID (stdio, stateless HTTP) gets one made up once, not at each call.
+func (r *reviewer) actorOf(ctx context.Context, ss *mcp.ServerSession) string {
+	_, http := ctx.Value(statelessKey{}).(bool)
+	if ss == nil {
+		return sessionActor(nil, http)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if a, ok := r.actors[ss]; ok {
+		return a
+	}
+	a := sessionActor(ss, http)
+	r.actors[ss] = a
+	go func() {
+		ss.Wait()
+		r.mu.Lock()
+		delete(r.actors, ss)
+		r.mu.Unlock()
+	}()
+	return a
 }
 
 // review returns the core's review of the workspace, under the calling session's actor.
 func (r *reviewer) review(ctx context.Context) *llmfs.Review {
 	actor, ok := ctx.Value(sessionKey{}).(string)
 	if !ok {
-		actor = sessionActor(nil)
+		actor = sessionActor(nil, false)
 	}
 	return r.ws.With(llmfs.Actor(actor)).Review()
 }
@@ -105,7 +132,7 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*Serv
 	if err != nil {
 		return nil, err
 	}
-	r := &reviewer{ws: ws, ov: ov}
+	r := &reviewer{ws: ws, ov: ov, actors: map[*mcp.ServerSession]string{}}
 	for _, t := range reviewTools() {
 		srv.AddTool(&mcp.Tool{
 			Name:         t.name,
@@ -129,7 +156,7 @@ func NewReviewer(ws *llmfs.Workspace, ov *overlay.Overlay, opts *Options) (*Serv
 					return res, nil
 				}
 			}
-			v, err := t.run(context.WithValue(ctx, sessionKey{}, sessionActor(req.Session)), r, args)
+			v, err := t.run(context.WithValue(ctx, sessionKey{}, r.actorOf(ctx, req.Session)), r, args)
 			if err != nil {
 				return result(nil, reviewError("", err)), nil
 			}

@@ -105,11 +105,17 @@ func TestReviewerOverMCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ops []string
+	actors := map[string]bool{}
 	for _, c := range cs {
 		if !strings.HasPrefix(c.Actor, "mcp:") { // the reviewer's session (issue 35)
 			continue
 		}
 		ops = append(ops, c.Op+" "+w.Paths().Rel(c.Path))
+		actors[c.Actor] = true
+	}
+	// One session, one actor: each call made up an id of its own for a stdio session.
+	if len(actors) != 1 {
+		t.Errorf("the reviewer's changes are under %d actors (%v), want its session's one", len(actors), actors)
 	}
 	if got := strings.Join(ops, ", "); got != "discard b.txt, apply new.txt, apply a.txt" {
 		t.Errorf("journal of the review = %s", got)

@@ -48,7 +48,8 @@ func (s *server) session(ctx context.Context, ss *mcp.ServerSession) (*session, 
 		return st, nil
 	}
 	st := &session{}
-	actor := sessionActor(ss) // the journal's name for this session's changes
+	_, http := ctx.Value(statelessKey{}).(bool)
+	actor := sessionActor(ss, http) // the journal's name for this session's changes
 	if a, ok := ctx.Value(actorKey{}).(string); ok && a != "" {
 		actor = a
 	}
@@ -358,10 +359,11 @@ func pathKeys(schema json.RawMessage) ([]string, error) {
 
 // sessionActor is the journal's actor for the MCP session ss: "mcp:<client>/<id>", the
 // client's name as it gave it at initialize (so people see which agent it was), or
-// "mcp:<id>" when it gave none. A stdio session has no session ID in the protocol, so it
-// gets a random one: two stdio servers on one directory, or one run after another, are
-// still told apart in the history.
-func sessionActor(ss *mcp.ServerSession) string {
+// "mcp:<id>" when it gave none. A stdio session has no session ID in the protocol, nor
+// has a stateless request over HTTP (http), so each gets a random one, "stdio-" or
+// "http-" and 12 characters: two stdio servers on one directory, or one run after
+// another, are still told apart in the history.
+func sessionActor(ss *mcp.ServerSession, http bool) string {
 	id, client := "", ""
 	if ss != nil {
 		id = ss.ID()
@@ -369,7 +371,9 @@ func sessionActor(ss *mcp.ServerSession) string {
 			client = clientName(p.ClientInfo.Name)
 		}
 	}
-	if id == "" {
+	if id == "" && http {
+		id = "http-" + rand.Text()[:12]
+	} else if id == "" {
 		id = "stdio-" + rand.Text()[:12]
 	}
 	if client != "" {
