@@ -42,7 +42,7 @@ func FuzzResolve(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, root, p string, relaxed bool) {
 		if strings.IndexByte(root, 0) >= 0 || !utf8.ValidString(root) {
-			t.Skip() // the root is configuration, not input; Open gets it from the host
+			t.Skip("a root with NUL or invalid UTF-8: the root is configuration, not input; Open gets it from the host")
 		}
 		virtual := New(mem.New(), &Options{Root: root, Relaxed: relaxed})
 		// A relaxed host workspace: the store is rooted at "/", names carry the root.
