@@ -77,8 +77,10 @@ func openIntentLog(path string, seq func() (int64, error)) (*intentLog, error) {
 }
 
 func (l *intentLog) close() error {
+	l.mu.Lock() // no append reads the mapping while it goes
 	unmapHeader(l.head)
 	l.head = nil
+	l.mu.Unlock()
 	return l.f.Close()
 }
 

@@ -4,6 +4,7 @@ package osdir
 
 import (
 	"io/fs"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -22,14 +23,18 @@ import (
 // snapRoot is the root descriptor snapshots open relative to, opened on first use and
 // closed with the store.
 type snapRoot struct {
-	once sync.Once
-	d    *fdDir // nil when it could not be opened: snapshots take the general path
+	once    sync.Once
+	d       *fdDir // nil when it could not be opened: snapshots take the general path
+	cleanup runtime.Cleanup
 }
 
 func (s *Store) snapDir() *fdDir {
 	s.snap.once.Do(func() {
 		if d, err := s.openRootDir(); err == nil {
 			s.snap.d = d
+			// A store dropped without Close gives the descriptor back when collected,
+			// as its os.Root does.
+			s.snap.cleanup = runtime.AddCleanup(s, func(fd int) { unix.Close(fd) }, d.fd)
 		}
 	})
 	return s.snap.d
@@ -39,6 +44,7 @@ func (s *Store) snapDir() *fdDir {
 func (s *Store) closeSnap() {
 	s.snap.once.Do(func() {}) // no snapshot opens it after this
 	if s.snap.d != nil {
+		s.snap.cleanup.Stop()
 		s.snap.d.release()
 	}
 }
