@@ -84,7 +84,13 @@ func (s *Store) quickSnapshot(name string, max int64) (v store.Version, data []b
 	}
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFLNK:
-		return store.Version{Kind: store.Link}, nil, true, nil
+		// The link's target is its content, as the general path reads it.
+		target, err := readlinkAt(dirfd, base, st.Size)
+		if err != nil {
+			return store.Version{}, nil, false, nil
+		}
+		v, data := store.LinkVersion(target)
+		return v, data, true, nil
 	case unix.S_IFDIR:
 		return store.Version{Kind: store.Dir}, nil, true, nil
 	case unix.S_IFREG:
@@ -136,6 +142,23 @@ func readShort(fd int, size int64) ([]byte, error) {
 			return data, nil
 		}
 		data = append(data, 0)[:len(data)]
+	}
+}
+
+// readlinkAt reads the target of the link base in dirfd, of about size bytes.
+func readlinkAt(dirfd int, base string, size int64) (string, error) {
+	buf := make([]byte, max(size, 64)+1)
+	for {
+		n, err := unix.Readlinkat(dirfd, base, buf)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return "", err
+		case n < len(buf):
+			return string(buf[:n]), nil
+		}
+		buf = make([]byte, 2*len(buf)) // it grew since the lstat
 	}
 }
 
