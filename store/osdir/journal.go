@@ -450,6 +450,9 @@ type hostTx struct {
 	actor string
 	set   int64
 	due   bool // the intent log is due for folding
+	// What the last Add recorded, for WriteFile (see known.go).
+	last  map[string]*store.Change
+	blobs [][]byte
 }
 
 // Add records the changes as pending, in one record of the intent log, before they are
@@ -466,6 +469,7 @@ func (tx *hostTx) Add(ctx context.Context, changes []*store.Change, blobs [][]by
 		return fmt.Errorf("journal: %w", err)
 	}
 	tx.due = tx.due || due
+	tx.note(changes, blobs)
 	return nil
 }
 

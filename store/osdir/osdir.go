@@ -67,6 +67,7 @@ type Store struct {
 	relaxed bool
 	journal journalState // see journal.go
 	snap    snapRoot     // see snapshot_unix.go
+	known   knownFiles   // see known.go
 	// reserved is the store name of llmfs's cache directory when it overlaps the store
 	// (see reserved.go); "" when it does not.
 	reserved string

@@ -67,6 +67,12 @@ func lockPath(p string) (unlock func()) {
 // same directory, sync it and move it into place, so a crash leaves the old content or the
 // new one; Append does the same with the old content followed by the new.
 func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions) (int64, error) {
+	return s.writeFile(ctx, name, r, opts, nil)
+}
+
+// writeFile is WriteFile; when stamp is not nil, a write that replaces name (not through a
+// link) sets it to the stamp of the new file, if it can tell (see known.go).
+func (s *Store) writeFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions, stamp *fileStamp) (int64, error) {
 	if name == "." {
 		return 0, &fs.PathError{Op: "write", Path: name, Err: store.ErrIsDir}
 	}
@@ -80,6 +86,7 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 				return &fs.PathError{Op: "write", Path: target, Err: store.ErrEscape}
 			}
 			target = real
+			stamp = nil
 		}
 		defer lockPath(s.lockKey(target))()
 		cur, err := s.fs().Stat(target)
@@ -116,7 +123,7 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 			if exists {
 				return fs.ErrExist
 			}
-			n, err = s.replace(target, r, 0, true)
+			n, err = s.replace(target, r, 0, true, stamp)
 			return err
 		case store.Replace:
 			if opts.IfAbsent && exists {
@@ -126,7 +133,7 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 			if exists {
 				keep = cur.Mode().Perm()
 			}
-			n, err = s.replace(target, r, keep, false)
+			n, err = s.replace(target, r, keep, false, stamp)
 			return err
 		}
 		return fs.ErrInvalid
@@ -146,7 +153,10 @@ func (s *Store) hash(name string) (string, error) {
 // replace writes r to a new file and puts it in place of name (see [tempFile.commit]). A
 // new file gets mode 0644 less the umask; keep, when not 0, is the mode of the file being
 // replaced, given exactly.
-func (s *Store) replace(name string, r io.Reader, keep fs.FileMode, exclusive bool) (int64, error) {
+//
+// When stamp is not nil it gets the new file's stamp, taken once the file has its name;
+// a named temporary file, closed before its rename, leaves it unset.
+func (s *Store) replace(name string, r io.Reader, keep fs.FileMode, exclusive bool, stamp *fileStamp) (int64, error) {
 	t, err := s.newTemp(name)
 	if err != nil {
 		return 0, err
@@ -165,6 +175,9 @@ func (s *Store) replace(name string, r io.Reader, keep fs.FileMode, exclusive bo
 	}
 	if err != nil {
 		return 0, err
+	}
+	if stamp != nil && t.dir != nil {
+		*stamp = stampFile(t.File)
 	}
 	return n, nil
 }
