@@ -450,8 +450,9 @@ type hostTx struct {
 	actor string
 	set   int64
 	due   bool // the intent log is due for folding
-	// What the last Add recorded, for WriteFile (see known.go).
-	last  map[string]*store.Change
+	// What the last Add recorded, for WriteFile (see known.go): a write's content is in
+	// the record made just before it.
+	added []*store.Change
 	blobs [][]byte
 }
 
@@ -469,7 +470,7 @@ func (tx *hostTx) Add(ctx context.Context, changes []*store.Change, blobs [][]by
 		return fmt.Errorf("journal: %w", err)
 	}
 	tx.due = tx.due || due
-	tx.note(changes, blobs)
+	tx.added, tx.blobs = changes, blobs
 	return nil
 }
 

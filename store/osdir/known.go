@@ -148,10 +148,15 @@ func (m *matchReader) check(p []byte) {
 // knownFileMax is the largest content a write leaves known.
 const knownFileMax = 1 << 20
 
-// recorded returns the after version of the change set's last change to name, with its
-// content when the change set recorded it (as one of the blobs of [hostTx.Add]).
+// recorded returns the after version of the last change Add recorded to name, with its
+// content when the record holds it (as one of the blobs of [hostTx.Add]).
 func (tx *hostTx) recorded(name string) (store.Version, []byte, bool) {
-	c := tx.last[name]
+	var c *store.Change
+	for i := len(tx.added) - 1; i >= 0 && c == nil; i-- {
+		if tx.added[i].Path == name {
+			c = tx.added[i]
+		}
+	}
 	if c == nil || c.After.Kind != store.File || c.After.Size > knownFileMax {
 		return store.Version{}, nil, false
 	}
@@ -161,15 +166,4 @@ func (tx *hostTx) recorded(name string) (store.Version, []byte, bool) {
 		}
 	}
 	return store.Version{}, nil, false
-}
-
-// note keeps what Add recorded, for WriteFile to find the content it writes.
-func (tx *hostTx) note(changes []*store.Change, blobs [][]byte) {
-	if tx.last == nil {
-		tx.last = map[string]*store.Change{}
-	}
-	for _, c := range changes {
-		tx.last[c.Path] = c
-	}
-	tx.blobs = blobs // a write's content is in the record made just before it
 }
