@@ -5,6 +5,7 @@ package osdir
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,4 +132,48 @@ func TestKnownSnapshotLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	snapshotIs(t, s, "f.txt", []byte("version 2\n"), nil)
+}
+
+// TestKnownIfMatch: a conditional write takes the hash of what the journal's last write
+// left from memory while the file is as it left it, and reads the file otherwise.
+func TestKnownIfMatch(t *testing.T) {
+	t.Setenv("LLMFS_CACHE_DIR", t.TempDir())
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := New(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	v1 := []byte("version 1\n")
+	journaledWrite(t, s, "f.txt", v1, v1)
+	fi, err := os.Stat(filepath.Join(dir, "f.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, ok := s.knownHash("f.txt", "f.txt", fi); !ok || h != store.Hash(v1) {
+		t.Fatalf("knownHash = %.8s, %v; want the written content's", h, ok)
+	}
+	ifMatch := func(hash string) error {
+		_, err := s.WriteFile(ctx, "f.txt", strings.NewReader("version 2\n"), store.WriteOptions{IfMatch: hash})
+		return err
+	}
+	if err := ifMatch(store.Hash([]byte("other\n"))); !errors.Is(err, store.ErrChanged) {
+		t.Fatalf("IfMatch of another hash: %v, want ErrChanged", err)
+	}
+	// Changed in place, same size: the hash known no longer holds, and the file is read.
+	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte("VERSION 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := ifMatch(store.Hash(v1)); !errors.Is(err, store.ErrChanged) {
+		t.Fatalf("IfMatch of the journal's version after a change in place: %v, want ErrChanged", err)
+	}
+	if err := ifMatch(store.Hash([]byte("VERSION 1\n"))); err != nil {
+		t.Fatalf("IfMatch of what the file holds: %v", err)
+	}
+	v3 := []byte("version 3\n")
+	journaledWrite(t, s, "f.txt", v3, v3)
+	if err := ifMatch(store.Hash(v3)); err != nil {
+		t.Fatalf("IfMatch of the journal's version: %v", err)
+	}
 }

@@ -3,7 +3,9 @@
 package osdir
 
 import (
+	"io/fs"
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 
@@ -38,4 +40,16 @@ func stampFile(f *os.File) fileStamp {
 func (s *Store) knownAt(name string, st *unix.Stat_t) (store.Version, []byte, bool) {
 	f, ok := s.known.get(name, stampOf(st))
 	return f.v, f.data, ok
+}
+
+// knownHash returns the hash of what the journal's last write to name left, if target
+// (name itself, no link followed) described by fi is still as that write left it.
+func (s *Store) knownHash(name, target string, fi fs.FileInfo) (string, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || target != name {
+		return "", false
+	}
+	f, ok := s.known.get(name, fileStamp{dev: uint64(st.Dev), ino: uint64(st.Ino), mode: uint32(st.Mode), size: int64(st.Size),
+		mtime: [2]int64{int64(st.Mtim.Sec), int64(st.Mtim.Nsec)}, ctime: [2]int64{int64(st.Ctim.Sec), int64(st.Ctim.Nsec)}})
+	return f.v.Hash, ok
 }

@@ -78,6 +78,9 @@ func (s *Store) writeFile(ctx context.Context, name string, r io.Reader, opts st
 	}
 	var n int64
 	err := s.do("write", name, func(target string) error {
+		if target != name {
+			stamp = nil // a link on the way: the file known by name is not target
+		}
 		// Write through a symbolic link to its target, as a shell redirection would,
 		// rather than replacing the link with a file.
 		if fi, err := s.fs().Lstat(target); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -107,9 +110,13 @@ func (s *Store) writeFile(ctx context.Context, name string, r io.Reader, opts st
 			if !exists {
 				return store.ErrChanged
 			}
-			h, err := s.hash(target)
-			if err != nil {
-				return err
+			// The hash of what the journal's last write left, if the file is as it
+			// left it (known.go); otherwise it is read.
+			h, ok := s.knownHash(name, target, cur)
+			if !ok {
+				if h, err = s.hash(target); err != nil {
+					return err
+				}
 			}
 			if h != opts.IfMatch {
 				return store.ErrChanged
