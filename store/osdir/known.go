@@ -27,7 +27,8 @@ import (
 // within a tick of the journal's write could go unseen, and its before version be
 // recorded as the journal's own, the same race a write by another process during the
 // change set already has (see [hostJournal.Apply]). The memory is this process's only:
-// after a crash nothing is known, and every snapshot reads the file.
+// after a crash nothing is known, and every snapshot reads the file. The content is the
+// slice the write was given, shared: a snapshot's callers only read what it returns.
 
 // knownMax bounds the content the known files hold in all: past it they are forgotten.
 const knownMax = 8 << 20
