@@ -48,9 +48,12 @@ const (
 )
 
 type intentLog struct {
-	mu  sync.Mutex // flock is per open file: this process's goroutines take turns here
-	f   *os.File
-	buf []byte // the record being encoded, under mu
+	mu sync.Mutex // flock is per open file: this process's goroutines take turns here
+	f  *os.File
+	// head is the header mapped into memory (intenthead_linux.go), nil where it is read
+	// and written with pread and pwrite.
+	head []byte
+	buf  []byte // the record being encoded, under mu
 	// appended counts the bytes this process appended since it last folded: past
 	// foldBytes it folds (each process folds what it appends, so the log stays within a
 	// few times foldBytes).
@@ -69,10 +72,17 @@ func openIntentLog(path string, seq func() (int64, error)) (*intentLog, error) {
 		l.close()
 		return nil, fmt.Errorf("intent log %s: %w", path, err)
 	}
+	l.head = mapHeader(f) // after initHeader: the file holds a whole header from now on
 	return l, nil
 }
 
-func (l *intentLog) close() error { return l.f.Close() }
+func (l *intentLog) close() error {
+	l.mu.Lock() // no append reads the mapping while it goes
+	unmapHeader(l.head)
+	l.head = nil
+	l.mu.Unlock()
+	return l.f.Close()
+}
 
 // lock takes the log for this goroutine, in this process and against other processes.
 // A file lock the system refuses fails the caller: going on unlocked could give another
@@ -91,6 +101,9 @@ func (l *intentLog) lock() (unlock func(), err error) {
 
 // header reads the next ID and the committed end; the caller holds the lock.
 func (l *intentLog) header() (next, end int64, err error) {
+	if l.head != nil {
+		return readMapped(l.head)
+	}
 	var h [logHead]byte
 	if _, err := l.f.ReadAt(h[:], 0); err != nil {
 		return 0, 0, err
@@ -100,6 +113,9 @@ func (l *intentLog) header() (next, end int64, err error) {
 
 // writeHeader writes the header; the caller holds the lock.
 func (l *intentLog) writeHeader(next, end int64) error {
+	if l.head != nil {
+		return writeMapped(l.head, next, end)
+	}
 	var h [logHead]byte
 	copy(h[:], logMagic)
 	binary.LittleEndian.PutUint64(h[8:], uint64(next))
@@ -152,7 +168,9 @@ func (l *intentLog) initHeader(seq func() (int64, error)) error {
 		keep = data[:good]
 		top = max(top, int64(binary.LittleEndian.Uint64(h[8:]))-1)
 	}
-	if err := l.f.Truncate(0); err != nil {
+	// To the header's length, not to 0: another process may have the header mapped
+	// (intenthead_linux.go), and reading it in a file shorter than that faults.
+	if err := l.f.Truncate(logHead); err != nil {
 		return err
 	}
 	if len(keep) > 0 {

@@ -450,6 +450,10 @@ type hostTx struct {
 	actor string
 	set   int64
 	due   bool // the intent log is due for folding
+	// What the last Add recorded, for WriteFile (see known.go): a write's content is in
+	// the record made just before it.
+	added []*store.Change
+	blobs [][]byte
 }
 
 // Add records the changes as pending, in one record of the intent log, before they are
@@ -466,6 +470,7 @@ func (tx *hostTx) Add(ctx context.Context, changes []*store.Change, blobs [][]by
 		return fmt.Errorf("journal: %w", err)
 	}
 	tx.due = tx.due || due
+	tx.added, tx.blobs = changes, blobs
 	return nil
 }
 

@@ -66,6 +66,8 @@ type Store struct {
 	root    *os.Root // nil in relaxed mode
 	relaxed bool
 	journal journalState // see journal.go
+	snap    snapRoot     // see snapshot_unix.go
+	known   knownFiles   // see known.go
 	// reserved is the store name of llmfs's cache directory when it overlaps the store
 	// (see reserved.go); "" when it does not.
 	reserved string
@@ -115,6 +117,7 @@ func (s *Store) Dir() string { return s.dir }
 // Close releases the root directory's descriptor.
 func (s *Store) Close() error {
 	s.closeJournal()
+	s.closeSnap()
 	if s.root != nil {
 		return s.root.Close()
 	}

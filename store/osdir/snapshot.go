@@ -19,6 +19,14 @@ var _ store.Snapshotter = (*Store)(nil)
 // journal snapshots a file before each change to it), in fewer system calls: the lstat it
 // starts with is the only stat before the open, and a small file is read in one read.
 func (s *Store) Snapshot(ctx context.Context, name string, max int64) (store.Version, []byte, error) {
+	if v, data, ok, err := s.quickSnapshot(name, max); ok {
+		return v, data, err
+	}
+	return s.openSnapshot(ctx, name, max)
+}
+
+// openSnapshot is Snapshot through the store's own Lstat and Open: the general path.
+func (s *Store) openSnapshot(ctx context.Context, name string, max int64) (store.Version, []byte, error) {
 	fi, err := s.Lstat(ctx, name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNotDir):

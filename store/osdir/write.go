@@ -67,11 +67,20 @@ func lockPath(p string) (unlock func()) {
 // same directory, sync it and move it into place, so a crash leaves the old content or the
 // new one; Append does the same with the old content followed by the new.
 func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions) (int64, error) {
+	return s.writeFile(ctx, name, r, opts, nil)
+}
+
+// writeFile is WriteFile; when stamp is not nil, a write that replaces name (not through a
+// link) sets it to the stamp of the new file, if it can tell (see known.go).
+func (s *Store) writeFile(ctx context.Context, name string, r io.Reader, opts store.WriteOptions, stamp *fileStamp) (int64, error) {
 	if name == "." {
 		return 0, &fs.PathError{Op: "write", Path: name, Err: store.ErrIsDir}
 	}
 	var n int64
 	err := s.do("write", name, func(target string) error {
+		if target != name {
+			stamp = nil // a link on the way: the file known by name is not target
+		}
 		// Write through a symbolic link to its target, as a shell redirection would,
 		// rather than replacing the link with a file.
 		if fi, err := s.fs().Lstat(target); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -80,6 +89,7 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 				return &fs.PathError{Op: "write", Path: target, Err: store.ErrEscape}
 			}
 			target = real
+			stamp = nil
 		}
 		defer lockPath(s.lockKey(target))()
 		cur, err := s.fs().Stat(target)
@@ -100,9 +110,13 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 			if !exists {
 				return store.ErrChanged
 			}
-			h, err := s.hash(target)
-			if err != nil {
-				return err
+			// The hash of what the journal's last write left, if the file is as it
+			// left it (known.go); otherwise it is read.
+			h, ok := s.knownHash(name, target, cur)
+			if !ok {
+				if h, err = s.hash(target); err != nil {
+					return err
+				}
 			}
 			if h != opts.IfMatch {
 				return store.ErrChanged
@@ -116,7 +130,7 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 			if exists {
 				return fs.ErrExist
 			}
-			n, err = s.replace(target, r, 0, true)
+			n, err = s.replace(target, r, 0, true, stamp)
 			return err
 		case store.Replace:
 			if opts.IfAbsent && exists {
@@ -126,7 +140,7 @@ func (s *Store) WriteFile(ctx context.Context, name string, r io.Reader, opts st
 			if exists {
 				keep = cur.Mode().Perm()
 			}
-			n, err = s.replace(target, r, keep, false)
+			n, err = s.replace(target, r, keep, false, stamp)
 			return err
 		}
 		return fs.ErrInvalid
@@ -146,7 +160,10 @@ func (s *Store) hash(name string) (string, error) {
 // replace writes r to a new file and puts it in place of name (see [tempFile.commit]). A
 // new file gets mode 0644 less the umask; keep, when not 0, is the mode of the file being
 // replaced, given exactly.
-func (s *Store) replace(name string, r io.Reader, keep fs.FileMode, exclusive bool) (int64, error) {
+//
+// When stamp is not nil it gets the new file's stamp, taken once the file has its name;
+// a named temporary file, closed before its rename, leaves it unset.
+func (s *Store) replace(name string, r io.Reader, keep fs.FileMode, exclusive bool, stamp *fileStamp) (int64, error) {
 	t, err := s.newTemp(name)
 	if err != nil {
 		return 0, err
@@ -165,6 +182,9 @@ func (s *Store) replace(name string, r io.Reader, keep fs.FileMode, exclusive bo
 	}
 	if err != nil {
 		return 0, err
+	}
+	if stamp != nil && t.dir != nil {
+		*stamp = stampFile(t.File)
 	}
 	return n, nil
 }

@@ -69,10 +69,13 @@ func dropBlobs(t *txn, hashes []string) error {
 		}
 	}
 	for _, h := range hashes {
+		// The journal's references are found by the prefix of the hash its indexes
+		// take (migration 14), then the whole hash.
+		p := refKey(h)
 		res, err := t.exec(`DELETE FROM llmfs_jblobs WHERE hash = ?
-			AND NOT EXISTS (SELECT 1 FROM llmfs_journal WHERE b_hash = ?)
-			AND NOT EXISTS (SELECT 1 FROM llmfs_journal WHERE a_hash = ?)
-			AND NOT EXISTS (SELECT 1 FROM llmfs_nodes WHERE hash = ? AND blob = 0 AND dir = 0)`, h, h, h, h)
+			AND NOT EXISTS (SELECT 1 FROM llmfs_journal WHERE substr(b_hash, 1, 12) = ? AND b_hash = ?)
+			AND NOT EXISTS (SELECT 1 FROM llmfs_journal WHERE substr(a_hash, 1, 12) = ? AND a_hash = ?)
+			AND NOT EXISTS (SELECT 1 FROM llmfs_nodes WHERE hash = ? AND blob = 0 AND dir = 0)`, h, p, h, p, h, h)
 		if err != nil {
 			return err
 		}
