@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path"
 	"strings"
 	"sync"
@@ -40,7 +41,7 @@ func (s *Store) WriteFiles(ctx context.Context, files []store.FileWrite) []error
 	batchMu.Lock()
 	defer batchMu.Unlock()
 	errs := make([]error, len(files))
-	b := &writeBatch{s: s, held: map[string]bool{}, dirs: map[string]string{}}
+	b := &writeBatch{s: s, held: map[string]bool{}, dirs: map[string]string{}, open: map[string]*os.File{}}
 	for i, f := range files {
 		if f.Opts.Mode != store.Replace || len(b.files) == maxBatchFiles {
 			b.finish(errs)
@@ -67,8 +68,9 @@ var errHeld = errors.New("written by the batch already")
 type writeBatch struct {
 	s     *Store
 	files []*batchFile
-	held  map[string]bool   // the lock keys the batch holds
-	dirs  map[string]string // store directory (with its slash) -> resolved, "" if unresolvable
+	held  map[string]bool     // the lock keys the batch holds
+	dirs  map[string]string   // store directory (with its slash) -> resolved, "" if unresolvable
+	open  map[string]*os.File // store directory (with its slash) -> its handle (Linux)
 }
 
 type batchFile struct {
@@ -87,7 +89,7 @@ func (b *writeBatch) add(i int, f store.FileWrite) error {
 		return &fs.PathError{Op: "write", Path: f.Name, Err: store.ErrIsDir}
 	}
 	return s.do("write", f.Name, func(target string) error {
-		if fi, err := s.fs().Lstat(target); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if fi, err := b.lstat(target); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			real, ok := s.resolve(target)
 			if !ok {
 				return &fs.PathError{Op: "write", Path: target, Err: store.ErrEscape}
@@ -113,8 +115,9 @@ func (b *writeBatch) add(i int, f store.FileWrite) error {
 // prepare is WriteFile's Replace up to the sync: the checks, then the content written
 // to a temporary file and its write-back started. Callers hold target's lock.
 func (b *writeBatch) prepare(target string, f store.FileWrite) (*tempFile, error) {
-	s := b.s
-	cur, err := s.fs().Stat(target)
+	// Stat, as WriteFile asks, is Lstat here: target was resolved, and a link put there
+	// since is not a regular file.
+	cur, err := b.lstat(target)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -128,7 +131,7 @@ func (b *writeBatch) prepare(target string, f store.FileWrite) (*tempFile, error
 		if !exists {
 			return nil, store.ErrChanged
 		}
-		h, err := s.hash(target)
+		h, err := b.hash(target)
 		if err != nil {
 			return nil, err
 		}
@@ -139,7 +142,7 @@ func (b *writeBatch) prepare(target string, f store.FileWrite) (*tempFile, error
 	if f.Opts.IfAbsent && exists {
 		return nil, store.ErrChanged
 	}
-	t, err := s.newTemp(target)
+	t, err := b.newTemp(target)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +152,7 @@ func (b *writeBatch) prepare(target string, f store.FileWrite) (*tempFile, error
 		err = t.File.Chmod(cur.Mode().Perm())
 	}
 	if err != nil {
-		t.discard()
+		b.release(t)
 		return nil, err
 	}
 	startWriteback(t.File)
@@ -165,12 +168,13 @@ func (b *writeBatch) finish(errs []error) {
 		if errs[f.i] == nil {
 			errs[f.i] = f.t.commit(false)
 		}
-		f.t.discard()
+		b.release(f.t)
 		f.unlock()
 		errs[f.i] = fixErr("write", f.name, errs[f.i])
 	}
 	b.files = b.files[:0]
 	clear(b.held)
+	b.closeDirs()
 }
 
 // lockKey is [Store.lockKey] with each directory resolved once a batch: its files share

@@ -19,9 +19,11 @@ import (
 // TestWriteFilesAsWriteFile writes one list of files by WriteFiles into a directory and
 // by WriteFile, one at a time, into a twin, and compares what each file ends as and each
 // write's error: the checks, the modes kept, a file named twice (the later write wins),
-// a symbolic link written through, other modes and more files than one batch holds.
+// symbolic links written through (relative, absolute, and one out of the root), other modes and more files than one batch holds.
 func TestWriteFilesAsWriteFile(t *testing.T) {
 	ctx := context.Background()
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	os.WriteFile(outside, []byte("outside\n"), 0o644)
 	setup := func(dir string) {
 		for name, data := range map[string]string{"keep.txt": "old\n", "a/match.txt": "m\n", "a/stale.txt": "s\n", "a/there.txt": "t\n", "log.txt": "1\n"} {
 			p := filepath.Join(dir, name)
@@ -32,6 +34,8 @@ func TestWriteFilesAsWriteFile(t *testing.T) {
 		}
 		os.Chmod(filepath.Join(dir, "keep.txt"), 0o600)
 		os.Symlink("match.txt", filepath.Join(dir, "a/link"))
+		os.Symlink(filepath.Join(dir, "a/there.txt"), filepath.Join(dir, "a/abslink"))
+		os.Symlink(outside, filepath.Join(dir, "a/outlink"))
 		os.Mkdir(filepath.Join(dir, "adir"), 0o755)
 	}
 	files := []store.FileWrite{
@@ -42,6 +46,8 @@ func TestWriteFilesAsWriteFile(t *testing.T) {
 		{Name: "a/there.txt", Data: []byte("T\n"), Opts: store.WriteOptions{IfAbsent: true}},
 		{Name: "a/gone.txt", Data: []byte("G\n"), Opts: store.WriteOptions{IfMatch: store.Hash([]byte("g\n"))}},
 		{Name: "a/link", Data: []byte("through the link\n")},
+		{Name: "a/abslink", Data: []byte("through an absolute link\n")},
+		{Name: "a/outlink", Data: []byte("out\n")},
 		{Name: "adir", Data: []byte("x\n")},
 		{Name: "log.txt", Data: []byte("2\n"), Opts: store.WriteOptions{Mode: store.Append}},
 		{Name: "keep.txt", Data: []byte("newer\n")},
@@ -72,7 +78,7 @@ func TestWriteFilesAsWriteFile(t *testing.T) {
 			t.Errorf("%s: WriteFiles: %v; WriteFile: %v", f.Name, errs[i], want)
 		}
 	}
-	for _, kind := range []error{store.ErrChanged, store.ErrIsDir, store.ErrInvalidName} {
+	for _, kind := range []error{store.ErrChanged, store.ErrIsDir, store.ErrInvalidName, store.ErrEscape} {
 		found := false
 		for _, err := range errs {
 			found = found || errors.Is(err, kind)
