@@ -140,7 +140,8 @@ func (o *Overlay) applyBatch(ctx context.Context, b *baseTx, steps []*step, dirs
 // landBatch makes the base changes of a batch whose change set the journal took: the
 // directories first, then each step's files. A step that failed in the plan lands nothing;
 // a step whose change fails keeps its error. It returns the changes that landed and failed,
-// for the change set to settle.
+// for the change set to settle. Consecutive writes go to the base together when it can
+// write many files at once ([store.FilesWriter]: a host directory syncs them together).
 func (o *Overlay) landBatch(ctx context.Context, b *baseTx, steps []*step, plans [][]*baseOp, mkdirs []*store.Change) (landed, failed []*store.Change) {
 	for _, c := range mkdirs {
 		if err := b.s.Mkdir(ctx, c.Path); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -149,9 +150,35 @@ func (o *Overlay) landBatch(ctx context.Context, b *baseTx, steps []*step, plans
 		}
 		landed = append(landed, c)
 	}
+	fw, _ := b.s.(store.FilesWriter)
+	var queued []queuedWrite
+	flush := func() {
+		if len(queued) == 0 {
+			return
+		}
+		files := make([]store.FileWrite, len(queued))
+		for i, q := range queued {
+			files[i] = store.FileWrite{Name: q.op.name, Data: q.op.data, Opts: q.op.opts}
+		}
+		for i, err := range fw.WriteFiles(ctx, files) {
+			q := queued[i]
+			if err = o.wrote(ctx, b, q.s, err); err != nil {
+				q.s.err = err
+				failed = append(failed, q.op.change)
+				continue
+			}
+			landed = append(landed, q.op.change)
+		}
+		queued = queued[:0]
+	}
 	for i, ops := range plans {
 		s := steps[i]
 		for _, op := range ops {
+			if fw != nil && !op.remove && op.step == nil && s.err == nil {
+				queued = append(queued, queuedWrite{s, op})
+				continue
+			}
+			flush()
 			if s.err != nil {
 				failed = append(failed, op.change)
 				continue
@@ -165,12 +192,7 @@ func (o *Overlay) landBatch(ctx context.Context, b *baseTx, steps []*step, plans
 				err = o.streamLarge(ctx, b.s, s, op.opts)
 			} else {
 				_, err = b.s.WriteFile(ctx, op.name, bytes.NewReader(op.data), op.opts)
-				if errors.Is(err, store.ErrChanged) {
-					s.nowOK = false // the base moved since the plan
-					if _, cerr := o.checkStep(ctx, b.s, s); cerr != nil {
-						err = cerr
-					}
-				}
+				err = o.wrote(ctx, b, s, err)
 			}
 			if err != nil {
 				s.err = err
@@ -180,7 +202,26 @@ func (o *Overlay) landBatch(ctx context.Context, b *baseTx, steps []*step, plans
 			landed = append(landed, op.change)
 		}
 	}
+	flush()
 	return landed, failed
+}
+
+// A queuedWrite is a write of landBatch waiting to go to the base with the next ones.
+type queuedWrite struct {
+	s  *step
+	op *baseOp
+}
+
+// wrote is the error of a step's write: a write the base refused because the file moved
+// since the plan is checked again, for the error that says how.
+func (o *Overlay) wrote(ctx context.Context, b *baseTx, s *step, err error) error {
+	if errors.Is(err, store.ErrChanged) {
+		s.nowOK = false // the base moved since the plan
+		if _, cerr := o.checkStep(ctx, b.s, s); cerr != nil {
+			err = cerr
+		}
+	}
+	return err
 }
 
 // pruneApplied removes the base directories that the applied deletions and moves emptied.

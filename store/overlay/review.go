@@ -346,11 +346,7 @@ func countLines(p *pending) {
 		p.Hunks = 1
 		return
 	}
-	for _, h := range textdiff.Hunks(string(p.old), string(p.new), DiffContext) {
-		p.Added += h.Added
-		p.Removed += h.Removed
-		p.Hunks++
-	}
+	p.Added, p.Removed, p.Hunks = textdiff.HunkCounts(string(p.old), string(p.new), DiffContext)
 }
 
 func readAll(ctx context.Context, s store.Store, name string) ([]byte, error) {

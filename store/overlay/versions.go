@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 
 	"github.com/llmfs/llmfs/store"
@@ -24,13 +25,24 @@ func (o *Overlay) version(p pending) string {
 		basePath = p.From
 	}
 	h := sha256.New()
+	seen := o.st.Seen[basePath]
 	if p.large != nil {
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00large\x00%s", p.Kind, p.From, o.st.Seen[basePath], p.large.oldHash, p.large.newHash)
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00large\x00%s", p.Kind, p.From, seen, p.large.oldHash, p.large.newHash)
 	} else {
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", p.Kind, p.From, o.st.Seen[basePath], store.Hash(p.old))
+		// A merge base is kept under the hash Seen records (mergebase.go): it is not
+		// hashed again.
+		oldHash := seen
+		if !p.hasBase || !realHash(seen) {
+			oldHash = store.Hash(p.old)
+		}
+		for _, part := range []string{string(p.Kind), p.From, seen, oldHash} {
+			io.WriteString(h, part)
+			h.Write([]byte{0})
+		}
 		h.Write(p.new)
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(sum[:0]))[:16]
 }
 
 // expect checks the versions a request names against the pending changes: a path with no
