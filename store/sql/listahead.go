@@ -1,0 +1,217 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"io/fs"
+	"strings"
+	"sync"
+
+	"github.com/llmfs/llmfs/store"
+)
+
+var _ store.TreeContentLister = (*Store)(nil)
+
+// listAheadRows bounds the rows one query of a [treeWalk] brings, so that its metadata
+// stays small in a workspace of any size.
+const listAheadRows = 16384
+
+// ContentWalk implements [store.TreeContentLister]. A grep lists every directory of the
+// tree once, in about the order of their paths: a query per directory was a round trip
+// each on PostgreSQL (1,323 for the Go tree, most of a grep's statements) and the
+// scheduling of a goroutine woken for each. A directory the walk asks for and the walk
+// does not hold yet is listed by one query that goes on in path order past it, the tree
+// read like one stream: every entry from there, and the first chunk of the small files,
+// until their sizes add up to listContentBudget or the rows to listAheadRows. The
+// listings that came whole wait for the walk to ask for them, each given once; the walk
+// holds at most a budget's worth of them.
+func (s *Store) ContentWalk() store.DirContentLister {
+	return &treeWalk{s: s, dirs: map[string]*aheadDir{}, given: map[string]bool{}}
+}
+
+// A treeWalk serves one walk's listings (see [Store.ContentWalk]).
+type treeWalk struct {
+	s     *Store
+	mu    sync.Mutex
+	dirs  map[string]*aheadDir // the listings brought ahead and not yet asked for
+	bytes int                  // the content they hold
+	given map[string]bool      // the directories asked for: not brought again
+}
+
+// An aheadDir is a directory's listing being gathered.
+type aheadDir struct {
+	entries []fs.DirEntry
+	bytes   int
+}
+
+// ReadDirContent lists name as [Store.ReadDirContent] does, from the listings brought
+// ahead when it is among them.
+func (w *treeWalk) ReadDirContent(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	w.mu.Lock()
+	d, ok := w.dirs[name]
+	if ok {
+		delete(w.dirs, name)
+		w.bytes -= d.bytes
+	}
+	w.given[name] = true
+	full := w.bytes >= listContentBudget
+	w.mu.Unlock()
+	switch {
+	case ok:
+		return d.entries, nil
+	case full || !fs.ValidPath(name):
+		// Listings the walk skipped (hidden or ignored directories) hold what they brought
+		// until the walk ends: bring no more while they hold a budget's worth.
+		return w.s.ReadDirContent(ctx, name)
+	}
+	des, err := w.from(ctx, name)
+	if err != nil || des == nil {
+		// Cut short within it, empty, missing, not a directory: ReadDirContent lists it
+		// with a budget of its own, or tells which.
+		return w.s.ReadDirContent(ctx, name)
+	}
+	return des, nil
+}
+
+// from lists name and what follows it in path order in one query, keeps the listings
+// that came whole, and returns name's own, or nil when it did not come whole or is empty.
+func (w *treeWalk) from(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	start := ""
+	if name != "." {
+		start = name + "/" // the paths below name, and those after them, are greater
+	}
+	t := w.s.read(ctx)
+	// small is the size of a file of one chunk (0 for any other entry) and run their sum
+	// so far in path order, this row's included. The rows stop at the first that takes
+	// run past the budget (listed without its content) or past the row bound: that last
+	// row tells where the listings stop being whole. As in ReadDirContent, the first
+	// chunk comes by a join and the content the journal's blobs keep by a subquery.
+	rows, err := t.query(`SELECT l.parent, l.name, l.dir, l.size, l.mtime, l.small, l.run, c.data,
+			CASE WHEN l.small > 0 AND l.run <= CAST(? AS BIGINT) AND l.blob = 0 THEN (SELECT data FROM llmfs_jblobs j WHERE j.hash = l.hash) END
+		FROM (SELECT parent, name, dir, size, mtime, blob, hash, small,
+				SUM(small) OVER (ORDER BY path ROWS UNBOUNDED PRECEDING) AS run,
+				ROW_NUMBER() OVER (ORDER BY path) AS rn
+			FROM (SELECT parent, name, dir, size, mtime, blob, hash, path,
+					CASE WHEN dir = 0 AND size > 0 AND size <= CAST(? AS BIGINT) THEN size ELSE 0 END AS small
+				FROM llmfs_nodes WHERE ws = ? AND path > ?) n) l
+		LEFT JOIN llmfs_chunks c ON l.small > 0 AND l.run <= CAST(? AS BIGINT) AND c.blob = l.blob AND c.seq = 0
+		WHERE l.rn <= CAST(? AS BIGINT) AND l.run - l.small <= CAST(? AS BIGINT)`,
+		listContentBudget, ChunkSize, w.s.ws, []byte(start), listContentBudget, listAheadRows, listContentBudget)
+	if err != nil {
+		return nil, pathErr("readdir", name, err)
+	}
+	defer rows.Close()
+	g := gather{dirs: map[string]*aheadDir{}}
+	for rows.Next() {
+		if g.rows%checkRows == checkRows-1 && ctx.Err() != nil {
+			return nil, pathErr("readdir", name, ctx.Err())
+		}
+		if err := g.add(w.s.x, rows); err != nil {
+			return nil, pathErr("readdir", name, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, pathErr("readdir", name, err)
+	}
+	return w.keep(name, start, &g), nil
+}
+
+// gather collects the rows of a query of [treeWalk.from] into listings.
+type gather struct {
+	dirs map[string]*aheadDir
+	rows int
+	last string // the greatest path among the rows
+	cut  bool   // rows stopped at the budget or the row bound
+}
+
+// add adds a row to the listing of its parent.
+func (g *gather) add(x *DB, rows *sql.Rows) error {
+	var dir, size, mtime, small, run int64
+	var parent, base, raw, kept sql.RawBytes
+	if err := rows.Scan(&parent, &base, &dir, &size, &mtime, &small, &run, &raw, &kept); err != nil {
+		return err
+	}
+	g.rows++
+	if g.rows >= listAheadRows || run > listContentBudget {
+		g.cut = true
+	}
+	if len(parent) == 0 {
+		return nil // the root's own row
+	}
+	if raw == nil {
+		raw = kept
+	}
+	d := g.dirs[string(parent)]
+	if d == nil {
+		d = &aheadDir{}
+		g.dirs[string(parent)] = d
+	}
+	n := node{path: string(base), size: size, mtime: mtime}
+	n.setKind(dir)
+	p := joinPath(string(parent), n.path)
+	if p > g.last {
+		g.last = p
+	}
+	if n.dir && g.dirs[p] == nil {
+		// A directory with no entries has no rows: it lists as empty.
+		g.dirs[p] = &aheadDir{}
+	}
+	if small > 0 && run <= listContentBudget && int64(len(raw)) == size {
+		d.entries = append(d.entries, contentEntry{n.info(), x.ownBlob(raw)})
+		d.bytes += len(raw)
+		return nil
+	}
+	d.entries = append(d.entries, n.info())
+	return nil
+}
+
+// joinPath returns the store name of base in the directory dir.
+func joinPath(dir, base string) string {
+	if dir == "." {
+		return base
+	}
+	return dir + "/" + base
+}
+
+// whole reports whether the rows held every entry of directory p: its entries' paths,
+// all greater than p+"/", are past start, and the rows did not stop within them.
+func (g *gather) whole(p, start string) bool {
+	if p == "." {
+		if start != "" {
+			return false
+		}
+	} else if p+"/" < start {
+		return false
+	}
+	return !g.cut || !(g.last > p+"/" && strings.HasPrefix(g.last, p+"/") || p == ".")
+}
+
+// keep files the listings that came whole for the walk to ask for, but those it asked for
+// already, and returns name's own (nil if it did not come whole or is empty).
+func (w *treeWalk) keep(name, start string, g *gather) []fs.DirEntry {
+	var own []fs.DirEntry
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for p, d := range g.dirs {
+		if !g.whole(p, start) {
+			continue
+		}
+		sortEntries(d.entries)
+		if d.entries == nil {
+			d.entries = []fs.DirEntry{}
+		}
+		if p == name {
+			own = d.entries
+			continue
+		}
+		if _, ok := w.dirs[p]; ok || w.given[p] {
+			continue
+		}
+		w.dirs[p] = d
+		w.bytes += d.bytes
+	}
+	if len(own) == 0 {
+		return nil
+	}
+	return own
+}
