@@ -12,6 +12,13 @@ import (
 
 var _ store.TreeContentLister = (*Store)(nil)
 
+// walkBudget bounds the content one query of a [treeWalk] brings, and that its listings
+// waiting for the walk hold, on top of what the walk holds (search/walk.go, aheadBytes).
+// A grep's heap is held to 32 MiB (cmd/llmfs, storeSearchLimit): at 8 MiB the listings
+// waiting kept its live heap near 14 MiB and the collector ran 55-76 times in a grep of
+// the Go tree's PostgreSQL workspace instead of 11.
+const walkBudget = 2 << 20
+
 // listAheadRows bounds the rows one query of a [treeWalk] brings, so that its metadata
 // stays small in a workspace of any size.
 const listAheadRows = 16384
@@ -22,11 +29,11 @@ const listAheadRows = 16384
 // scheduling of a goroutine woken for each. A directory the walk asks for and the walk
 // does not hold yet is listed by one query that goes on in path order past it, the tree
 // read like one stream: every entry from there, and the first chunk of the small files,
-// until their sizes add up to listContentBudget or the rows to listAheadRows. The
+// until their sizes add up to walkBudget or the rows to listAheadRows. The
 // listings that came whole wait for the walk to ask for them, each given once; the walk
 // holds at most a budget's worth of them.
 func (s *Store) ContentWalk() store.DirContentLister {
-	return &treeWalk{s: s, dirs: map[string]*aheadDir{}, given: map[string]bool{}}
+	return &treeWalk{s: s, dirs: map[string]*aheadDir{}, given: map[string]bool{}, past: map[string]string{}}
 }
 
 // A treeWalk serves one walk's listings (see [Store.ContentWalk]).
@@ -36,6 +43,7 @@ type treeWalk struct {
 	dirs  map[string]*aheadDir // the listings brought ahead and not yet asked for
 	bytes int                  // the content they hold
 	given map[string]bool      // the directories asked for: not brought again
+	past  map[string]string    // the directories a query stopped within, and where
 }
 
 // An aheadDir is a directory's listing being gathered.
@@ -54,7 +62,7 @@ func (w *treeWalk) ReadDirContent(ctx context.Context, name string) ([]fs.DirEnt
 		w.bytes -= d.bytes
 	}
 	w.given[name] = true
-	full := w.bytes >= listContentBudget
+	full := w.bytes >= walkBudget
 	w.mu.Unlock()
 	switch {
 	case ok:
@@ -73,12 +81,24 @@ func (w *treeWalk) ReadDirContent(ctx context.Context, name string) ([]fs.DirEnt
 	return des, nil
 }
 
-// from lists name and what follows it in path order in one query, keeps the listings
-// that came whole, and returns name's own, or nil when it did not come whole or is empty.
+// from lists name and the directories below it in path order in one query, keeps the
+// listings that came whole, and returns name's own, or nil when it did not come whole or
+// is empty. When an earlier query stopped within name at the path past, the rows up to
+// past are there (kept, or given) but for name's own entries: it brings only those and
+// the rows after past.
 func (w *treeWalk) from(ctx context.Context, name string) ([]fs.DirEntry, error) {
-	start := ""
+	where, args := `ws = ?`, []any{w.s.ws}
 	if name != "." {
-		start = name + "/" // the paths below name, and those after them, are greater
+		// The paths below name: "name/" < path < "name0" ('0' follows '/').
+		where += ` AND path > ? AND path < ?`
+		args = append(args, []byte(name+"/"), []byte(name+"0"))
+	}
+	w.mu.Lock()
+	past, resume := w.past[name]
+	w.mu.Unlock()
+	if resume {
+		where += ` AND (path > ? OR parent = ?)`
+		args = append(args, []byte(past), []byte(name))
 	}
 	t := w.s.read(ctx)
 	// small is the size of a file of one chunk (0 for any other entry) and run their sum
@@ -93,10 +113,10 @@ func (w *treeWalk) from(ctx context.Context, name string) ([]fs.DirEntry, error)
 				ROW_NUMBER() OVER (ORDER BY path) AS rn
 			FROM (SELECT parent, name, dir, size, mtime, blob, hash, path,
 					CASE WHEN dir = 0 AND size > 0 AND size <= CAST(? AS BIGINT) THEN size ELSE 0 END AS small
-				FROM llmfs_nodes WHERE ws = ? AND path > ?) n) l
+				FROM llmfs_nodes WHERE `+where+`) n) l
 		LEFT JOIN llmfs_chunks c ON l.small > 0 AND l.run <= CAST(? AS BIGINT) AND c.blob = l.blob AND c.seq = 0
 		WHERE l.rn <= CAST(? AS BIGINT) AND l.run - l.small <= CAST(? AS BIGINT)`,
-		listContentBudget, ChunkSize, w.s.ws, []byte(start), listContentBudget, listAheadRows, listContentBudget)
+		append(append([]any{walkBudget, ChunkSize}, args...), walkBudget, listAheadRows, walkBudget)...)
 	if err != nil {
 		return nil, pathErr("readdir", name, err)
 	}
@@ -113,7 +133,10 @@ func (w *treeWalk) from(ctx context.Context, name string) ([]fs.DirEntry, error)
 	if err := rows.Err(); err != nil {
 		return nil, pathErr("readdir", name, err)
 	}
-	return w.keep(name, start, &g), nil
+	if !resume {
+		past = ""
+	}
+	return w.keep(name, past, &g), nil
 }
 
 // gather collects the rows of a query of [treeWalk.from] into listings.
@@ -132,7 +155,7 @@ func (g *gather) add(x *DB, rows *sql.Rows) error {
 		return err
 	}
 	g.rows++
-	if g.rows >= listAheadRows || run > listContentBudget {
+	if g.rows >= listAheadRows || run > walkBudget {
 		g.cut = true
 	}
 	if len(parent) == 0 {
@@ -156,7 +179,7 @@ func (g *gather) add(x *DB, rows *sql.Rows) error {
 		// A directory with no entries has no rows: it lists as empty.
 		g.dirs[p] = &aheadDir{}
 	}
-	if small > 0 && run <= listContentBudget && int64(len(raw)) == size {
+	if small > 0 && run <= walkBudget && int64(len(raw)) == size {
 		d.entries = append(d.entries, contentEntry{n.info(), x.ownBlob(raw)})
 		d.bytes += len(raw)
 		return nil
@@ -173,27 +196,34 @@ func joinPath(dir, base string) string {
 	return dir + "/" + base
 }
 
-// whole reports whether the rows held every entry of directory p: its entries' paths,
-// all greater than p+"/", are past start, and the rows did not stop within them.
-func (g *gather) whole(p, start string) bool {
-	if p == "." {
-		if start != "" {
-			return false
-		}
-	} else if p+"/" < start {
+// whole reports whether the rows of a query of name held every entry of directory p:
+// when they left out those up to past ("" for none) but name's own, p's entries are all
+// past it, and the rows did not stop among p's entries.
+func (g *gather) whole(p, name, past string) bool {
+	if p != name && past != "" && p+"/" < past {
 		return false
 	}
-	return !g.cut || !(g.last > p+"/" && strings.HasPrefix(g.last, p+"/") || p == ".")
+	return !g.cut || !(p == "." || strings.HasPrefix(g.last, p+"/"))
 }
 
 // keep files the listings that came whole for the walk to ask for, but those it asked for
 // already, and returns name's own (nil if it did not come whole or is empty).
-func (w *treeWalk) keep(name, start string, g *gather) []fs.DirEntry {
+func (w *treeWalk) keep(name, past string, g *gather) []fs.DirEntry {
 	var own []fs.DirEntry
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if g.cut {
+		// The directories above the last row, from name down, are not whole: their
+		// listings are queried when asked, from the last row on.
+		for p := parentOf(g.last); ; p = parentOf(p) {
+			w.past[p] = g.last
+			if p == name || p == "." {
+				break
+			}
+		}
+	}
 	for p, d := range g.dirs {
-		if !g.whole(p, start) {
+		if !g.whole(p, name, past) {
 			continue
 		}
 		sortEntries(d.entries)
