@@ -42,7 +42,7 @@ func aheadTree(t *testing.T, s *Store, dirs, files, size int) []string {
 // ReadDir, content included, and returns how many entries came with their content.
 func checkWalk(t *testing.T, s *Store, order []string) int {
 	t.Helper()
-	w := s.ContentWalk()
+	w := s.treeWalk()
 	with := 0
 	for _, dir := range order {
 		plain, err := s.ReadDir(ctx, dir)
@@ -93,7 +93,7 @@ func TestContentWalkListsAsReadDir(t *testing.T) {
 			t.Errorf("%d files came with their content, want %d", with, 12*5)
 		}
 		// A directory asked for twice, missing, or a file: as ReadDirContent says.
-		w := s.ContentWalk()
+		w := s.treeWalk()
 		if _, err := w.ReadDirContent(ctx, "nowhere"); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("missing directory: %v", err)
 		}
@@ -123,7 +123,10 @@ func TestContentWalkOneQuery(t *testing.T) {
 	x, c := connectCounted(t)
 	s := newWorkspace(t, x, Quota{})
 	order := aheadTree(t, s, 40, 3, 100)
-	w := s.ContentWalk()
+	if _, ok := s.ContentWalk().(*treeWalk); !ok {
+		t.Error("ContentWalk on PostgreSQL lists directory by directory")
+	}
+	w := s.treeWalk()
 	before := c.n.Load()
 	for _, dir := range order {
 		if _, err := w.ReadDirContent(ctx, dir); err != nil {
