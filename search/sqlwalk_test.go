@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -34,11 +35,32 @@ func (c *walkCountingStore) ReadDirContent(ctx context.Context, name string) ([]
 }
 
 // Issue 40.2: a grep of a database store listed each directory with a query of its own.
-// It now asks the store for one walk of the tree (store.TreeContentLister), which lists
-// the 30 directories below with one query, and finds what a grep of the plain store finds.
+// It now asks the store for one walk of the tree (store.TreeContentLister), which on
+// PostgreSQL lists the 30 directories below with one query, and finds what a grep of the
+// plain store finds. PostgreSQL runs when LLMFS_TEST_POSTGRES holds a DSN.
 func TestGrepSQLContentWalk(t *testing.T) {
+	t.Run("SQLite", func(t *testing.T) {
+		testGrepContentWalk(t, "sqlite:"+filepath.Join(t.TempDir(), "db"), "ws")
+	})
+	t.Run("Postgres", func(t *testing.T) {
+		dsn := os.Getenv("LLMFS_TEST_POSTGRES")
+		if dsn == "" {
+			t.Skip("PostgreSQL not tested: set LLMFS_TEST_POSTGRES to a DSN (see .ci/postgres.sh)")
+		}
+		id := fmt.Sprintf("search-walk-%d", os.Getpid())
+		t.Cleanup(func() {
+			if x, err := sqlstore.Connect(context.Background(), dsn); err == nil {
+				x.Remove(context.Background(), id)
+				x.Close()
+			}
+		})
+		testGrepContentWalk(t, dsn, id)
+	})
+}
+
+func testGrepContentWalk(t *testing.T, dsn, id string) {
 	ctx := context.Background()
-	s, err := sqlstore.OpenDSN(ctx, "sqlite:"+filepath.Join(t.TempDir(), "db"), "ws", &sqlstore.Options{Create: true})
+	s, err := sqlstore.OpenDSN(ctx, dsn, id, &sqlstore.Options{Create: true})
 	if err != nil {
 		t.Fatal(err)
 	}
