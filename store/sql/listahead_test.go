@@ -137,3 +137,26 @@ func TestContentWalkOneQuery(t *testing.T) {
 		t.Errorf("listing %d directories took %d round trips, want at most 2", len(order), n)
 	}
 }
+
+// The listings a walk never asks for (hidden or ignored directories) are held until the
+// walk ends: once they hold a budget's worth, the walk brings no more ahead, so what it
+// holds stays within two budgets whatever the tree.
+func TestContentWalkHoldsBounded(t *testing.T) {
+	s := newWorkspace(t, connectSQLite(t), Quota{})
+	order := aheadTree(t, s, 24, walkBudget/(8<<10)*3/8, 8<<10) // 768 KiB a directory
+	w := s.treeWalk()
+	for _, dir := range order {
+		if strings.Contains(dir, "/") {
+			continue // the walk skips every directory below the top
+		}
+		if _, err := w.ReadDirContent(ctx, dir); err != nil {
+			t.Fatal(err)
+		}
+		if w.bytes > 2*walkBudget {
+			t.Fatalf("after %s the walk holds %d bytes of listings not asked for, want at most %d", dir, w.bytes, 2*walkBudget)
+		}
+	}
+	if w.bytes == 0 {
+		t.Error("the walk brought nothing ahead")
+	}
+}
