@@ -21,7 +21,7 @@ const walkBudget = 2 << 20
 
 // listAheadRows bounds the rows one query of a [treeWalk] brings, so that its metadata
 // stays small in a workspace of any size.
-const listAheadRows = 16384
+const listAheadRows = 4096
 
 // ContentWalk implements [store.TreeContentLister]. A grep lists every directory of the
 // tree once, in about the order of their paths: a query per directory was a round trip
@@ -99,36 +99,45 @@ func (w *treeWalk) ReadDirContent(ctx context.Context, name string) ([]fs.DirEnt
 // past are there (kept, or given) but for name's own entries: it brings only those and
 // the rows after past.
 func (w *treeWalk) from(ctx context.Context, name string) ([]fs.DirEntry, error) {
-	where, args := `ws = ?`, []any{w.s.ws}
-	if name != "." {
-		// The paths below name: "name/" < path < "name0" ('0' follows '/').
-		where += ` AND path > ? AND path < ?`
-		args = append(args, []byte(name+"/"), []byte(name+"0"))
-	}
 	w.mu.Lock()
 	past, resume := w.past[name]
 	w.mu.Unlock()
+	// The rows: those below name ("name/" < path < "name0", '0' following '/'), from
+	// past on when resuming, the first listAheadRows in path order, which the (ws, path)
+	// index gives without reading the rest of the subtree; and name's own entries up to
+	// past when resuming.
+	const cols = `parent, name, dir, size, mtime, blob, hash, path`
+	where, args := `ws = ?`, []any{w.s.ws}
+	if name != "." {
+		where += ` AND path > ? AND path < ?`
+		args = append(args, []byte(name+"/"), []byte(name+"0"))
+	}
 	if resume {
-		where += ` AND (path > ? OR parent = ?)`
-		args = append(args, []byte(past), []byte(name))
+		where += ` AND path > ?`
+		args = append(args, []byte(past))
+	}
+	src := `SELECT * FROM (SELECT ` + cols + ` FROM llmfs_nodes WHERE ` + where + ` ORDER BY path LIMIT ?) r`
+	args = append(args, listAheadRows)
+	if resume {
+		src += ` UNION ALL SELECT ` + cols + ` FROM llmfs_nodes WHERE ws = ? AND parent = ? AND path <= ?`
+		args = append(args, w.s.ws, []byte(name), []byte(past))
 	}
 	t := w.s.read(ctx)
 	// small is the size of a file of one chunk (0 for any other entry) and run their sum
 	// so far in path order, this row's included. The rows stop at the first that takes
-	// run past the budget (listed without its content) or past the row bound: that last
-	// row tells where the listings stop being whole. As in ReadDirContent, the first
-	// chunk comes by a join and the content the journal's blobs keep by a subquery.
+	// run past the budget (listed without its content) or at the row bound: the last row
+	// tells where the listings stop being whole. As in ReadDirContent, the first chunk
+	// comes by a join and the content the journal's blobs keep by a subquery.
 	rows, err := t.query(`SELECT l.parent, l.name, l.dir, l.size, l.mtime, l.small, l.run, c.data,
 			CASE WHEN l.small > 0 AND l.run <= CAST(? AS BIGINT) AND l.blob = 0 THEN (SELECT data FROM llmfs_jblobs j WHERE j.hash = l.hash) END
 		FROM (SELECT parent, name, dir, size, mtime, blob, hash, small,
-				SUM(small) OVER (ORDER BY path ROWS UNBOUNDED PRECEDING) AS run,
-				ROW_NUMBER() OVER (ORDER BY path) AS rn
+				SUM(small) OVER (ORDER BY path ROWS UNBOUNDED PRECEDING) AS run
 			FROM (SELECT parent, name, dir, size, mtime, blob, hash, path,
 					CASE WHEN dir = 0 AND size > 0 AND size <= CAST(? AS BIGINT) THEN size ELSE 0 END AS small
-				FROM llmfs_nodes WHERE `+where+`) n) l
+				FROM (`+src+`) s) n) l
 		LEFT JOIN llmfs_chunks c ON l.small > 0 AND l.run <= CAST(? AS BIGINT) AND c.blob = l.blob AND c.seq = 0
-		WHERE l.rn <= CAST(? AS BIGINT) AND l.run - l.small <= CAST(? AS BIGINT)`,
-		append(append([]any{walkBudget, ChunkSize}, args...), walkBudget, listAheadRows, walkBudget)...)
+		WHERE l.run - l.small <= CAST(? AS BIGINT)`,
+		append(append([]any{walkBudget, ChunkSize}, args...), walkBudget, walkBudget)...)
 	if err != nil {
 		return nil, pathErr("readdir", name, err)
 	}
