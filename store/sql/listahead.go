@@ -27,11 +27,12 @@ const listAheadRows = 4096
 // tree once, in about the order of their paths: a query per directory was a round trip
 // each on PostgreSQL (1,323 for the Go tree, most of a grep's statements) and the
 // scheduling of a goroutine woken for each. A directory the walk asks for and the walk
-// does not hold yet is listed by one query that goes on in path order past it, the tree
-// read like one stream: every entry from there, and the first chunk of the small files,
-// until their sizes add up to walkBudget or the rows to listAheadRows. The
-// listings that came whole wait for the walk to ask for them, each given once; the walk
-// holds at most a budget's worth of them.
+// does not hold yet is listed by one query with the directories below it, in path order:
+// every entry, and the first chunk of the small files, until their sizes add up to
+// walkBudget or the rows to listAheadRows. The listings that came whole wait for the walk
+// to ask for them, each given once; the walk brings no more ahead while they hold a
+// budget's worth. A directory the query stopped within is listed, when asked, from where
+// it stopped (see from).
 //
 // On SQLite, where a statement is no round trip, the walk lists directory by directory
 // (the store itself): the walk's queries made a grep of the Go tree's workspace 1.10x as
