@@ -41,9 +41,15 @@ type storeFS struct {
 	// content lists directories with their small files' content when the store can
 	// ([store.ContentLister]): a grep reads every file it lists.
 	content bool
+	// walk lists directories for one walk when the store can list a tree ahead
+	// ([store.TreeContentLister]): a grep lists each directory once.
+	walk store.DirContentLister
 }
 
 func (f storeFS) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	if f.walk != nil {
+		return f.walk.ReadDirContent(ctx, name)
+	}
 	if cl, ok := f.s.(store.ContentLister); ok && f.content {
 		return cl.ReadDirContent(ctx, name)
 	}

@@ -288,7 +288,8 @@ func GrepFunc(ctx context.Context, s store.Store, name string, opts GrepOptions,
 }
 
 // grepFS is the file system a grep reads s through: [pickFS]'s, and for a store that can
-// list files with their content, one that asks for it.
+// list files with their content, one that asks for it (for a tree at once when it can: a
+// grep's file system serves one walk).
 func grepFS(s store.Store) (fileSystem, error) {
 	fsys, err := pickFS(s)
 	if err != nil {
@@ -296,6 +297,9 @@ func grepFS(s store.Store) (fileSystem, error) {
 	}
 	if sf, ok := fsys.(storeFS); ok {
 		sf.content = true
+		if tl, ok := s.(store.TreeContentLister); ok {
+			sf.walk = tl.ContentWalk()
+		}
 		fsys = sf
 	}
 	return fsys, nil

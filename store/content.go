@@ -23,3 +23,21 @@ type ContentEntry interface {
 	// Content returns the file's whole content; the caller must not change it.
 	Content() []byte
 }
+
+// A TreeContentLister is a ContentLister that can serve one walk of a tree, which lists
+// each directory once, with fewer statements than a listing each (see
+// [TreeContentLister.ContentWalk]).
+type TreeContentLister interface {
+	ContentLister
+	// ContentWalk returns a lister for one walk: it may bring the listings of a directory's
+	// subdirectories along with it and keep them until the walk asks for them, each once.
+	// It holds what it brought until it is dropped, so it serves one walk and no other: a
+	// listing it gives is as of the walk's first listing below which it was brought.
+	ContentWalk() DirContentLister
+}
+
+// A DirContentLister lists directories with their small files' content, as
+// [ContentLister.ReadDirContent] does. It is safe for concurrent use.
+type DirContentLister interface {
+	ReadDirContent(ctx context.Context, name string) ([]fs.DirEntry, error)
+}
