@@ -224,11 +224,18 @@ func (b *Batch) write(q queue) error {
 	if len(q.entries) == 0 {
 		return nil
 	}
-	inserted, err := b.insertNodes(q.entries)
+	inserted, err := b.copyNodes(q.entries)
+	if inserted == nil && (err == nil || err == errNoCopy) {
+		inserted, err = b.insertNodes(q.entries)
+	}
 	if err != nil {
 		return err
 	}
-	if err := b.insertChunks(q.entries, inserted); err != nil {
+	err = b.copyChunks(q.entries, inserted)
+	if err == errNoCopy {
+		err = b.insertChunks(q.entries, inserted)
+	}
+	if err != nil {
 		return err
 	}
 	b.s.seen.forget() // in a journal's change set, what it looked at has changed

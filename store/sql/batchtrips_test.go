@@ -21,11 +21,18 @@ import (
 )
 
 // tripCounter counts the statements pgx sends to PostgreSQL, each a round trip: queries
-// and executions (BEGIN and COMMIT included) and preparations.
-type tripCounter struct{ n atomic.Int64 }
+// and executions (BEGIN and COMMIT included), preparations and COPYs.
+type tripCounter struct {
+	n       atomic.Int64
+	copies  atomic.Int64 // COPYs
+	inserts atomic.Int64 // INSERTs into llmfs_nodes or llmfs_chunks
+}
 
-func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
 	c.n.Add(1)
+	if strings.HasPrefix(d.SQL, "INSERT INTO llmfs_nodes") || strings.HasPrefix(d.SQL, "INSERT INTO llmfs_chunks") {
+		c.inserts.Add(1)
+	}
 	return ctx
 }
 func (c *tripCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
@@ -34,6 +41,12 @@ func (c *tripCounter) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _ pgx.
 	return ctx
 }
 func (c *tripCounter) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepareEndData) {}
+func (c *tripCounter) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceCopyFromStartData) context.Context {
+	c.n.Add(1)
+	c.copies.Add(1)
+	return ctx
+}
+func (c *tripCounter) TraceCopyFromEnd(context.Context, *pgx.Conn, pgx.TraceCopyFromEndData) {}
 
 // connectCounted returns a DB over the test's PostgreSQL database whose round trips c counts.
 func connectCounted(t *testing.T) (*DB, *tripCounter) {
