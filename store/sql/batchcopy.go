@@ -15,16 +15,13 @@ import (
 // transaction: what commits is the same.
 //
 // COPY has no ON CONFLICT. A chunk's key is new (its content id is), so chunks are copied
-// as they are; the nodes are copied under a savepoint, and when a name is taken (a file
-// replaced, a directory there already, another writer's new file) the savepoint is rolled
-// back and the queue's nodes go by INSERT ... ON CONFLICT DO NOTHING as before.
+// as they are; the nodes, whose names may be taken (a file replaced, a directory there
+// already, another writer's new file), go by one INSERT ... SELECT FROM unnest(arrays)
+// ... ON CONFLICT DO NOTHING (unnestNodes).
 
 var errNoCopy = errors.New("sqlstore: no COPY on this connection")
 
-var (
-	nodeColumns  = []string{"ws", "path", "parent", "name", "dir", "size", "mtime", "hash", "hstate", "blob"}
-	chunkColumns = []string{"blob", "seq", "data", "ref"}
-)
+var chunkColumns = []string{"blob", "seq", "data", "ref"}
 
 // copyRows copies rows into the columns of table in the batch's transaction, or returns
 // errNoCopy when the connection cannot (SQLite, or no COPY registered).
@@ -39,45 +36,49 @@ func (b *Batch) copyRows(table string, columns []string, rows [][]any) error {
 	})
 }
 
-// copyNodes copies the rows of entries into llmfs_nodes and returns their names, or
-// returns nil and no error when a name was taken (nothing then is copied), or errNoCopy.
-func (b *Batch) copyNodes(entries []queued) (map[string]bool, error) {
-	if pgcopy.From() == nil || b.t.conn == nil {
-		return nil, errNoCopy
-	}
-	rows := make([][]any, len(entries))
+// unnestNodes inserts the rows of entries that find no row at their names, as insertNodes
+// does, in one statement of ten parameters: each column's values go as one array, which
+// PostgreSQL unnests. The statement is the same for any number of rows, so the server
+// plans it once per connection, and ON CONFLICT finds the names taken without a savepoint
+// (a COPY under one would give each queue a subtransaction, and past 64 of them in one
+// transaction PostgreSQL's snapshots of every session slow down).
+func (b *Batch) unnestNodes(entries []queued) (map[string]bool, error) {
+	n := len(entries)
+	paths, parents, names, states := make([][]byte, n), make([][]byte, n), make([][]byte, n), make([][]byte, n)
+	dirs, sizes, mtimes, blobs := make([]int16, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	sums := make([]string, n)
 	for i, e := range entries {
-		dir, size := 0, int64(len(e.content))
+		paths[i], parents[i], names[i] = []byte(e.name), []byte(parentOf(e.name)), []byte(path.Base(e.name))
 		if e.dir {
-			dir = 1
+			dirs[i] = 1
 		}
-		var state any
-		if e.state != nil {
-			state = e.state
-		}
-		rows[i] = []any{b.s.ws, []byte(e.name), []byte(parentOf(e.name)), []byte(path.Base(e.name)),
-			dir, size, e.mtime, e.sum, state, e.blob}
+		sizes[i], mtimes[i], sums[i], states[i], blobs[i] = int64(len(e.content)), e.mtime, e.sum, e.state, e.blob
 	}
-	if _, err := b.t.q.ExecContext(b.ctx, `SAVEPOINT llmfs_copy`); err != nil {
-		return nil, err
-	}
-	err := b.copyRows("llmfs_nodes", nodeColumns, rows)
-	if isUniqueViolation(err) {
-		_, err := b.t.q.ExecContext(b.ctx, `ROLLBACK TO SAVEPOINT llmfs_copy`)
-		return nil, err
-	}
+	st, err := b.stmt(unnestInsertNodes)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := b.t.q.ExecContext(b.ctx, `RELEASE SAVEPOINT llmfs_copy`); err != nil {
+	rows, err := st.QueryContext(b.ctx, b.s.ws, paths, parents, names, dirs, sizes, mtimes, sums, states, blobs)
+	if err != nil {
 		return nil, err
 	}
-	inserted := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		inserted[e.name] = true
+	defer rows.Close()
+	inserted := make(map[string]bool, n)
+	for rows.Next() {
+		var p []byte
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		inserted[string(p)] = true
 	}
-	return inserted, nil
+	return inserted, rows.Err()
 }
+
+const unnestInsertNodes = `INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob)
+	SELECT $1, u.path, u.parent, u.name, u.dir, u.size, u.mtime, u.hash, u.hstate, u.blob
+	FROM unnest($2::bytea[], $3::bytea[], $4::bytea[], $5::smallint[], $6::bigint[], $7::bigint[],
+		$8::text[], $9::bytea[], $10::bigint[]) AS u(path, parent, name, dir, size, mtime, hash, hstate, blob)
+	ON CONFLICT (ws, path) DO NOTHING RETURNING path`
 
 // copyChunks copies the chunk rows of the files of entries inserted (see insertChunks), or
 // returns errNoCopy.

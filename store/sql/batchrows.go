@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -224,10 +223,7 @@ func (b *Batch) write(q queue) error {
 	if len(q.entries) == 0 {
 		return nil
 	}
-	inserted, err := b.copyNodes(q.entries)
-	if inserted == nil && (err == nil || err == errNoCopy) {
-		inserted, err = b.insertNodes(q.entries)
-	}
+	inserted, err := b.unnestNodes(q.entries)
 	if err != nil {
 		return err
 	}
@@ -316,42 +312,6 @@ func (b *Batch) upsertObjects(objects []objectChunk) error {
 		}
 	}
 	return nil
-}
-
-// insertNodes inserts the rows of entries that find no row at their names, and returns the
-// names inserted.
-func (b *Batch) insertNodes(entries []queued) (map[string]bool, error) {
-	inserted := make(map[string]bool, len(entries))
-	for part := range slices.Chunk(entries, rowsPerInsert/4) {
-		args := make([]any, 0, 10*len(part))
-		for _, e := range part {
-			dir, size, state := 0, int64(len(e.content)), e.state
-			if e.dir {
-				dir = 1
-			}
-			args = append(args, b.s.ws, []byte(e.name), []byte(parentOf(e.name)), []byte(path.Base(e.name)),
-				dir, size, e.mtime, e.sum, state, e.blob)
-		}
-		q := `INSERT INTO llmfs_nodes (ws, path, parent, name, dir, size, mtime, hash, hstate, blob) VALUES ` +
-			values(len(part), 10) + ` ON CONFLICT (ws, path) DO NOTHING RETURNING path`
-		rows, err := b.t.q.QueryContext(b.ctx, q, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var p []byte
-			if err := rows.Scan(&p); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			inserted[string(p)] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return inserted, nil
 }
 
 // insertChunks inserts the chunk rows of the files of entries inserted: the content itself,

@@ -25,13 +25,15 @@ import (
 type tripCounter struct {
 	n       atomic.Int64
 	copies  atomic.Int64 // COPYs
-	inserts atomic.Int64 // INSERTs into llmfs_nodes or llmfs_chunks
+	maxArgs atomic.Int64 // the most parameters of one statement
 }
 
 func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
 	c.n.Add(1)
-	if strings.HasPrefix(d.SQL, "INSERT INTO llmfs_nodes") || strings.HasPrefix(d.SQL, "INSERT INTO llmfs_chunks") {
-		c.inserts.Add(1)
+	for n := int64(len(d.Args)); n > c.maxArgs.Load(); {
+		if c.maxArgs.CompareAndSwap(c.maxArgs.Load(), n) {
+			break
+		}
 	}
 	return ctx
 }
