@@ -36,8 +36,8 @@ func (b *Batch) copyRows(table string, columns []string, rows [][]any) error {
 	})
 }
 
-// unnestNodes inserts the rows of entries that find no row at their names, as insertNodes
-// does, in one statement of ten parameters: each column's values go as one array, which
+// unnestNodes inserts the rows of entries that find no row at their names, and returns the
+// names inserted, in one statement of ten parameters: each column's values go as one array, which
 // PostgreSQL unnests. The statement is the same for any number of rows, so the server
 // plans it once per connection, and ON CONFLICT finds the names taken without a savepoint
 // (a COPY under one would give each queue a subtransaction, and past 64 of them in one

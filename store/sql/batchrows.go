@@ -18,8 +18,9 @@ import (
 // trips, not the CPU, were where an import's time went (276 to 1,366 files/s). A batch on
 // PostgreSQL queues its new entries instead, content and all, and writes them many rows to
 // a statement: one upsert of the objects' rows (whose puts then start), one INSERT of the
-// nodes, one of the chunks. What the INSERT of the nodes finds there already (a file
-// replaced, a directory that exists) then takes the general path, in the order queued. The
+// nodes, one COPY of the chunks (batchcopy.go). What the INSERT of the nodes finds there
+// already (a file replaced, a directory that exists) then takes the general path, in the
+// order queued. The
 // queue is written when it is full, before anything that needs what it holds to be in the
 // database, and at the end of the batch; every row is in the batch's transaction, so what
 // commits is the same as before, one statement at a time. SQLite, whose statements are
@@ -315,7 +316,8 @@ func (b *Batch) upsertObjects(objects []objectChunk) error {
 }
 
 // insertChunks inserts the chunk rows of the files of entries inserted: the content itself,
-// or, for a full chunk kept in object storage, its hash.
+// or, for a full chunk kept in object storage, its hash. It is the way without COPY (a
+// program that registered PostgreSQL's driver otherwise than by store/sql/postgres).
 func (b *Batch) insertChunks(entries []queued, inserted map[string]bool) error {
 	var args []any
 	rows := 0
