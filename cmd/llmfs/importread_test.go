@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	sqlstore "github.com/llmfs/llmfs/store/sql"
 )
 
 // Issue 18.6: an import reads files ahead of the writer (whole up to prefetchMax bytes,
@@ -101,5 +103,19 @@ func TestReadHostFileSizes(t *testing.T) {
 	}
 	if _, err := readHostFile(filepath.Join(dir, "missing"), 0); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestImportLimits: on PostgreSQL an import commits in larger batches than on SQLite, whose
+// writers wait for each batch: each commit drains the import's pipeline (65 ms a batch for
+// the Go tree, loaded), and the Go tree's 122 MiB took three batches of 64 MiB.
+func TestImportLimits(t *testing.T) {
+	sf, sb := importLimits(sqlstore.SQLite)
+	pf, pb := importLimits(sqlstore.Postgres)
+	if sf != 4096 || sb != 64<<20 {
+		t.Errorf("SQLite: %d entries, %d bytes a batch; want 4096 and 64 MiB", sf, sb)
+	}
+	if pf < 16384 || pb < 256<<20 {
+		t.Errorf("PostgreSQL: %d entries, %d bytes a batch; want at least 16384 and 256 MiB", pf, pb)
 	}
 }

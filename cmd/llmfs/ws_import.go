@@ -22,10 +22,24 @@ import (
 
 // An import commits after importBatchFiles entries or importBatchBytes bytes of content,
 // whichever comes first, so other writers of the database wait for a batch, not the import.
+// On PostgreSQL other writers do not wait for an import's transaction (its new rows are its
+// own, and the directories above them are locked FOR SHARE, which writers share), and each
+// commit drained the import's pipeline (the last statements and object puts finished before
+// it, the next batch's reading started after it): batches there are larger.
 const (
-	importBatchFiles = 4096
-	importBatchBytes = 64 << 20
+	importBatchFiles   = 4096
+	importBatchBytes   = 64 << 20
+	pgImportBatchFiles = 32768
+	pgImportBatchBytes = 512 << 20
 )
+
+// importLimits returns the entries and bytes of content an import's batch holds at most.
+func importLimits(d sqlstore.Dialect) (files int, bytes int64) {
+	if d == sqlstore.Postgres {
+		return pgImportBatchFiles, pgImportBatchBytes
+	}
+	return importBatchFiles, importBatchBytes
+}
 
 type importOptions struct {
 	force         bool
@@ -65,16 +79,17 @@ func wsImport(ctx context.Context, e *env, dsn, id, dir string, o importOptions)
 	}
 
 	// Copy: directories first where the walk met them (parents before children), in
-	// transactions of up to importBatchFiles entries or importBatchBytes bytes: one
+	// transactions of up to maxFiles entries or maxBytes bytes (importLimits): one
 	// transaction per file made an import of the Go tree run at 500 files/s (issue 18.6).
 	pr := newProgress(e.stderr, "import", items)
 	done := 0
+	maxFiles, maxBytes := importLimits(s.DB().Dialect())
 	for start := 0; start < len(items); {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		end, size := start, int64(0)
-		for end < len(items) && end-start < importBatchFiles && (end == start || size+items[end].size <= importBatchBytes) {
+		for end < len(items) && end-start < maxFiles && (end == start || size+items[end].size <= maxBytes) {
 			size += items[end].size
 			end++
 		}

@@ -21,11 +21,20 @@ import (
 )
 
 // tripCounter counts the statements pgx sends to PostgreSQL, each a round trip: queries
-// and executions (BEGIN and COMMIT included) and preparations.
-type tripCounter struct{ n atomic.Int64 }
+// and executions (BEGIN and COMMIT included), preparations and COPYs.
+type tripCounter struct {
+	n       atomic.Int64
+	copies  atomic.Int64 // COPYs
+	maxArgs atomic.Int64 // the most parameters of one statement
+}
 
-func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
 	c.n.Add(1)
+	for n := int64(len(d.Args)); n > c.maxArgs.Load(); {
+		if c.maxArgs.CompareAndSwap(c.maxArgs.Load(), n) {
+			break
+		}
+	}
 	return ctx
 }
 func (c *tripCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
@@ -34,6 +43,12 @@ func (c *tripCounter) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _ pgx.
 	return ctx
 }
 func (c *tripCounter) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepareEndData) {}
+func (c *tripCounter) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceCopyFromStartData) context.Context {
+	c.n.Add(1)
+	c.copies.Add(1)
+	return ctx
+}
+func (c *tripCounter) TraceCopyFromEnd(context.Context, *pgx.Conn, pgx.TraceCopyFromEndData) {}
 
 // connectCounted returns a DB over the test's PostgreSQL database whose round trips c counts.
 func connectCounted(t *testing.T) (*DB, *tripCounter) {

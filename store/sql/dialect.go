@@ -104,6 +104,9 @@ type txn struct {
 	// detach has the statements run without ctx's cancellation on SQLite while ctx is
 	// not done (see Store.read).
 	detach bool
+	// conn, for a writing transaction on PostgreSQL, is the connection it runs on: a
+	// batch reaches the driver's COPY through it (see batchcopy.go).
+	conn *sql.Conn
 }
 
 // runCtx returns the context a statement runs with: ctx without its cancellation for a
@@ -193,11 +196,26 @@ func (x *DB) write1(ctx context.Context, fn func(t *txn) error) error {
 	}
 	// PostgreSQL, or SQLite opened by Connect, whose DSN has database/sql begin every
 	// transaction IMMEDIATE (see writeSQLite).
-	tx, err := x.db.BeginTx(ctx, nil)
+	var conn *sql.Conn
+	if x.d.name == Postgres {
+		c, err := x.db.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		conn = c
+	}
+	var tx *sql.Tx
+	var err error
+	if conn != nil {
+		tx, err = conn.BeginTx(ctx, nil)
+	} else {
+		tx, err = x.db.BeginTx(ctx, nil)
+	}
 	if err != nil {
 		return err
 	}
-	t := &txn{ctx: ctx, q: tx, d: x.d}
+	t := &txn{ctx: ctx, q: tx, d: x.d, conn: conn}
 	if x.immediate && !x.single {
 		// SQLite's statements are prepared once per connection and reused: preparing one
 		// costs about as much as running it (modernc.org/sqlite keeps no cache; pgx does).

@@ -20,7 +20,7 @@ import (
 // Go tree, one GET each, and the SDK's middleware (serializers, endpoint resolution,
 // user agent, retry and checksum wrappers) cost more CPU per GET than the request itself
 // (a 64 KiB GET from versitygw: about 490-560 µs CPU through the SDK, 310-390 µs signed
-// by hand, load 15). Puts, deletes and listings keep the SDK.
+// by hand, load 15). Puts go the same way (rawput.go); deletes and listings keep the SDK.
 type rawGetter struct {
 	hc     doer   // the SDK's client: one pool of connections for both
 	base   string // endpoint, path style: "http://host:port/bucket/"
@@ -88,11 +88,7 @@ func transient(err error) bool {
 }
 
 func (g *rawGetter) get1(ctx context.Context, key, rng string) ([]byte, error) {
-	segs := strings.Split(key, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.base+strings.Join(segs, "/"), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.url(key), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +115,15 @@ func (g *rawGetter) get1(ctx context.Context, key, rng string) ([]byte, error) {
 		return nil, &statusError{code: resp.StatusCode, msg: strings.TrimSpace(string(msg))}
 	}
 	return readBody(resp.Body, resp.ContentLength)
+}
+
+// url returns the URL of the object at key (the whole prefixed key).
+func (g *rawGetter) url(key string) string {
+	segs := strings.Split(key, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return g.base + strings.Join(segs, "/")
 }
 
 // readBody reads a response body of n bytes (-1: unknown) into one allocation of its size.

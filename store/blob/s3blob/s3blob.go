@@ -47,7 +47,7 @@ type Store struct {
 	bucket  string
 	prefix  string // "" or ending in "/"
 	timeout time.Duration
-	raw     *rawGetter // gets without the SDK, when an endpoint is set (rawget.go)
+	raw     *rawGetter // gets and puts without the SDK, when an endpoint is set (rawget.go)
 }
 
 var _ blob.Store = (*Store)(nil)
@@ -151,6 +151,13 @@ func (s *Store) op(ctx context.Context) (context.Context, context.CancelFunc) {
 func (s *Store) PutIfAbsent(ctx context.Context, key string, data []byte) (bool, error) {
 	ctx, cancel := s.op(ctx)
 	defer cancel()
+	if s.raw != nil {
+		created, err := s.raw.put(ctx, s.prefix+key, data)
+		if err != nil {
+			return false, s.fail("put", key, err)
+		}
+		return created, nil
+	}
 	_, err := s.c.PutObject(ctx, &s3.PutObjectInput{
 		Bucket:        aws.String(s.bucket),
 		Key:           aws.String(s.prefix + key),
