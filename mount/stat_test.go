@@ -1,9 +1,12 @@
+//go:build linux
+
 package mount_test
 
 import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -64,5 +67,47 @@ func TestLookupMissingSkipsDeny(t *testing.T) {
 	}
 	if counted.n.Load() == 0 {
 		t.Error("the names the store has were not matched against the deny rules")
+	}
+}
+
+// TestCommitMatchesRulesOnce: writing a new file with a mode matches the deny rules at
+// the create and in the workspace's write, not again when the mount compares the mode
+// the store gave the file with the one it was created with.
+func TestCommitMatchesRulesOnce(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := osdir.New(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	counted := &realNames{Store: st}
+	ws := llmfs.New(counted, &llmfs.Options{Root: dir, Deny: []string{"secret"}})
+	m, err := mount.NewCore(ws, mount.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := m.Create(ctx, "tool", "sh", os.O_WRONLY, 0o755, func() mount.Key { return relKey("tool") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Write([]byte("#!/bin/sh\n"), 0); err != nil {
+		t.Fatal(err)
+	}
+	created := counted.n.Load()
+	if err := h.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h.Release(ctx)
+	commit := counted.n.Load() - created
+	before := counted.n.Load()
+	if _, err := ws.WriteFrom(ctx, "other", strings.NewReader("x\n"), llmfs.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if write := counted.n.Load() - before; commit > write {
+		t.Errorf("the deny rules matched %d times in the commit of one file, want %d (the write's)", commit, write)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "tool")); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("tool: %v, %v; want mode 0755", fi, err)
 	}
 }

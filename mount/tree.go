@@ -37,8 +37,19 @@ func (m *Core) Workspace() *llmfs.Workspace { return m.ws }
 // the store, element by element, and most of the lookups of a build or a clone are of
 // names not there yet (on a SQLite workspace that resolving was 15% of a clone's CPU).
 func (m *Core) stat(ctx context.Context, p string) (fs.FileInfo, error) {
+	return m.statRules(ctx, p, true)
+}
+
+// statWritten is stat of a path the caller has just written through the workspace, whose
+// rules let it: they are not matched again.
+func (m *Core) statWritten(ctx context.Context, p string) (fs.FileInfo, error) {
+	return m.statRules(ctx, p, false)
+}
+
+// statRules is stat, matching the deny rules if rules.
+func (m *Core) statRules(ctx context.Context, p string, rules bool) (fs.FileInfo, error) {
 	ws := m.ws
-	denied := func() bool { return p != "." && ws.Paths().DeniedPath(ctx, p) }
+	denied := func() bool { return rules && p != "." && ws.Paths().DeniedPath(ctx, p) }
 	if target, ok := m.laterLink(p); ok {
 		if denied() {
 			return nil, syscall.ENOENT
