@@ -47,13 +47,23 @@ if [[ " $cases " == *" build "* ]]; then
 	$vs --label "go build ./cmd/llmfs: SQLite workspace (A) vs loopback (B)" -- "$(build "$tmp/mnt-sql")" -- "$(build "$tmp/mnt-lb")"
 fi
 # A local clone of the tree into each mount (objects copied: the source is on another file
-# system), each into a new directory; the clones before are removed first, untimed.
+# system), each into a new directory; the clones before are removed first, untimed, and
+# the mount's applier is waited out (its CPU time still for 1 s, at most 120 s): applying
+# the removal of a clone took seconds, which overlapped the next timed clone. The file
+# systems' CPU time per clone (the removal before it included) is printed after each case.
+settle() { # settle PID: wait until the process's CPU time stands still for a second
+	echo "p=$1; a=-1; for i in \$(seq 120); do b=\$(awk '{print \$14 + \$15}' /proc/\$p/stat); [ \"\$a\" = \"\$b\" ] && break; a=\$b; sleep 1; done"
+}
 clone() { echo "git clone -q $tmp/src $1/clone-\$\$"; }
+clones=$((1 + runs + (runs < 3 ? runs : 3))) # of each side: a warm-up, RUNS timed, up to 3 for the peak memory
 if [[ " $cases " == *" clone "* ]]; then
 	for m in host sql; do
-		$vs --before "rm -rf $tmp/mnt-$m/clone-* $tmp/mnt-lb/clone-*" \
+		pid=${pids[$([ $m = host ] && echo 1 || echo 3)]}
+		a0=$(awk '{print $14 + $15}' "/proc/$pid/stat") b0=$(awk '{print $14 + $15}' "/proc/${pids[0]}/stat")
+		$vs --before "rm -rf $tmp/mnt-$m/clone-* $tmp/mnt-lb/clone-*; $(settle "$pid")" \
 			--label "git clone: $([ $m = host ] && echo "host directory" || echo "SQLite workspace") (A) vs loopback (B)" \
 			-- "$(clone "$tmp/mnt-$m")" -- "$(clone "$tmp/mnt-lb")"
+		echo "   file system CPU ticks (10 ms) per clone and removal: llmfs $((($(awk '{print $14 + $15}' "/proc/$pid/stat") - a0) / clones)), loopback $((($(awk '{print $14 + $15}' "/proc/${pids[0]}/stat") - b0) / clones)); load: $(uptime | sed 's/.*load/load/')"
 	done
 fi
 [[ " $cases " == *" read "* ]] || exit 0

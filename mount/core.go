@@ -48,6 +48,7 @@ type Core struct {
 	created map[string]bool   // paths this mount made: read-write mode may remove them
 	pending map[string]string // path -> actor of its last change, not yet applied
 	later   later             // links and modes for the apply at the end (later.go)
+	spare   spares            // emptied spill files (spare.go)
 	last    time.Time         // of the last change
 	first   time.Time         // of the oldest change not applied
 
@@ -162,6 +163,7 @@ func (m *Core) Start() {
 func (m *Core) Stop() error {
 	close(m.stopc)
 	<-m.done
+	defer m.closeSpares()
 	return m.Flush(context.Background())
 }
 

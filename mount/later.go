@@ -68,6 +68,17 @@ func (m *Core) laterLink(p string) (string, bool) {
 // what Workspace.Symlink would refuse then: a store that keeps no links, an empty target,
 // one naming a denied path.
 func (m *Core) symlinkLater(ctx context.Context, target, p, actor string) error {
+	if err := m.checkLinkLater(ctx, target, p); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.later.links[p] = laterLink{target: target, actor: actor}
+	m.mu.Unlock()
+	return nil
+}
+
+// checkLinkLater is what symlinkLater checks of the link p to target before it keeps it.
+func (m *Core) checkLinkLater(ctx context.Context, target, p string) error {
 	if _, ok := m.opts.Base.Store().(store.Symlinker); !ok {
 		return syscall.EPERM
 	}
@@ -83,9 +94,6 @@ func (m *Core) symlinkLater(ctx context.Context, target, p, actor string) error 
 	} else if !fi.IsDir() {
 		return store.ErrNotDir
 	}
-	m.mu.Lock()
-	m.later.links[p] = laterLink{target: target, actor: actor}
-	m.mu.Unlock()
 	return nil
 }
 
@@ -296,10 +304,14 @@ func (m *Core) renameLater(ctx context.Context, src, dst, actor string, noReplac
 
 // moveLinkLater moves the link src, which the workspace had before the mount, to dst: the
 // link at dst waits for the apply as one made in the session does, and src is removed in
-// the session layer, so that both land in the run's change set.
+// the session layer, so that both land in the run's change set. The link is checked as
+// symlinkLater checks it before a file at dst is removed: a refusal leaves that file.
 func (m *Core) moveLinkLater(ctx context.Context, src, dst, actor string, noReplace bool) error {
 	target, err := m.Readlink(ctx, src)
 	if err != nil {
+		return err
+	}
+	if err := m.checkLinkLater(ctx, target, dst); err != nil {
 		return err
 	}
 	if err := m.clearFor(ctx, dst, actor, noReplace); err != nil {

@@ -151,3 +151,30 @@ func TestRunMovesOldLinkInOneSet(t *testing.T) {
 		})
 	}
 }
+
+// TestRunMoveLinkRefusedKeepsFile: under a run, mv of an old link over a file, where the
+// link would name a denied path, is refused and leaves the file (it was removed before
+// the link was checked, and lost).
+func TestRunMoveLinkRefusedKeepsFile(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			ws := b.open(t, &llmfs.Options{Mode: llmfs.Full, Deny: []string{"b/secret.txt"}}, map[string]string{"secret.txt": "s\n", "b/new": "keep\n"})
+			if _, err := ws.Symlink(ctx, "secret.txt", "old"); err != nil {
+				t.Fatal(err)
+			}
+			m := mountWS(t, ws, mount.Options{Actor: "run:sh"})
+			// At b/new the relative target names b/secret.txt, which is denied.
+			if out, err := m.sh("mv old b/new"); err == nil {
+				t.Errorf("the link was moved to name a denied path: %q", out)
+			}
+			if out := m.must("cat b/new; readlink old"); out != "keep\nsecret.txt\n" {
+				t.Errorf("after the refused mv: %q, want b/new and old as they were", out)
+			}
+			m.unmount()
+			if got := read(t, ws, "b/new"); got != "keep\n" {
+				t.Errorf("b/new after the run: %q", got)
+			}
+		})
+	}
+}

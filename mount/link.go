@@ -193,7 +193,7 @@ func (m *Core) keepCreated(ctx context.Context, p, actor string) {
 		return
 	}
 	want := fs.FileMode(md.perm & 0o777)
-	if fi, err := m.stat(ctx, p); err != nil || fi.Mode().Perm() == want {
+	if fi, err := m.statWritten(ctx, p); err != nil || fi.Mode().Perm() == want {
 		return
 	}
 	if m.deferred(p) || m.waiting(p, actor) {

@@ -132,11 +132,10 @@ func (m *Core) buffer(ctx context.Context, of *openFile, truncate bool) error {
 		}
 		return nil
 	}
-	f, err := os.CreateTemp(m.spillDir, "spill-*")
+	f, err := m.newSpill()
 	if err != nil {
 		return err
 	}
-	os.Remove(f.Name()) // the open descriptor is all the mount needs; nothing to clean after a crash
 	of.spill, of.size = f, 0
 	if truncate || of.created {
 		of.dirty = true
@@ -379,7 +378,7 @@ func (m *Core) release(of *openFile) {
 	if last {
 		of.mu.Lock()
 		if of.spill != nil {
-			of.spill.Close()
+			m.dropSpill(of.spill)
 			of.spill = nil
 		}
 		of.mu.Unlock()

@@ -2,6 +2,7 @@ package mount
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path"
 	"syscall"
@@ -30,19 +31,45 @@ func (m *Core) Workspace() *llmfs.Workspace { return m.ws }
 
 // stat describes p as the workspace shows it: nothing for a denied path, a symbolic link
 // as a link (the kernel follows it, through this mount's lookups and their deny rules).
+//
+// A missing path is ENOENT whether a deny rule hides it or not, so the store is asked
+// first and the rules only for what it has: matching them resolves the path's links in
+// the store, element by element, and most of the lookups of a build or a clone are of
+// names not there yet (on a SQLite workspace that resolving was 15% of a clone's CPU).
 func (m *Core) stat(ctx context.Context, p string) (fs.FileInfo, error) {
+	return m.statRules(ctx, p, true)
+}
+
+// statWritten is stat of a path the caller has just written through the workspace, whose
+// rules let it: they are not matched again.
+func (m *Core) statWritten(ctx context.Context, p string) (fs.FileInfo, error) {
+	return m.statRules(ctx, p, false)
+}
+
+// statRules is stat, matching the deny rules if rules.
+func (m *Core) statRules(ctx context.Context, p string, rules bool) (fs.FileInfo, error) {
 	ws := m.ws
-	if p != "." && ws.Paths().DeniedPath(ctx, p) {
-		return nil, syscall.ENOENT
-	}
+	denied := func() bool { return rules && p != "." && ws.Paths().DeniedPath(ctx, p) }
 	if target, ok := m.laterLink(p); ok {
+		if denied() {
+			return nil, syscall.ENOENT
+		}
 		return linkInfo{p, target}, nil
 	}
 	name, err := ws.Paths().StoreName(p)
 	if err != nil {
+		if denied() {
+			return nil, syscall.ENOENT
+		}
 		return nil, err
 	}
 	fi, err := store.Lstat(ctx, ws.Store(), name)
+	if err != nil && errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if denied() {
+		return nil, syscall.ENOENT
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ as made by "nfs:<client address>" (NFS names no process).`,
 
 // openMount opens the workspace to mount and fills opts: under --review the pending layer
 // of review is mounted as it is; otherwise a session layer of the mount's own, in a
-// temporary SQLite file, over the workspace.
+// temporary directory, over the workspace.
 func (e *env) openMount(ctx context.Context, opts *mount.Options) (*llmfs.Workspace, error) {
 	ws, err := e.ws.open()
 	if err != nil {

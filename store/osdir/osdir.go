@@ -71,6 +71,7 @@ type Store struct {
 	// reserved is the store name of llmfs's cache directory when it overlaps the store
 	// (see reserved.go); "" when it does not.
 	reserved string
+	scratch  bool // writes are not synced (scratch.go)
 }
 
 var (

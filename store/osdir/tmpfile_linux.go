@@ -20,7 +20,7 @@ var noTmpfile atomic.Bool
 // directory: until it is linked into place it has no name, so a crash leaves nothing
 // behind. Where the file system has no unnamed files it falls back to a named one.
 func (s *Store) newTemp(name string) (*tempFile, error) {
-	if noTmpfile.Load() {
+	if noTmpfile.Load() || s.scratch {
 		return s.newNamedTemp(name)
 	}
 	dir, base := path.Split(name)
@@ -128,7 +128,7 @@ func (t *tempFile) toNamed(exclusive bool) error {
 		err = named.File.Chmod(fi.Mode().Perm())
 	}
 	if err == nil {
-		err = named.File.Sync()
+		err = named.sync()
 	}
 	if err == nil {
 		err = named.commit(exclusive)

@@ -175,7 +175,7 @@ func (s *Store) replace(name string, r io.Reader, keep fs.FileMode, exclusive bo
 		err = t.File.Chmod(keep)
 	}
 	if err == nil {
-		err = t.File.Sync()
+		err = t.sync()
 	}
 	if err == nil {
 		err = t.commit(exclusive)
@@ -314,7 +314,7 @@ func (s *Store) appendTo(name string, r io.Reader) (int64, error) {
 		err = t.File.Chmod(keep)
 	}
 	if err == nil {
-		err = t.File.Sync()
+		err = t.sync()
 	}
 	if err == nil {
 		err = t.commit(false)
