@@ -205,7 +205,15 @@ func TestMountSignalAndKill(t *testing.T) {
 			os.WriteFile(filepath.Join(mp, "f"+string(rune('a'+i%20))+".txt"), []byte(content), 0o644)
 		}
 	}()
-	time.Sleep(700 * time.Millisecond)
+	// Kill it once the applier has carried some of the writes onto the directory (it
+	// applies at the latest 10 quiet periods after a change, 500 ms here; a loaded
+	// machine takes longer), while the writes go on.
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if entries, _ := os.ReadDir(dir); len(entries) >= 2 {
+			break
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
 	cmd.Process.Kill()
 	cmd.Wait()
 	close(stop)
