@@ -132,3 +132,29 @@ func TestLinkMoveAndGit(t *testing.T) {
 		})
 	}
 }
+
+// TestRemovedLinkStaysRemoved: a link made and removed in a mount that applies as it goes
+// (git init's probe of symbolic links does this in every clone) came back when the
+// applier ran, in the mount and on the workspace, so `rm -rf` of a fresh clone failed with
+// "Directory not empty".
+func TestRemovedLinkStaysRemoved(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			ws := b.open(t, &llmfs.Options{}, map[string]string{"a.txt": "a\n"})
+			m := mountWS(t, ws, mount.Options{Quiet: 50 * time.Millisecond})
+			m.must(`mkdir d && echo x > d/t && rm d/t && ln -s testing d/t && rm d/t && ln -s a.txt l && rm l`)
+			time.Sleep(500 * time.Millisecond) // the applier runs after 50 ms of quiet
+			if out := m.must("ls -A d; ls -A"); out != "a.txt\nd\n" {
+				t.Errorf("after the apply the mount lists %q, want only a.txt and d", out)
+			}
+			m.must("rmdir d")
+			m.unmount()
+			for _, name := range []string{"d/t", "l", "d"} {
+				if _, err := store.Lstat(ctx, ws.Store(), name); err == nil {
+					t.Errorf("%s is on the workspace after it was removed in the mount", name)
+				}
+			}
+		})
+	}
+}

@@ -224,7 +224,8 @@ func (m *Core) Unlink(ctx context.Context, p, actor string) error {
 		m.forget(p)
 		return nil
 	}
-	if _, err := m.stat(ctx, p); err != nil {
+	fi, err := m.stat(ctx, p)
+	if err != nil {
 		if of := m.openAt(p); of != nil && of.created {
 			m.unlinkOpen(of)
 			return nil
@@ -234,6 +235,9 @@ func (m *Core) Unlink(ctx context.Context, p, actor string) error {
 	if err := m.mayRemove(p); err != nil {
 		return err
 	}
+	if fi.Mode()&fs.ModeSymlink != 0 && m.opts.Layer != nil && !m.deferred(p) {
+		return m.unlinkOnBase(ctx, p, actor)
+	}
 	if err := m.remove(ctx, p, actor); err != nil {
 		return err
 	}
@@ -242,6 +246,22 @@ func (m *Core) Unlink(ctx context.Context, p, actor string) error {
 	}
 	m.forget(p)
 	m.touch(p, actor)
+	return nil
+}
+
+// unlinkOnBase removes the link p beneath the session layer, where [Core.Symlink] made
+// it on a mount that applies as it goes. Removed through the layer, a link made at a
+// name the layer had seen as a file came back at the next apply: the layer still took
+// the name for one it had made and removed itself, with nothing beneath to remove.
+func (m *Core) unlinkOnBase(ctx context.Context, p, actor string) error {
+	ws, err := m.onBase(ctx, actor, p)
+	if err == nil {
+		_, err = ws.With(llmfs.Actor(actor)).Delete(ctx, p)
+	}
+	if err != nil {
+		return linkErr(err)
+	}
+	m.forget(p)
 	return nil
 }
 
