@@ -87,19 +87,10 @@ func (b *Batch) copyChunks(entries []queued, inserted map[string]bool) error {
 		return errNoCopy
 	}
 	var rows [][]any
-	for _, e := range entries {
-		if e.dir || !inserted[e.name] {
-			continue
-		}
-		for seq, off := int64(0), 0; off < len(e.content); seq, off = seq+1, off+ChunkSize {
-			c := e.content[off:min(off+ChunkSize, len(e.content))]
-			var ref any
-			if int(seq) < len(e.refs) {
-				ref, c = e.refs[seq], []byte{}
-			}
-			rows = append(rows, []any{e.blob, seq, c, ref})
-		}
-	}
+	eachChunk(entries, inserted, func(blob, seq int64, data []byte, ref any) error {
+		rows = append(rows, []any{blob, seq, data, ref})
+		return nil
+	})
 	if len(rows) == 0 {
 		return nil
 	}

@@ -333,6 +333,23 @@ func (b *Batch) insertChunks(entries []queued, inserted map[string]bool) error {
 		args, rows = args[:0], 0
 		return err
 	}
+	err := eachChunk(entries, inserted, func(blob, seq int64, data []byte, ref any) error {
+		args = append(args, blob, seq, data, ref)
+		if rows++; rows == rowsPerInsert {
+			return send()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return send()
+}
+
+// eachChunk calls fn with each chunk row of the files of entries inserted, in order: its
+// content, or, for a full chunk kept in object storage, an empty content and its hash as
+// ref. It stops at fn's first error.
+func eachChunk(entries []queued, inserted map[string]bool, fn func(blob, seq int64, data []byte, ref any) error) error {
 	for _, e := range entries {
 		if e.dir || !inserted[e.name] {
 			continue
@@ -343,13 +360,10 @@ func (b *Batch) insertChunks(entries []queued, inserted map[string]bool) error {
 			if int(seq) < len(e.refs) {
 				ref, c = e.refs[seq], []byte{}
 			}
-			args = append(args, e.blob, seq, c, ref)
-			if rows++; rows == rowsPerInsert {
-				if err := send(); err != nil {
-					return err
-				}
+			if err := fn(e.blob, seq, c, ref); err != nil {
+				return err
 			}
 		}
 	}
-	return send()
+	return nil
 }

@@ -95,16 +95,7 @@ func (g *rawGetter) get1(ctx context.Context, key, rng string) ([]byte, error) {
 	if rng != "" {
 		req.Header.Set("Range", rng)
 	}
-	const unsigned = "UNSIGNED-PAYLOAD" // a GET has no body
-	req.Header.Set("X-Amz-Content-Sha256", unsigned)
-	creds, err := g.creds.Retrieve(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := g.signer.SignHTTP(ctx, creds, req, unsigned, "s3", g.region, time.Now()); err != nil {
-		return nil, err
-	}
-	resp, err := g.hc.Do(req)
+	resp, err := g.send(ctx, req, "UNSIGNED-PAYLOAD") // a GET has no body
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +109,19 @@ func (g *rawGetter) get1(ctx context.Context, key, rng string) ([]byte, error) {
 }
 
 // url returns the URL of the object at key (the whole prefixed key).
+// send signs req (Signature Version 4, with payload as its payload's hash) and sends it.
+func (g *rawGetter) send(ctx context.Context, req *http.Request, payload string) (*http.Response, error) {
+	req.Header.Set("X-Amz-Content-Sha256", payload)
+	creds, err := g.creds.Retrieve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.signer.SignHTTP(ctx, creds, req, payload, "s3", g.region, time.Now()); err != nil {
+		return nil, err
+	}
+	return g.hc.Do(req)
+}
+
 func (g *rawGetter) url(key string) string {
 	segs := strings.Split(key, "/")
 	for i, s := range segs {

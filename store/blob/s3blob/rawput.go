@@ -55,15 +55,7 @@ func (g *rawGetter) put1(ctx context.Context, key, sum string, data []byte) (boo
 		return false, err
 	}
 	req.Header.Set("If-None-Match", "*")
-	req.Header.Set("X-Amz-Content-Sha256", sum)
-	creds, err := g.creds.Retrieve(ctx)
-	if err != nil {
-		return false, err
-	}
-	if err := g.signer.SignHTTP(ctx, creds, req, sum, "s3", g.region, time.Now()); err != nil {
-		return false, err
-	}
-	resp, err := g.hc.Do(req)
+	resp, err := g.send(ctx, req, sum)
 	if err != nil {
 		return false, err
 	}
